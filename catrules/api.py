@@ -1,0 +1,92 @@
+"""The Python API: load a game file, start games, and play them.
+
+This small surface is what the command line, the front ends and the bots
+use; nothing reaches around it::
+
+    import catrules
+    game = catrules.load_game("games/meow.cat")
+    state = game.new_state(players=4, seed=1, options=["expert"])
+    while not state.finished:
+        decision = state.pending()[0]
+        state.apply(decision.player, decision.options[0].id)
+    print(state.scores(), state.winners())
+
+A :class:`~catrules.engine.State` offers ``pending()``, ``apply()``,
+``view(player)``, ``clone()``, ``scores()``, ``winners()``, ``to_dict()``;
+:meth:`Game.restore` reads back a ``to_dict()``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable, Optional
+
+from . import checker, compiler, parser
+from .engine import State
+from .errors import GameFileError
+
+
+class Game:
+    """A checked, compiled game file, ready to start any number of games."""
+
+    def __init__(self, program: compiler.Program, warnings=()):
+        self.program = program
+        self.warnings = list(warnings)
+
+    @property
+    def title(self) -> str:
+        return self.program.title
+
+    @property
+    def path(self) -> str:
+        return self.program.path
+
+    @property
+    def min_players(self) -> int:
+        return self.program.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.program.max_players
+
+    @property
+    def options(self) -> dict:
+        """Option name -> description."""
+        return dict(self.program.option_texts)
+
+    @property
+    def graph(self):
+        """The action graph (a networkx DiGraph)."""
+        return self.program.graph
+
+    def card(self, card_id: int) -> dict:
+        """A card's attributes (``id``, ``type``, ``label`` and its own)."""
+        return self.program.card_dicts[card_id]
+
+    def new_state(self, players: int, seed: Optional[int] = None, options: Iterable[str] = (),
+                  log: bool = False) -> State:
+        """Start a game; it runs until the first decision."""
+        return State.new(self.program, players, options, seed, log)
+
+    def restore(self, data: dict) -> State:
+        """A state from :meth:`State.to_dict`, exactly where it paused."""
+        return State.from_dict(self.program, data)
+
+
+def load_source(source: str, path: str = "<game>") -> Game:
+    """Parse, check and compile game text (raises :class:`GameFileError`)."""
+    tree = parser.parse(source, path)
+    checked = checker.check(tree)
+    return Game(compiler.compile_game(checked), checked.warnings)
+
+
+def load_game(path: str | Path) -> Game:
+    """Load a game file (raises :class:`GameFileError` with every problem found)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        from .errors import Diagnostic
+        raise GameFileError([Diagnostic(str(path), 0, 0, f"cannot read the game file: {exc.strerror or exc}",
+                                        "check the path")]) from None
+    return load_source(text, str(path))

@@ -1,0 +1,371 @@
+"""The abstract syntax tree of a game file.
+
+Every node is an attrs class that keeps the source position (``line``,
+``column``) of the text it came from, so that the checker and the runtime can
+point at the exact place of a mistake. :mod:`catrules.parser` builds these
+nodes from the Lark parse tree; nothing else creates them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import attrs
+
+
+class Sym(str):
+    """A bare word in card data (``green``): a symbol, not quoted text."""
+    __slots__ = ()
+
+
+@attrs.define(eq=False)
+class Node:
+    line: int = attrs.field(kw_only=True, default=0)
+    column: int = attrs.field(kw_only=True, default=0)
+
+    @property
+    def pos(self) -> tuple[int, int]:
+        return (self.line, self.column)
+
+
+# ---- expressions ------------------------------------------------------------
+
+@attrs.define(eq=False)
+class Expr(Node):
+    pass
+
+
+@attrs.define(eq=False)
+class Const(Expr):
+    """A number, string, true/false or none."""
+    value: Any
+
+
+@attrs.define(eq=False)
+class Name(Expr):
+    """A bare name: a variable, counter, zone, option, attribute or symbol."""
+    name: str
+
+
+@attrs.define(eq=False)
+class Keyword(Expr):
+    """``player``, ``players`` or ``everyone``."""
+    word: str
+
+
+@attrs.define(eq=False)
+class Attr(Expr):
+    """``card.attribute``."""
+    target: Expr
+    name: str
+
+
+@attrs.define(eq=False)
+class Of(Expr):
+    """``thing of owner``: a per-player zone or counter, or a card attribute."""
+    name: str
+    owner: Expr
+
+
+@attrs.define(eq=False)
+class Call(Expr):
+    name: str
+    args: list
+
+
+@attrs.define(eq=False)
+class ListExpr(Expr):
+    items: list
+
+
+@attrs.define(eq=False)
+class Unary(Expr):
+    op: str          # "-" or "not"
+    operand: Expr
+
+
+@attrs.define(eq=False)
+class Binary(Expr):
+    op: str          # + - * / % == != < > <= >= in "not in" and or
+    left: Expr
+    right: Expr
+
+
+@attrs.define(eq=False)
+class IfElse(Expr):
+    cond: Expr
+    then: Expr
+    other: Expr
+
+
+@attrs.define(eq=False)
+class Where(Expr):
+    """``collection where condition``; the condition sees each element as ``it``."""
+    source: Expr
+    cond: Expr
+
+
+@attrs.define(eq=False)
+class Pick(Expr):
+    """``pick(key, k1: v1, k2: v2, else: v)``."""
+    key: Expr
+    cases: list      # list of (Expr, Expr)
+    default: Optional[Expr]
+
+
+# ---- statements ---------------------------------------------------------------
+
+@attrs.define(eq=False)
+class Stmt(Node):
+    pass
+
+
+@attrs.define(eq=False)
+class Move(Stmt):
+    cards: Expr
+    dest: Expr
+
+
+@attrs.define(eq=False)
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@attrs.define(eq=False)
+class Fill(Stmt):
+    zone: Expr
+    source: Expr
+
+
+@attrs.define(eq=False)
+class Exchange(Stmt):
+    first: Expr
+    second: Expr
+
+
+@attrs.define(eq=False)
+class Assign(Stmt):
+    name: str
+    owner: Optional[Expr]
+    value: Expr
+
+
+@attrs.define(eq=False)
+class Add(Stmt):
+    amount: Expr
+    name: str
+    owner: Optional[Expr]
+
+
+@attrs.define(eq=False)
+class ChooseOpts(Node):
+    preferring: Optional[Expr] = None
+    default_dir: Optional[str] = None   # "lowest" | "highest"
+    default_key: Optional[Expr] = None
+
+
+@attrs.define(eq=False)
+class Choose(Stmt):
+    """``p chooses c from options [preferring cond] [default lowest key]``."""
+    actor: str
+    var: str
+    source: Expr
+    opts: ChooseOpts
+
+
+@attrs.define(eq=False)
+class Play(Stmt):
+    phase: str
+
+
+@attrs.define(eq=False)
+class Do(Stmt):
+    action: str
+    args: list
+
+
+@attrs.define(eq=False)
+class Announce(Stmt):
+    text: str
+
+
+@attrs.define(eq=False)
+class EndGame(Stmt):
+    pass
+
+
+@attrs.define(eq=False)
+class StopLoop(Stmt):
+    pass
+
+
+@attrs.define(eq=False)
+class If(Stmt):
+    branches: list            # list of (cond Expr, body list)
+    otherwise: Optional[list]
+
+
+@attrs.define(eq=False)
+class RepeatTimes(Stmt):
+    count: Expr
+    body: list
+
+
+@attrs.define(eq=False)
+class RepeatUntil(Stmt):
+    cond: Expr
+    body: list
+    negate: bool = False      # True for ``repeat while``
+
+
+@attrs.define(eq=False)
+class ForPlayers(Stmt):
+    var: str
+    start: Optional[Expr]     # clockwise from ...
+    among: Optional[Expr]     # in ...
+    body: list
+
+
+@attrs.define(eq=False)
+class ForEach(Stmt):
+    var: str
+    source: Expr
+    body: list
+
+
+@attrs.define(eq=False)
+class Together(Stmt):
+    """A simultaneous choice: ``secretly each player`` or ``race each player``.
+
+    Every player in ``among`` chooses from ``source`` at the same time; no
+    choice is seen before all are made.  The body then runs once per player,
+    in seat order for a secret choice, fastest first for a race.
+    """
+    mode: str                 # "secret" | "race"
+    player: str
+    among: Optional[Expr]
+    var: str
+    source: Expr
+    opts: ChooseOpts
+    body: list
+
+
+# ---- declarations ---------------------------------------------------------------
+
+@attrs.define(eq=False)
+class Option(Node):
+    name: str
+    text: str
+
+
+@attrs.define(eq=False)
+class CardRow(Node):
+    copies: int
+    attrs: dict               # attribute -> python value
+
+
+@attrs.define(eq=False)
+class CardType(Node):
+    name: str
+    zone: str
+    rows: list                # list of CardRow, already expanded
+    zone_line: int = 0
+    zone_column: int = 0
+
+
+@attrs.define(eq=False)
+class Zone(Node):
+    name: str
+    props: list               # list of (words tuple, line, column)
+
+
+@attrs.define(eq=False)
+class Counter(Node):
+    name: str
+    per_player: bool
+    value: Expr
+
+
+@attrs.define(eq=False)
+class Define(Node):
+    name: str
+    params: list
+    body: Expr
+
+
+@attrs.define(eq=False)
+class Action(Node):
+    name: str
+    params: list
+    body: list
+
+
+@attrs.define(eq=False)
+class Trigger(Node):
+    var: str
+    zone: str
+    owner: Optional[str]
+    guard: Optional[Expr]
+    body: list
+
+    @property
+    def label(self) -> str:
+        return f"when card enters {self.zone} (line {self.line})"
+
+
+@attrs.define(eq=False)
+class Phase(Node):
+    name: str
+    body: list
+
+
+@attrs.define(eq=False)
+class ScoreItem(Node):
+    name: str
+    value: Expr
+    counted: bool = True
+
+
+@attrs.define(eq=False)
+class RankBy(Node):
+    direction: str            # "highest" | "lowest"
+    key: Expr
+
+
+@attrs.define(eq=False)
+class GameFile(Node):
+    path: str
+    version: int
+    title: str
+    min_players: int
+    max_players: int
+    options: list = attrs.Factory(list)
+    cards: list = attrs.Factory(list)
+    zones: list = attrs.Factory(list)
+    counters: list = attrs.Factory(list)
+    defines: list = attrs.Factory(list)
+    actions: list = attrs.Factory(list)
+    triggers: list = attrs.Factory(list)
+    phases: list = attrs.Factory(list)
+    setup: list = attrs.Factory(list)
+    flow: list = attrs.Factory(list)
+    score: list = attrs.Factory(list)
+    ranking: list = attrs.Factory(list)     # RankBy; "ties share" is the default
+    source: str = ""
+    setup_pos: tuple = (0, 0)
+    flow_pos: tuple = (0, 0)
+
+
+def walk(node):
+    """Yield ``node`` and every node below it (statements and expressions)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Node):
+            yield n
+            for f in attrs.fields(type(n)):
+                v = getattr(n, f.name)
+                if isinstance(v, (Node, list, tuple)):
+                    stack.append(v)
+        elif isinstance(n, (list, tuple)):
+            stack.extend(n)

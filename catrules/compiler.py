@@ -1,0 +1,1343 @@
+"""Compile a checked game into its executable form, a :class:`Program`.
+
+The compiler walks the action graph (:mod:`catrules.graph`) unit by unit and
+turns every statement into one or more *instructions*: small closures
+``instr(state, frame)`` that the step loop in :mod:`catrules.engine` runs in
+order, jumping by setting ``frame.pc``.  Every expression becomes a closure
+``f(state, vars)``.  Names were resolved by the checker, so nothing is looked
+up by name while a game runs.  The program is built once per game file and
+shared by every state of that game.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Callable
+
+import attrs
+
+from . import ast
+from . import graph as graphmod
+from .checker import PLACE_ATTRS, Checked
+from .engine import CHAIN_LIMIT, Frame
+from .errors import CatrulesError, RulesError, suggest
+
+
+# ====================================================================== layout
+
+@attrs.define
+class Layout:
+    """Where each zone lives in a state's list of slots, for one player count."""
+    n: int
+    base: list
+    slot_spec: list
+    slot_owner: list
+    slot_name: list
+    slot_shape: list
+    slot_zone: list
+    players: list
+
+    def visible(self, slot: int, player) -> bool:
+        vis = self.slot_spec[slot].visibility
+        if vis == "public":
+            return True
+        if vis == "hidden":
+            return False
+        return player is not None and self.slot_owner[slot] == player
+
+
+# ===================================================================== program
+
+class Program:
+    """A compiled game: card table, zones, code, triggers, scoring."""
+
+    def __init__(self, checked: Checked, action_graph):
+        g = checked.game
+        self.checked = checked
+        self.graph = action_graph
+        self.title = g.title
+        self.path = g.path
+        self.version = g.version
+        self.min_players = g.min_players
+        self.max_players = g.max_players
+        self.option_texts = {o.name: o.text for o in g.options}
+        self.zones = sorted(checked.zones.values(), key=lambda z: z.index)
+        self.zone_by_name = dict(checked.zones)
+        self.attributes = list(checked.attributes)
+        # cards
+        self.card_type: list = []
+        self.card_attrs: list = []
+        self.initial_zone: list = []
+        self.cards_of_type: dict = {}
+        for ct in g.cards:
+            zid = checked.zones[ct.zone].index
+            ids = []
+            for row in ct.rows:
+                for _ in range(row.copies):
+                    ids.append(len(self.card_type))
+                    self.card_type.append(ct.name)
+                    self.card_attrs.append(dict(row.attrs))
+                    self.initial_zone.append(zid)
+            self.cards_of_type[ct.name] = ids
+        self.card_count = len(self.card_type)
+        self.attr_col = {a: [ca.get(a) for ca in self.card_attrs] for a in self.attributes}
+        self.card_label = [_card_label(ca, self.attributes) for ca in self.card_attrs]
+        self.card_dicts = [{"id": i, "type": self.card_type[i], "label": self.card_label[i],
+                            **{k: (list(v) if isinstance(v, tuple) else v) for k, v in self.card_attrs[i].items()}}
+                           for i in range(self.card_count)]
+        self.codes: dict = {}
+        self.code_lines: dict = {}
+        self.counters: list = []
+        self.counter_kind: dict = {}
+        self.triggers: dict = {}          # zone index -> list of trigger tuples
+        self.score_items: list = []
+        self.ranking: list = []
+        self.has_setup = bool(g.setup)
+        self._layouts: dict = {}
+
+    # ---------------------------------------------------------------- setup
+    def check_start(self, players: int, options) -> None:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise CatrulesError(f"{self.title} is for {self.min_players} to {self.max_players} players, "
+                                f"not {players}")
+        for o in options:
+            if o not in self.option_texts:
+                hint = suggest(o, self.option_texts)
+                known = ", ".join(self.option_texts) or "none"
+                raise CatrulesError(f"{self.title} has no option `{o}`" + (f"; {hint}" if hint else "") +
+                                    f" (options: {known})")
+
+    def layout(self, n: int) -> Layout:
+        lay = self._layouts.get(n)
+        if lay is not None:
+            return lay
+        base, spec, owner, name, shape, zid = [], [], [], [], [], []
+        for z in self.zones:
+            base.append(len(spec))
+            owners = range(n) if z.per_player else [-1]
+            for o in owners:
+                spec.append(z)
+                owner.append(o)
+                name.append(z.name if o < 0 else f"{z.name} of player {o + 1}")
+                shape.append(z.shape)
+                zid.append(z.index)
+        lay = Layout(n, base, spec, owner, name, shape, zid, list(range(n)))
+        self._layouts[n] = lay
+        return lay
+
+    def line_of(self, key: str, pc: int) -> int:
+        lines = self.code_lines.get(key, [])
+        if 0 <= pc < len(lines):
+            return lines[pc]
+        return 0
+
+    # -------------------------------------------------------------- options
+    def option_id(self, kind: str, v) -> str:
+        if kind == "card":
+            return f"c{v}"
+        if kind == "player":
+            return f"p{v + 1}"
+        if kind == "number":
+            return f"n{v}"
+        if v is True:
+            return "yes"
+        if v is False:
+            return "no"
+        return str(v)
+
+    def option_label(self, kind: str, v, st=None) -> str:
+        if kind == "card":
+            return self.card_label[v]
+        if kind == "player":
+            return f"player {v + 1}"
+        if isinstance(v, str) and st is not None and v[:4] in ("row:", "col:", "line", "plac"):
+            return describe(st, v)
+        return str(v)
+
+    # ---------------------------------------------------------------- views
+    def view(self, st, p) -> dict:
+        lay = st.layout
+        zones = []
+        for slot, spec in enumerate(lay.slot_spec):
+            own = lay.slot_owner[slot]
+            vis = lay.visible(slot, p)
+            content = st.z[slot]
+            e = {"zone": spec.name, "owner": own if own >= 0 else None, "visibility": spec.visibility,
+                 "shape": spec.shape}
+            if spec.shape == "lines":
+                e["count"] = sum(len(x) for x in content)
+                e["line_lengths"] = [len(x) for x in content]
+                e["lines"] = [[self.card_dicts[c] for c in x] for x in content] if vis else None
+            elif spec.shape == "grid":
+                e["rows"], e["cols"] = spec.rows, spec.cols
+                e["count"] = sum(1 for c in content if c is not None)
+                e["cells"] = [self.card_dicts[c] if c is not None else None for c in content] if vis else None
+            else:
+                e["count"] = len(content)
+                e["cards"] = [self.card_dicts[c] for c in content] if vis else None
+            zones.append(e)
+        counters = {}
+        for name, _pp, _i in self.counters:
+            v = st.c[name]
+            kind = self.counter_kind.get(name)
+            if isinstance(v, list) and self.checked.counters[name].per_player:
+                counters[name] = [self._show(st, kind, x, p) for x in v]
+            else:
+                counters[name] = self._show(st, kind, v, p)
+        pend = st.pending_
+        out = {"game": self.title, "you": p, "players": st.n, "options": list(st.options), "zones": zones,
+               "counters": counters, "finished": st.over,
+               "decisions": [d.to_dict() for d in st.pending() if d.player == p],
+               "waiting_for": st.waiting_for() if pend else [],
+               "last_line": None}
+        if pend is not None and pend["kind"] != "choose" and p is not None and p in pend["players"]:
+            mine = pend["chosen"][p]
+            if mine != "?":
+                out["my_choice"] = self.option_id(pend["okind"], mine)
+        if st.over:
+            sc = st.scores()
+            out["scores"] = sc
+            out["winners"] = st.winners(sc)
+        return out
+
+    def _show(self, st, kind, v, p):
+        if kind == "card" and isinstance(v, int) and not isinstance(v, bool):
+            if 0 <= v < self.card_count and st.layout.visible(st.loc[v], p):
+                return self.card_dicts[v]
+            return {"hidden": True}
+        if kind == "player" and isinstance(v, int) and not isinstance(v, bool):
+            return {"player": v}
+        return v
+
+
+def _card_label(attrs_: dict, order: list) -> str:
+    if "name" in attrs_:
+        return str(attrs_["name"])
+    parts = []
+    for a in order:
+        if a in attrs_ and attrs_[a] is not None:
+            v = attrs_[a]
+            parts.append("+".join(map(str, v)) if isinstance(v, tuple) else str(v))
+    return " ".join(parts) or "card"
+
+
+# ======================================================= lines, grids, places
+
+def parse_ref(v: str):
+    parts = v.split(":")
+    return parts[0], [int(x) for x in parts[1:]]
+
+
+def ref_cards(st, v) -> list:
+    kind, nums = parse_ref(v)
+    zone = st.z[nums[0]]
+    if kind == "row":
+        spec = st.layout.slot_spec[nums[0]]
+        cells = zone[nums[1] * spec.cols:(nums[1] + 1) * spec.cols]
+        return [c for c in cells if c is not None]
+    if kind == "col":
+        spec = st.layout.slot_spec[nums[0]]
+        return [zone[r * spec.cols + nums[1]] for r in range(spec.rows) if zone[r * spec.cols + nums[1]] is not None]
+    if kind == "line":
+        return list(zone[nums[1]]) if nums[1] < len(zone) else []
+    if kind == "place":
+        return []
+    raise RulesError(f"`{v}` is not a collection of cards")
+
+
+def describe(st, v: str) -> str:
+    kind, nums = parse_ref(v)
+    prog = st.prog
+    if kind == "row":
+        return f"row {nums[1] + 1}"
+    if kind == "col":
+        return f"column {nums[1] + 1}"
+    zname = st.layout.slot_spec[nums[0]].name
+    if kind == "line":
+        cards = ref_cards(st, v)
+        return f"{zname} {nums[1] + 1} ({', '.join(prog.card_label[c] for c in cards)})"
+    if kind == "place":
+        i, pos = nums[1], nums[2]
+        if i < 0:
+            return f"a new line in {zname}"
+        line = st.z[nums[0]][i]
+        if pos == 0:
+            return f"{zname} {i + 1}: at the start, before {prog.card_label[line[0]]}"
+        if pos >= len(line):
+            return f"{zname} {i + 1}: at the end, after {prog.card_label[line[-1]]}"
+        return f"{zname} {i + 1}: between {prog.card_label[line[pos - 1]]} and {prog.card_label[line[pos]]}"
+    return v
+
+
+def place_attr(st, v, name):
+    if v is None:
+        return None
+    kind, nums = parse_ref(v)
+    if kind == "place":
+        i, pos = nums[1], nums[2]
+        if name == "new":
+            return i < 0
+        if i < 0:
+            return None if name in ("before", "after", "line") else (pos + 1 if name == "position" else (
+                False if name in ("start", "end") else (0 if name == "index" else [])))
+        line = st.z[nums[0]][i]
+        return {"start": pos == 0, "end": pos >= len(line),
+                "before": line[pos - 1] if pos > 0 else None,
+                "after": line[pos] if pos < len(line) else None,
+                "line": f"line:{nums[0]}:{i}", "position": pos + 1, "index": i + 1,
+                "cards": list(line)}[name]
+    if name == "index":
+        return nums[1] + 1
+    if name == "cards":
+        return ref_cards(st, v)
+    if name == "new":
+        return False
+    raise RulesError(f"a {kind} has no `{name}`")
+
+
+def as_list(st, v) -> list:
+    t = type(v)
+    if t is list:
+        return v
+    if v is None:
+        return []
+    if t is str and ":" in v:
+        return ref_cards(st, v)
+    if t is tuple:
+        return list(v)
+    return [v]
+
+
+# ================================================================= moving cards
+
+def _remove(st, c: int) -> int:
+    s0 = st.loc[c]
+    zone = st.z[s0]
+    shape = st.layout.slot_shape[s0]
+    if shape == "grid":
+        zone[zone.index(c)] = None
+    elif shape == "lines":
+        for li, line in enumerate(zone):
+            if c in line:
+                line.remove(c)
+                if not line:
+                    del zone[li]
+                break
+    else:
+        zone.remove(c)
+    return s0
+
+
+def _insert(st, c: int, slot: int, where) -> None:
+    zone = st.z[slot]
+    shape = st.layout.slot_shape[slot]
+    if shape == "grid":
+        if where is None:
+            try:
+                where = zone.index(None)
+            except ValueError:
+                raise RulesError(f"{st.layout.slot_name[slot]} is full") from None
+        elif zone[where] is not None:
+            raise RulesError(f"that cell of {st.layout.slot_name[slot]} is taken")
+        zone[where] = c
+    elif shape == "lines":
+        if where is None or where[0] < 0 or where[0] >= len(zone):
+            zone.append([c])
+        else:
+            zone[where[0]].insert(where[1], c)
+    elif where == 0:
+        zone.insert(0, c)
+    else:
+        zone.append(c)
+    st.loc[c] = slot
+
+
+def move_cards(st, fr, cards: list, slot: int, where=None) -> None:
+    prog = st.prog
+    trig = prog.triggers.get(st.layout.slot_zone[slot])
+    log = st.log
+    fired = []
+    groups = []
+    for c in cards:
+        if c is None:
+            continue
+        s0 = _remove(st, c)
+        _insert(st, c, slot, where)
+        if log is not None:
+            if groups and groups[-1][0] == s0:
+                groups[-1][1].append(c)
+            else:
+                groups.append((s0, [c]))
+        if trig:
+            owner = st.layout.slot_owner[slot]
+            for key, var, owner_var, guard, _label in trig:
+                V = {var: c, "player": owner if owner >= 0 else None}
+                if owner_var:
+                    V[owner_var] = owner
+                if guard is None or guard(st, V):
+                    fired.append((key, V))
+    if log is not None:
+        for s0, cs in groups:
+            log.append({"t": "move", "cards": cs, "from": st.layout.slot_name[s0], "to": st.layout.slot_name[slot],
+                        "actor": st.actor})
+    if fired:
+        depth = fr.depth + 1
+        if depth > CHAIN_LIMIT:
+            labels = [k for k in _chain_labels(st)] + [fired[0][0]]
+            raise RulesError(f"a chain of triggered effects went {CHAIN_LIMIT} links deep and was stopped: "
+                             + " -> ".join(_trigger_label(prog, k) for k in labels[-6:]),
+                             prog.checked.game.triggers[int(fired[0][0].split(":")[1])].line, prog.path,
+                             "give the trigger a guard (`if ...`) so that the chain ends")
+        for key, V in reversed(fired):
+            st.frames.append(Frame(key, 0, V, depth))
+
+
+def _chain_labels(st):
+    return [f.key for f in st.frames if f.depth > 0 and f.key.startswith("trigger:")]
+
+
+def _trigger_label(prog, key: str) -> str:
+    return prog.checked.game.triggers[int(key.split(":")[1])].label
+
+
+# ==================================================================== compiler
+
+def compile_game(checked: Checked) -> Program:
+    G = graphmod.build(checked)
+    prog = Program(checked, G)
+    _Compiler(prog, checked, G).run()
+    return prog
+
+
+class _Compiler:
+    def __init__(self, prog: Program, checked: Checked, G):
+        self.p = prog
+        self.ck = checked
+        self.G = G
+        self.names = checked.names
+        self.uid = 0
+
+    def run(self) -> None:
+        g, p = self.ck.game, self.p
+        for c in g.counters:
+            p.counters.append((c.name, c.per_player, self.ex(c.value)))
+        self.infer_counter_kinds()
+        self.unit("setup", "setup")
+        self.unit("flow", "flow")
+        for ph in g.phases:
+            self.unit(graphmod.unit_key("phase", ph.name), graphmod.unit_key("phase", ph.name))
+        for a in g.actions:
+            self.unit(graphmod.unit_key("action", a.name), graphmod.unit_key("action", a.name))
+        for i, t in enumerate(g.triggers):
+            key = graphmod.unit_key("trigger", i)
+            self.unit(key, key)
+            zid = self.ck.zones[t.zone].index
+            guard = self.ex(t.guard) if t.guard is not None else None
+            p.triggers.setdefault(zid, []).append((key, t.var, t.owner, guard, t.label))
+        for item in g.score:
+            p.score_items.append((item.name, item.counted, self.ex(item.value)))
+        p.ranking = [(r.direction, self.ex(r.key)) for r in g.ranking] or [("highest", lambda st, V: V["total"])]
+
+    def infer_counter_kinds(self) -> None:
+        g = self.ck.game
+        for c in g.counters:
+            kinds = [self.kind_of(c.value)]
+            for n in ast.walk([g.setup, g.flow] + [x.body for x in g.phases + g.actions + g.triggers]):
+                if isinstance(n, ast.Assign) and n.name == c.name:
+                    kinds.append(self.kind_of(n.value))
+            known = [k for k in kinds if k not in ("value", "none")]
+            self.p.counter_kind[c.name] = known[0] if known else "value"
+
+    # ------------------------------------------------------------------ units
+    def unit(self, key: str, node: str) -> None:
+        code: list = []
+        lines: list = []
+        self.code, self.lines, self.loops = code, lines, []
+        self.block(graphmod.steps(self.G, node))
+        self.p.codes[key] = code
+        self.p.code_lines[key] = lines
+
+    def emit(self, fn, line: int) -> int:
+        self.code.append(fn)
+        self.lines.append(line)
+        return len(self.code) - 1
+
+    def block(self, stmts) -> None:
+        for s in stmts:
+            self.stmt(s)
+
+    def body_of(self, s, kind="body", **match):
+        return graphmod.steps(self.G, self._node(s), kind, **match)
+
+    def _node(self, s):
+        idx = self.G.graph.get("_by_stmt")
+        if idx is None:
+            idx = {id(d["stmt"]): k for k, d in self.G.nodes(data=True) if "stmt" in d}
+            self.G.graph["_by_stmt"] = idx
+        return idx[id(s)]
+
+    def new_var(self) -> str:
+        self.uid += 1
+        return f"#{self.uid}"
+
+    # -------------------------------------------------------------- statements
+    def stmt(self, s) -> None:
+        meth = getattr(self, "s_" + type(s).__name__)
+        meth(s)
+
+    def s_Move(self, s: ast.Move) -> None:
+        cards = self.ex(s.cards)
+        dest = self.dest(s.dest)
+
+        def move(st, fr):
+            V = fr.vars
+            cs = cards(st, V)
+            cs = list(cs) if type(cs) is list else as_list(st, cs)
+            slot, where = dest(st, V)
+            move_cards(st, fr, cs, slot, where)
+        self.emit(move, s.line)
+
+    def s_Shuffle(self, s: ast.Shuffle) -> None:
+        slot = self.slot(s.zone)
+
+        def shuffle(st, fr):
+            sl = slot(st, fr.vars)
+            st.rng.shuffle(st.z[sl])
+            if st.log is not None:
+                st.log.append({"t": "shuffle", "zone": st.layout.slot_name[sl]})
+        self.emit(shuffle, s.line)
+
+    def s_Fill(self, s: ast.Fill) -> None:
+        slot = self.slot(s.zone)
+        source = self.ex(s.source)
+
+        def fill(st, fr):
+            sl = slot(st, fr.vars)
+            cells = st.z[sl]
+            for i in range(len(cells)):
+                if cells[i] is None:
+                    pile = source(st, fr.vars)
+                    if not pile:
+                        break
+                    move_cards(st, fr, [pile[-1]], sl, i)
+        self.emit(fill, s.line)
+
+    def s_Exchange(self, s: ast.Exchange) -> None:
+        a, b = self.ex(s.first), self.ex(s.second)
+
+        def exchange(st, fr):
+            x, y = a(st, fr.vars), b(st, fr.vars)
+            sx, sy = st.loc[x], st.loc[y]
+            px, py = _position(st, x), _position(st, y)
+            _put(st, sx, px, y)
+            _put(st, sy, py, x)
+            st.loc[x], st.loc[y] = sy, sx
+            if st.log is not None:
+                st.log.append({"t": "exchange", "cards": [x, y], "zones": [st.layout.slot_name[sx],
+                                                                            st.layout.slot_name[sy]],
+                               "actor": st.actor})
+        self.emit(exchange, s.line)
+
+    def _target(self, s):
+        name, owner = s.name, s.owner
+        c = self.ck.counters.get(name)
+        if c is None:
+            return ("local", name, None)
+        if c.per_player:
+            return ("pcounter", name, self.ex(owner) if owner is not None else (lambda st, V: V["player"]))
+        return ("counter", name, None)
+
+    def s_Assign(self, s: ast.Assign) -> None:
+        kind, name, owner = self._target(s)
+        val = self.ex(s.value)
+        if kind == "local":
+            def assign(st, fr):
+                v = val(st, fr.vars)
+                fr.vars[name] = list(v) if type(v) is list else v
+        elif kind == "counter":
+            def assign(st, fr):
+                v = val(st, fr.vars)
+                st.c[name] = list(v) if type(v) is list else v
+        else:
+            def assign(st, fr):
+                st.c[name][owner(st, fr.vars)] = val(st, fr.vars)
+        self.emit(assign, s.line)
+
+    def s_Add(self, s: ast.Add) -> None:
+        kind, name, owner = self._target(s)
+        amount = self.ex(s.amount)
+        if kind == "local":
+            def add(st, fr):
+                fr.vars[name] += amount(st, fr.vars)
+        elif kind == "counter":
+            def add(st, fr):
+                st.c[name] += amount(st, fr.vars)
+        else:
+            def add(st, fr):
+                st.c[name][owner(st, fr.vars)] += amount(st, fr.vars)
+        self.emit(add, s.line)
+
+    def s_Announce(self, s: ast.Announce) -> None:
+        text = s.text
+
+        def announce(st, fr):
+            if st.log is not None:
+                st.log.append({"t": "announce", "text": text})
+        self.emit(announce, s.line)
+
+    def s_EndGame(self, s) -> None:
+        def end_game(st, fr):
+            st.frames.clear()
+            if st.log is not None:
+                st.log.append({"t": "end game"})
+        self.emit(end_game, s.line)
+
+    def s_StopLoop(self, s) -> None:
+        idx = self.emit(None, s.line)
+        self.loops[-1].append(idx)
+
+    def _patch_stops(self, stops, end):
+        for i in stops:
+            self.code[i] = _jump(end)
+
+    def s_Play(self, s: ast.Play) -> None:
+        key = graphmod.unit_key("phase", s.phase)
+        name = s.phase
+
+        def play(st, fr):
+            if st.log is not None:
+                st.log.append({"t": "phase", "name": name})
+            st.frames.append(Frame(key, 0, {}, fr.depth))
+        self.emit(play, s.line)
+
+    def s_Do(self, s: ast.Do) -> None:
+        key = graphmod.unit_key("action", s.action)
+        params = self.ck.actions[s.action].params
+        args = [self.ex(a) for a in s.args]
+
+        def do(st, fr):
+            V = fr.vars
+            st.frames.append(Frame(key, 0, {k: a(st, V) for k, a in zip(params, args)}, fr.depth))
+        self.emit(do, s.line)
+
+    def s_If(self, s: ast.If) -> None:
+        ends = []
+        for i, (cond, _body) in enumerate(s.branches):
+            c = self.ex(cond)
+            test = self.emit(None, cond.line)
+            self.block(self.body_of(s, "then", branch=i))
+            ends.append(self.emit(None, s.line))
+            self.code[test] = _jump_unless(c, len(self.code))
+        if s.otherwise:
+            self.block(self.body_of(s, "else"))
+        end = len(self.code)
+        for e in ends:
+            self.code[e] = _jump(end)
+
+    def _loop(self, s, head_fn_factory, init=None) -> None:
+        if init is not None:
+            self.emit(init, s.line)
+        head = self.emit(None, s.line)
+        self.loops.append([])
+        self.block(self.body_of(s))
+        self.emit(_back(head), s.line)
+        end = len(self.code)
+        self.code[head] = head_fn_factory(end)
+        self._patch_stops(self.loops.pop(), end)
+
+    def s_RepeatTimes(self, s: ast.RepeatTimes) -> None:
+        var = self.new_var()
+        count = self.ex(s.count)
+
+        def init(st, fr):
+            fr.vars[var] = count(st, fr.vars)
+
+        def factory(end):
+            def head(st, fr):
+                V = fr.vars
+                if V[var] <= 0:
+                    fr.pc = end
+                else:
+                    V[var] -= 1
+            return head
+        self._loop(s, factory, init)
+
+    def s_RepeatUntil(self, s: ast.RepeatUntil) -> None:
+        cond = self.ex(s.cond)
+        negate = s.negate
+
+        def factory(end):
+            def head(st, fr):
+                if bool(cond(st, fr.vars)) != negate:
+                    fr.pc = end
+            return head
+        self._loop(s, factory)
+
+    def _iterate(self, s, var, make_list) -> None:
+        lst, idx = self.new_var(), self.new_var()
+
+        def init(st, fr):
+            fr.vars[lst] = make_list(st, fr.vars)
+            fr.vars[idx] = 0
+
+        def factory(end):
+            def head(st, fr):
+                V = fr.vars
+                i = V[idx]
+                items = V[lst]
+                if i >= len(items):
+                    fr.pc = end
+                else:
+                    V[var] = items[i]
+                    V[idx] = i + 1
+            return head
+        self._loop(s, factory, init)
+
+    def s_ForPlayers(self, s: ast.ForPlayers) -> None:
+        if s.start is not None:
+            start = self.ex(s.start)
+
+            def make(st, V):
+                x, n = start(st, V), st.n
+                return [(x + i) % n for i in range(n)]
+        elif s.among is not None:
+            among = self.ex(s.among)
+
+            def make(st, V):
+                return list(as_list(st, among(st, V)))
+        else:
+            def make(st, V):
+                return list(range(st.n))
+        self._iterate(s, s.var, make)
+
+    def s_ForEach(self, s: ast.ForEach) -> None:
+        src = self.ex(s.source)
+        self._iterate(s, s.var, lambda st, V: list(as_list(st, src(st, V))))
+
+    def _options(self, source, opts: ast.ChooseOpts, var: str):
+        src = self.ex(source)
+        pref = self.ex(opts.preferring) if opts.preferring is not None else None
+        key = self.ex(opts.default_key) if opts.default_key is not None else None
+        lowest = opts.default_dir == "lowest"
+
+        def options(st, V):
+            o = as_list(st, src(st, V))
+            if pref is not None and o:
+                ok = []
+                for x in o:
+                    V["it"] = x
+                    V[var] = x
+                    if pref(st, V):
+                        ok.append(x)
+                if ok:
+                    o = ok
+            else:
+                o = list(o)
+            default = None
+            if key is not None and o:
+                best = None
+                for x in o:
+                    V["it"] = x
+                    V[var] = x
+                    k = key(st, V)
+                    if best is None or (k < best if lowest else k > best):
+                        best, default = k, x
+            return o, default
+        return options
+
+    def _prompt(self, source, kind: str, mode: str) -> str:
+        what = {"card": "a card", "player": "a player", "line": "a line", "place": "a place",
+                "number": "a number"}.get(kind, "an option")
+        src = source.source if isinstance(source, ast.Where) else source
+        zone = ""
+        if isinstance(src, (ast.Name, ast.Of)) and src.name in self.ck.zones:
+            zone = f" from {src.name}"
+        pre = {"choose": "Choose", "secret": "Secretly choose", "race": "Race! Grab"}[mode]
+        return f"{pre} {what}{zone}"
+
+    def s_Choose(self, s: ast.Choose) -> None:
+        actor = self.ex(ast.Name(s.actor, line=s.line, column=s.column), resolved=self._actor_ref(s.actor))
+        options = self._options(s.source, s.opts, s.var)
+        var = s.var
+        kind = self.kind_of(s.source)
+        prompt = self._prompt(s.source, kind, "choose")
+        line = s.line
+
+        def choose(st, fr):
+            V = fr.vars
+            who = actor(st, V)
+            o, default = options(st, V)
+            if len(o) <= 1:
+                V[var] = o[0] if o else None
+                return
+            n = st.n
+            chosen = [None] * n
+            chosen[who] = "?"
+            opts = [None] * n
+            opts[who] = o
+            dflt = [None] * n
+            dflt[who] = default
+            st.pending_ = {"kind": "choose", "players": [who], "options": opts, "default": dflt, "chosen": chosen,
+                           "times": [None] * n, "okind": kind, "var": var, "slot": None, "line": line,
+                           "prompt": prompt}
+        self.emit(choose, s.line)
+
+    def _actor_ref(self, name):
+        if name in self.ck.counters:
+            return ("counter", self.ck.counters[name])
+        return ("local", name)
+
+    def s_Together(self, s: ast.Together) -> None:
+        among = self.ex(s.among) if s.among is not None else None
+        options = self._options(s.source, s.opts, s.var)
+        kind = self.kind_of(s.source)
+        prompt = self._prompt(s.source, kind, s.mode)
+        mode, pvar, var, line = s.mode, s.player, s.var, s.line
+        slot, idx = self.new_var(), self.new_var()
+
+        def together(st, fr):
+            V = fr.vars
+            who = list(as_list(st, among(st, V))) if among is not None else list(range(st.n))
+            n = st.n
+            opts, dflt, chosen = [None] * n, [None] * n, [None] * n
+            acting = []
+            for pl in who:
+                V[pvar] = pl
+                V["player"] = pl
+                o, d = options(st, V)
+                if not o:
+                    continue
+                acting.append(pl)
+                opts[pl], dflt[pl] = o, d
+                chosen[pl] = o[0] if (len(o) == 1 and mode == "secret") else "?"
+            p = {"kind": mode, "players": acting, "options": opts, "default": dflt, "chosen": chosen,
+                 "times": [None] * n, "okind": kind, "var": var, "slot": slot, "line": line, "prompt": prompt}
+            V[idx] = 0
+            if all(chosen[pl] != "?" for pl in acting):
+                st._resolve(p)
+            else:
+                st.pending_ = p
+        self.emit(together, s.line)
+        head = self.emit(None, s.line)
+        self.loops.append([])
+        self.block(self.body_of(s))
+        self.emit(_back(head), s.line)
+        end = len(self.code)
+
+        def head_fn(st, fr):
+            V = fr.vars
+            i = V[idx]
+            items = V[slot]
+            if i >= len(items):
+                fr.pc = end
+            else:
+                pl, val, pos = items[i]
+                V[idx] = i + 1
+                V[pvar] = pl
+                V["player"] = pl
+                V[var] = val
+                V["position"] = pos
+        self.code[head] = head_fn
+        self._patch_stops(self.loops.pop(), end)
+
+    # ----------------------------------------------------------- zones / dests
+    def slot(self, node):
+        """A closure giving the slot index of a zone reference."""
+        spec = self.ck.zones[node.name]
+        base = spec.index
+
+        def base_of(st):
+            return st.layout.base[base]
+        if not spec.per_player:
+            return lambda st, V: st.layout.base[base]
+        if isinstance(node, ast.Of):
+            owner = self.ex(node.owner)
+            return lambda st, V: st.layout.base[base] + owner(st, V)
+        return lambda st, V: st.layout.base[base] + V["player"]
+
+    def dest(self, node):
+        if isinstance(node, ast.Call) and node.name == "bottom":
+            slot = self.slot(node.args[0])
+            return lambda st, V: (slot(st, V), 0)
+        if isinstance(node, (ast.Name, ast.Of)) and self.names.get(id(node), (None,))[0] == "zone":
+            slot = self.slot(node)
+            return lambda st, V: (slot(st, V), None)
+        value = self.ex(node)
+
+        def place(st, V):
+            v = value(st, V)
+            if isinstance(v, str) and v.startswith("place:"):
+                _k, nums = parse_ref(v)
+                return nums[0], (nums[1], nums[2])
+            raise RulesError(f"cannot move cards to {v!r}: not a zone or a place")
+        return place
+
+    # ------------------------------------------------------------ expressions
+    def kind_of(self, e) -> str:
+        if e is None:
+            return "none"
+        if isinstance(e, ast.Where):
+            return self.kind_of(e.source)
+        if isinstance(e, (ast.Name, ast.Of)):
+            r = self.names.get(id(e))
+            if r and r[0] in ("zone", "cardtype"):
+                return "card"
+            if r and r[0] == "counter":
+                return self.p.counter_kind.get(r[1].name, "value")
+            if r and r[0] == "symbol":
+                return "symbol"
+            return "value"
+        if isinstance(e, ast.Keyword):
+            return "player"
+        if isinstance(e, ast.Call):
+            if e.name in ("top", "first", "last", "best", "worst", "random") and e.args:
+                return self.kind_of(e.args[0])
+            if e.name in ("others", "next", "previous", "owner"):
+                return "player"
+            if e.name in ("rows", "columns", "lines"):
+                return "line"
+            if e.name == "places":
+                return "place"
+            if e.name in ("count", "sum", "abs"):
+                return "number"
+            return "value"
+        if isinstance(e, ast.ListExpr):
+            return self.kind_of(e.items[0]) if e.items else "value"
+        if isinstance(e, ast.Const):
+            if isinstance(e.value, bool):
+                return "bool"
+            if isinstance(e.value, int):
+                return "number"
+            return "none" if e.value is None else "symbol"
+        if isinstance(e, ast.Attr) and e.name in ("before", "after"):
+            return "card"
+        if isinstance(e, ast.IfElse):
+            k = self.kind_of(e.then)
+            return k if k not in ("none", "value") else self.kind_of(e.other)
+        if isinstance(e, ast.Binary) and e.op in "+-*/%":
+            return "number"
+        return "value"
+
+    def ex(self, e, resolved=None) -> Callable:
+        meth = getattr(self, "e_" + type(e).__name__)
+        if resolved is not None:
+            return meth(e, resolved)
+        return meth(e)
+
+    def e_Const(self, e):
+        v = e.value
+        return lambda st, V: v
+
+    def e_Keyword(self, e):
+        if e.word == "player":
+            return lambda st, V: V["player"]
+        return lambda st, V: st.layout.players
+
+    def e_Name(self, e, resolved=None):
+        kind, detail = resolved or self.names[id(e)]
+        name = e.name
+        if kind == "local":
+            return lambda st, V: V[name]
+        if kind == "attr":
+            col = self.p.attr_col[detail]
+            return lambda st, V: col[V["it"]]
+        if kind == "counter":
+            if detail.per_player:
+                return lambda st, V: st.c[name][V["player"]]
+            return lambda st, V: st.c[name]
+        if kind == "zone":
+            return self.zone_cards(detail, None)
+        if kind == "option":
+            return lambda st, V: name in st.options
+        if kind == "define":
+            body = self._define_body(detail)
+            return lambda st, V: body(st, {})
+        if kind == "cardtype":
+            ids = self.p.cards_of_type[name]
+            return lambda st, V: ids
+        return lambda st, V: name  # a symbol
+
+    def _define_body(self, d):
+        cache = self.__dict__.setdefault("_defs", {})
+        if id(d) not in cache:
+            holder = []
+            cache[id(d)] = lambda st, V: holder[0](st, V)
+            holder.append(self.ex(d.body))
+        return cache[id(d)]
+
+    def zone_cards(self, spec, owner):
+        """A closure giving the cards of a zone (a live list for piles and rows)."""
+        zi = spec.index
+        shape = spec.shape
+        if owner == "everyone":
+            def get(st, V):
+                b = st.layout.base[zi]
+                out = []
+                for pl in range(st.n):
+                    out.extend(_cards_in(st.z[b + pl], shape))
+                return out
+            return get
+        if not spec.per_player:
+            if shape in ("pile", "row"):
+                return lambda st, V: st.z[st.layout.base[zi]]
+            return lambda st, V: _cards_in(st.z[st.layout.base[zi]], shape)
+        own = owner if owner is not None else (lambda st, V: V["player"])
+        if shape in ("pile", "row"):
+            return lambda st, V: st.z[st.layout.base[zi] + own(st, V)]
+        return lambda st, V: _cards_in(st.z[st.layout.base[zi] + own(st, V)], shape)
+
+    def e_Of(self, e):
+        kind, detail = self.names[id(e)]
+        if kind == "zone":
+            if isinstance(e.owner, ast.Keyword) and e.owner.word == "everyone":
+                return self.zone_cards(detail, "everyone")
+            return self.zone_cards(detail, self.ex(e.owner))
+        owner = self.ex(e.owner)
+        if kind == "counter":
+            name = e.name
+            return lambda st, V: st.c[name][owner(st, V)]
+        col = self.p.attr_col[detail]
+
+        def attr_of(st, V):
+            v = owner(st, V)
+            return None if v is None else col[v]
+        return attr_of
+
+    def e_Attr(self, e):
+        target = self.ex(e.target)
+        name = e.name
+        col = self.p.attr_col.get(name)
+        if col is not None and name not in PLACE_ATTRS:
+            def attr(st, V):
+                v = target(st, V)
+                return None if v is None else col[v]
+            return attr
+        if col is None:
+            return lambda st, V: place_attr(st, target(st, V), name)
+
+        def either(st, V):
+            v = target(st, V)
+            if v is None:
+                return None
+            return place_attr(st, v, name) if isinstance(v, str) else col[v]
+        return either
+
+    def e_ListExpr(self, e):
+        items = [self.ex(i) for i in e.items]
+        return lambda st, V: [f(st, V) for f in items]
+
+    def e_Unary(self, e):
+        f = self.ex(e.operand)
+        if e.op == "not":
+            return lambda st, V: not f(st, V)
+        return lambda st, V: -f(st, V)
+
+    def e_Binary(self, e):
+        a, b = self.ex(e.left), self.ex(e.right)
+        op = e.op
+        if op == "and":
+            return lambda st, V: a(st, V) and b(st, V)
+        if op == "or":
+            return lambda st, V: a(st, V) or b(st, V)
+        if op == "==":
+            return lambda st, V: a(st, V) == b(st, V)
+        if op == "!=":
+            return lambda st, V: a(st, V) != b(st, V)
+        if op == "<":
+            return lambda st, V: a(st, V) < b(st, V)
+        if op == ">":
+            return lambda st, V: a(st, V) > b(st, V)
+        if op == "<=":
+            return lambda st, V: a(st, V) <= b(st, V)
+        if op == ">=":
+            return lambda st, V: a(st, V) >= b(st, V)
+        if op == "+":
+            return lambda st, V: a(st, V) + b(st, V)
+        if op == "-":
+            return lambda st, V: a(st, V) - b(st, V)
+        if op == "*":
+            return lambda st, V: a(st, V) * b(st, V)
+        if op == "/":
+            return lambda st, V: a(st, V) // b(st, V)
+        if op == "%":
+            return lambda st, V: a(st, V) % b(st, V)
+        if op == "in":
+            return lambda st, V: a(st, V) in as_list(st, b(st, V))
+        if op == "not in":
+            return lambda st, V: a(st, V) not in as_list(st, b(st, V))
+        raise CatrulesError(f"unknown operator {op}")  # pragma: no cover
+
+    def e_IfElse(self, e):
+        c, t, o = self.ex(e.cond), self.ex(e.then), self.ex(e.other)
+        return lambda st, V: t(st, V) if c(st, V) else o(st, V)
+
+    def e_Where(self, e):
+        src, cond = self.ex(e.source), self.ex(e.cond)
+
+        def where(st, V):
+            old = V.get("it", _MISSING)
+            out = []
+            for x in as_list(st, src(st, V)):
+                V["it"] = x
+                if cond(st, V):
+                    out.append(x)
+            if old is not _MISSING:
+                V["it"] = old
+            return out
+        return where
+
+    def e_Pick(self, e):
+        key = self.ex(e.key)
+        cases = [(self.ex(k), self.ex(v)) for k, v in e.cases]
+        default = self.ex(e.default) if e.default is not None else None
+        line = e.line
+
+        def pick(st, V):
+            k = key(st, V)
+            for kf, vf in cases:
+                if kf(st, V) == k:
+                    return vf(st, V)
+            if default is None:
+                raise RulesError(f"pick: no case for {k!r} and no `else:`", line)
+            return default(st, V)
+        return pick
+
+    def e_Call(self, e):
+        kind, detail = self.names[id(e)]
+        args = [self.ex(a) for a in e.args]
+        if kind == "define":
+            body = self._define_body(detail)
+            params = detail.params
+            if len(params) == 1:
+                p0, a0 = params[0], args[0]
+                return lambda st, V: body(st, {p0: a0(st, V)})
+            return lambda st, V: body(st, {k: a(st, V) for k, a in zip(params, args)})
+        return getattr(self, "b_" + e.name)(e, args)
+
+    # ------------------------------------------------------------- builtins
+    def _per_element(self, args, reducer):
+        src = args[0]
+        if len(args) == 1:
+            return lambda st, V: reducer(as_list(st, src(st, V)))
+        f = args[1]
+
+        def agg(st, V):
+            old = V.get("it", _MISSING)
+            vals = []
+            for x in as_list(st, src(st, V)):
+                V["it"] = x
+                vals.append(f(st, V))
+            if old is not _MISSING:
+                V["it"] = old
+            return reducer(vals)
+        return agg
+
+    def b_count(self, e, args):
+        a = args[0]
+        return lambda st, V: len(as_list(st, a(st, V)))
+
+    def b_sum(self, e, args):
+        return self._per_element(args, sum)
+
+    def _minmax(self, args, fn):
+        if len(args) == 2:
+            agg = self._per_element(args, lambda vals: fn(vals) if vals else 0)
+            a, b = args
+
+            def mm(st, V):
+                x = a(st, V)
+                if isinstance(x, (int, float)) and not isinstance(x, bool):
+                    return fn(x, b(st, V))
+                return agg(st, V)
+            return mm
+        return self._per_element(args, lambda vals: fn(vals) if vals else 0)
+
+    def b_max(self, e, args):
+        return self._minmax(args, max)
+
+    def b_min(self, e, args):
+        return self._minmax(args, min)
+
+    def _best(self, args, better):
+        src, f = args
+
+        def best(st, V):
+            old = V.get("it", _MISSING)
+            top = topk = None
+            for x in as_list(st, src(st, V)):
+                V["it"] = x
+                k = f(st, V)
+                if top is None or better(k, topk):
+                    top, topk = x, k
+            if old is not _MISSING:
+                V["it"] = old
+            return top
+        return best
+
+    def b_best(self, e, args):
+        return self._best(args, lambda k, t: k > t)
+
+    def b_worst(self, e, args):
+        return self._best(args, lambda k, t: k < t)
+
+    def b_first(self, e, args):
+        a = args[0]
+
+        def first(st, V):
+            x = as_list(st, a(st, V))
+            return x[0] if x else None
+        return first
+
+    def b_last(self, e, args):
+        a = args[0]
+
+        def last(st, V):
+            x = as_list(st, a(st, V))
+            return x[-1] if x else None
+        return last
+
+    def b_top(self, e, args):
+        z = args[0]
+        if len(args) == 1:
+            def top1(st, V):
+                x = z(st, V)
+                return x[-1] if x else None
+            return top1
+        k = args[1]
+
+        def topk(st, V):
+            x = z(st, V)
+            n = k(st, V)
+            return x[::-1][:n] if n > 0 else []
+        return topk
+
+    def b_owner(self, e, args):
+        a = args[0]
+
+        def owner(st, V):
+            c = a(st, V)
+            if c is None:
+                return None
+            o = st.layout.slot_owner[st.loc[c]]
+            return o if o >= 0 else None
+        return owner
+
+    def b_next(self, e, args):
+        a = args[0]
+        k = args[1] if len(args) > 1 else (lambda st, V: 1)
+        return lambda st, V: (a(st, V) + k(st, V)) % st.n
+
+    def b_previous(self, e, args):
+        a = args[0]
+        k = args[1] if len(args) > 1 else (lambda st, V: 1)
+        return lambda st, V: (a(st, V) - k(st, V)) % st.n
+
+    def b_others(self, e, args):
+        a = args[0]
+
+        def others(st, V):
+            p, n = a(st, V), st.n
+            return [(p + i) % n for i in range(1, n)]
+        return others
+
+    def b_random(self, e, args):
+        a = args[0]
+
+        def rnd(st, V):
+            x = as_list(st, a(st, V))
+            return x[st.rng.randrange(len(x))] if x else None
+        return rnd
+
+    def b_any(self, e, args):
+        a = args[0]
+        return lambda st, V: bool(as_list(st, a(st, V)))
+
+    def b_abs(self, e, args):
+        a = args[0]
+        return lambda st, V: abs(a(st, V))
+
+    def _grid_slot(self, e):
+        node = e.args[0]
+        if not isinstance(node, (ast.Name, ast.Of)) or node.name not in self.ck.zones:
+            raise CatrulesError(f"line {e.line}: `{e.name}` needs a zone")
+        return self.ck.zones[node.name], self.slot(node)
+
+    def b_rows(self, e, args):
+        spec, slot = self._grid_slot(e)
+        return lambda st, V: [f"row:{slot(st, V)}:{r}" for r in range(spec.rows)]
+
+    def b_columns(self, e, args):
+        spec, slot = self._grid_slot(e)
+        return lambda st, V: [f"col:{slot(st, V)}:{c}" for c in range(spec.cols)]
+
+    def b_lines(self, e, args):
+        spec, slot = self._grid_slot(e)
+        if spec.shape == "grid":
+            return lambda st, V: ([f"row:{slot(st, V)}:{r}" for r in range(spec.rows)] +
+                                  [f"col:{slot(st, V)}:{c}" for c in range(spec.cols)])
+
+        def lines(st, V):
+            s = slot(st, V)
+            return [f"line:{s}:{i}" for i in range(len(st.z[s]))]
+        return lines
+
+    def b_places(self, e, args):
+        spec, slot = self._grid_slot(e)
+
+        def places(st, V):
+            s = slot(st, V)
+            out = [f"place:{s}:-1:0"]
+            for i, line in enumerate(st.z[s]):
+                out.extend(f"place:{s}:{i}:{k}" for k in range(len(line) + 1))
+            return out
+        return places
+
+
+_MISSING = object()
+
+
+def _cards_in(zone, shape):
+    if shape == "grid":
+        return [c for c in zone if c is not None]
+    if shape == "lines":
+        return [c for line in zone for c in line]
+    return zone
+
+
+def _position(st, c):
+    zone = st.z[st.loc[c]]
+    if zone and type(zone[0]) is list:
+        for i, line in enumerate(zone):
+            if c in line:
+                return (i, line.index(c))
+    return zone.index(c)
+
+
+def _put(st, slot, pos, c):
+    zone = st.z[slot]
+    if isinstance(pos, tuple):
+        zone[pos[0]][pos[1]] = c
+    else:
+        zone[pos] = c
+
+
+def _jump(target):
+    def jump(st, fr):
+        fr.pc = target
+    return jump
+
+
+def _back(target):
+    def back(st, fr):
+        fr.pc = target
+        st.steps += 1
+        if st.steps > 2_000_000:
+            st.back_edge(fr)
+    return back
+
+
+def _jump_unless(cond, target):
+    def test(st, fr):
+        if not cond(st, fr.vars):
+            fr.pc = target
+    return test

@@ -1,0 +1,429 @@
+"""The interpreter: a game's state, the step loop, decisions, views, scores.
+
+A :class:`State` is plain data (zones as lists of card ids, counters, the
+call frames of the running program, the pending decision, the random
+sources), so it can be cloned, saved as JSON and resumed exactly where it
+paused.  The program itself (:class:`catrules.compiler.Program`) is built
+once per game file; its instructions are small closures that this module's
+step loop runs until a player must decide.
+
+Nothing here knows any game: zones, cards and rules all come from the game
+file.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable, Optional
+
+from .errors import IllegalChoice, RulesError
+
+#: How deep a chain of triggered effects may go before it is stopped.
+CHAIN_LIMIT = 100
+#: How many loop rounds may pass without any decision before the game is stopped.
+STEP_LIMIT = 2_000_000
+STATE_FORMAT = 1
+
+_NO = object()
+
+
+class Frame:
+    """One running block: which code, where in it, its variables."""
+    __slots__ = ("key", "pc", "vars", "depth")
+
+    def __init__(self, key: str, pc: int, vars_: dict, depth: int = 0):
+        self.key = key
+        self.pc = pc
+        self.vars = vars_
+        self.depth = depth
+
+    def copy(self) -> "Frame":
+        return Frame(self.key, self.pc, _copy_vars(self.vars), self.depth)
+
+
+def _copy_vars(v: dict) -> dict:
+    return {k: (list(x) if type(x) is list else x) for k, x in v.items()}
+
+
+class Option:
+    """One legal option of a decision: a stable ``id``, a ``label`` and the value."""
+    __slots__ = ("id", "label", "value", "kind")
+
+    def __init__(self, id: str, label: str, value: Any, kind: str):
+        self.id = id
+        self.label = label
+        self.value = value
+        self.kind = kind
+
+    def __repr__(self) -> str:
+        return f"Option({self.id!r}, {self.label!r})"
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "label": self.label, "kind": self.kind}
+
+
+class Decision:
+    """What one player must decide now."""
+    __slots__ = ("player", "kind", "prompt", "options", "default", "line", "timed")
+
+    def __init__(self, player, kind, prompt, options, default, line, timed):
+        self.player = player
+        self.kind = kind           # "choose" | "secret" | "race"
+        self.prompt = prompt
+        self.options = options     # list[Option]
+        self.default = default     # option id or None
+        self.line = line
+        self.timed = timed         # True for a race: report a reaction time
+
+    def __repr__(self) -> str:
+        return f"Decision(player={self.player}, kind={self.kind!r}, options={len(self.options)})"
+
+    def option(self, oid: str) -> Option:
+        for o in self.options:
+            if o.id == oid:
+                return o
+        raise IllegalChoice(f"{oid!r} is not a legal option here; legal: {', '.join(o.id for o in self.options)}")
+
+    def to_dict(self) -> dict:
+        return {"player": self.player, "kind": self.kind, "prompt": self.prompt, "line": self.line,
+                "timed": self.timed, "default": self.default, "options": [o.to_dict() for o in self.options]}
+
+
+class State:
+    """One game in progress.  Use :meth:`pending` and :meth:`apply` to play it."""
+
+    __slots__ = ("prog", "n", "options", "seed", "z", "loc", "c", "frames", "pending_", "rng", "trng",
+                 "over", "decisions", "history", "log", "actor", "layout", "steps")
+
+    # ------------------------------------------------------------ creation
+    @classmethod
+    def new(cls, prog, players: int, options: Iterable[str] = (), seed: Optional[int] = None,
+            log: bool = False) -> "State":
+        prog.check_start(players, options)
+        st = cls()
+        st.prog = prog
+        st.n = players
+        st.options = sorted(set(options))
+        st.seed = seed if seed is not None else random.randrange(2 ** 31)
+        st.rng = random.Random(st.seed)
+        st.trng = random.Random(st.seed * 7919 + 17)
+        st.layout = prog.layout(players)
+        st.z = [[None] * (sp.rows * sp.cols) if sp.shape == "grid" else [] for sp in st.layout.slot_spec]
+        st.loc = [0] * prog.card_count
+        st.log = [] if log else None
+        st.actor = None
+        st.c = {}
+        st.frames = []
+        st.pending_ = None
+        st.over = False
+        st.decisions = 0
+        st.history = []
+        st.steps = 0
+        for cid, zid in enumerate(prog.initial_zone):
+            slot = st.layout.base[zid]
+            st.z[slot].append(cid)
+            st.loc[cid] = slot
+        for name, per_player, init in prog.counters:
+            if per_player:
+                st.c[name] = [init(st, {"player": p}) for p in range(players)]
+            else:
+                st.c[name] = init(st, {})
+        st.frames.append(Frame("flow", 0, {}))
+        if prog.has_setup:
+            st.frames.append(Frame("setup", 0, {}))
+        st.run()
+        return st
+
+    def clone(self) -> "State":
+        st = State.__new__(State)
+        st.prog = self.prog
+        st.n = self.n
+        st.options = self.options
+        st.seed = self.seed
+        st.z = [list(s) if s and type(s[0]) is not list else [list(x) for x in s] for s in self.z]
+        st.loc = list(self.loc)
+        st.c = {k: (list(v) if type(v) is list else v) for k, v in self.c.items()}
+        st.frames = [f.copy() for f in self.frames]
+        st.pending_ = _copy_pending(self.pending_)
+        st.rng = random.Random()
+        st.rng.setstate(self.rng.getstate())
+        st.trng = random.Random()
+        st.trng.setstate(self.trng.getstate())
+        st.over = self.over
+        st.decisions = self.decisions
+        st.history = list(self.history)
+        st.log = list(self.log) if self.log is not None else None
+        st.actor = self.actor
+        st.layout = self.layout
+        st.steps = self.steps
+        return st
+
+    # ------------------------------------------------------------ running
+    def run(self) -> None:
+        """Run until a decision is needed or the game is over."""
+        codes = self.prog.codes
+        frames = self.frames
+        try:
+            while frames and self.pending_ is None:
+                fr = frames[-1]
+                code = codes[fr.key]
+                pc = fr.pc
+                if pc >= len(code):
+                    frames.pop()
+                    continue
+                fr.pc = pc + 1
+                code[pc](self, fr)
+        except RulesError:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, ZeroDivisionError) as exc:
+            fr = frames[-1] if frames else None
+            line = self.prog.line_of(fr.key, fr.pc - 1) if fr else 0
+            raise RulesError(f"the game failed here: {exc.__class__.__name__}: {exc}", line, self.prog.path,
+                             "a value is missing or of the wrong kind (a card where a player is expected, "
+                             "or none)") from exc
+        if not frames and not self.over:
+            self.over = True
+            if self.log is not None:
+                self.log.append({"t": "end"})
+
+    def back_edge(self, fr) -> None:
+        self.steps += 1
+        if self.steps > STEP_LIMIT:
+            raise RulesError(f"the game ran {STEP_LIMIT:,} loop rounds without anyone deciding anything; "
+                             "a loop that never ends?", self.prog.line_of(fr.key, fr.pc - 1), self.prog.path,
+                             "check the condition of `repeat until` / `repeat while`")
+
+    @property
+    def finished(self) -> bool:
+        return self.over
+
+    # ----------------------------------------------------------- decisions
+    def pending(self) -> list:
+        """The decisions waiting now, one per player who must act (empty when finished)."""
+        p = self.pending_
+        if p is None:
+            return []
+        out = []
+        for pl in p["players"]:
+            if p["chosen"][pl] is _NO or p["chosen"][pl] == "?":
+                out.append(self._decision(p, pl))
+        return out
+
+    def _decision(self, p: dict, pl: int) -> Decision:
+        prog = self.prog
+        kind = p["okind"]
+        opts = [Option(prog.option_id(kind, v), prog.option_label(kind, v, self), v, kind) for v in p["options"][pl]]
+        default = p["default"][pl]
+        did = prog.option_id(kind, default) if default is not None else None
+        return Decision(pl, p["kind"], p["prompt"], opts, did, p["line"], p["kind"] == "race")
+
+    def waiting_for(self) -> list:
+        p = self.pending_
+        if p is None:
+            return []
+        return [pl for pl in p["players"] if p["chosen"][pl] == "?"]
+
+    def apply(self, player: int, option_id: str, reaction_time: Optional[float] = None) -> None:
+        """Make ``player``'s choice in a pending decision, then run on."""
+        p = self.pending_
+        if p is None:
+            raise IllegalChoice("no decision is pending" + (": the game is over" if self.over else ""))
+        if player not in p["players"] or p["chosen"][player] != "?":
+            raise IllegalChoice(f"player {player + 1} has nothing to decide now")
+        kind = p["okind"]
+        value = _NO
+        for v in p["options"][player]:
+            if self.prog.option_id(kind, v) == option_id:
+                value = v
+                break
+        if value is _NO:
+            legal = ", ".join(self.prog.option_id(kind, v) for v in p["options"][player])
+            raise IllegalChoice(f"{option_id!r} is not a legal option for player {player + 1}; legal: {legal}")
+        if p["kind"] == "race":
+            if reaction_time is None:
+                raise IllegalChoice("a race needs a reaction time (seconds)")
+            p["times"][player] = float(reaction_time)
+        self.decisions += 1
+        rec = [player, option_id] if reaction_time is None else [player, option_id, float(reaction_time)]
+        self.history.append(rec)
+        self.actor = player
+        if self.log is not None and p["kind"] == "choose":
+            self.log.append({"t": "choice", "player": player, "option": option_id, "line": p["line"]})
+        p["chosen"][player] = value
+        if any(p["chosen"][pl] == "?" for pl in p["players"]):
+            return
+        self._resolve(p)
+        self.pending_ = None
+        self.run()
+
+    def _resolve(self, p: dict) -> None:
+        fr = self.frames[-1]
+        if p["kind"] == "choose":
+            fr.vars[p["var"]] = p["chosen"][p["players"][0]]
+            return
+        order = list(p["players"])
+        if p["kind"] == "race":
+            order.sort(key=lambda pl: (p["times"][pl], pl))
+        fr.vars[p["slot"]] = [[pl, p["chosen"][pl], i + 1] for i, pl in enumerate(order)]
+        if self.log is not None:
+            ev = {"t": "reveal" if p["kind"] == "secret" else "race", "line": p["line"],
+                  "choices": [{"player": pl, "option": self.prog.option_id(p["okind"], p["chosen"][pl])}
+                              for pl in order if p["chosen"][pl] is not None]}
+            if p["kind"] == "race":
+                ev["times"] = [p["times"][pl] for pl in order]
+            self.log.append(ev)
+
+    def reaction_time(self, mean: float = 0.6, spread: float = 0.25) -> float:
+        """A bot's reaction time in seconds, drawn from the game's seeded source for races."""
+        return round(max(0.05, self.trng.gauss(mean, spread)), 4)
+
+    # ------------------------------------------------------------- results
+    def scores(self) -> list:
+        """Each player's score: a dict of the named components plus ``total``."""
+        out = []
+        for pl in range(self.n):
+            V = {"player": pl}
+            row = {}
+            total = 0
+            for name, counted, fn in self.prog.score_items:
+                v = fn(self, V)
+                row[name] = v
+                if counted:
+                    total += v if isinstance(v, (int, float)) else 0
+            row["total"] = total
+            out.append(row)
+        return out
+
+    def winners(self, scores: Optional[list] = None) -> list:
+        """The players who win (more than one when tied players share)."""
+        sc = scores or self.scores()
+        keys = []
+        for pl in range(self.n):
+            V = {"player": pl, **sc[pl]}
+            k = []
+            for direction, fn in self.prog.ranking:
+                v = fn(self, V)
+                k.append(v if direction == "highest" else -v)
+            keys.append(tuple(k))
+        best = max(keys)
+        return [pl for pl in range(self.n) if keys[pl] == best]
+
+    # ---------------------------------------------------------------- views
+    def view(self, player: Optional[int]) -> dict:
+        """What ``player`` may see (``None``: a spectator who sees only public things)."""
+        return self.prog.view(self, player)
+
+    def sample_for(self, player: int, rng: random.Random) -> "State":
+        """A copy consistent with ``player``'s view: every card they cannot see is dealt at random
+        among the places they cannot see, and other players' unrevealed choices are forgotten."""
+        st = self.clone()
+        st.log = None
+        lay = st.layout
+        hidden_slots = [s for s in range(len(st.z)) if not lay.visible(s, player)]
+        cards = []
+        for s in hidden_slots:
+            cards.extend(c for c in _flat(st.z[s]) if c is not None)
+        rng.shuffle(cards)
+        i = 0
+        for s in hidden_slots:
+            zone = st.z[s]
+            if zone and type(zone[0]) is list:
+                for line in zone:
+                    for k in range(len(line)):
+                        line[k] = cards[i]
+                        st.loc[cards[i]] = s
+                        i += 1
+            else:
+                for k in range(len(zone)):
+                    if zone[k] is not None:
+                        zone[k] = cards[i]
+                        st.loc[cards[i]] = s
+                        i += 1
+        p = st.pending_
+        if p is not None and p["kind"] != "choose":
+            for pl in p["players"]:
+                if pl != player and p["chosen"][pl] != "?":
+                    p["chosen"][pl] = "?"
+        return st
+
+    # -------------------------------------------------------- serialisation
+    def to_dict(self) -> dict:
+        return {
+            "format": STATE_FORMAT, "players": self.n, "options": list(self.options), "seed": self.seed,
+            "zones": self.z, "counters": self.c,
+            "frames": [[f.key, f.pc, f.vars, f.depth] for f in self.frames],
+            "pending": _pending_out(self.pending_), "rng": _rng_out(self.rng), "trng": _rng_out(self.trng),
+            "over": self.over, "decisions": self.decisions, "history": self.history, "steps": self.steps,
+            "actor": self.actor,
+        }
+
+    @classmethod
+    def from_dict(cls, prog, d: dict) -> "State":
+        if d.get("format") != STATE_FORMAT:
+            raise RulesError("this saved game was written by another version of catrules")
+        st = cls.__new__(cls)
+        st.prog = prog
+        st.n = d["players"]
+        st.options = list(d["options"])
+        st.seed = d["seed"]
+        st.layout = prog.layout(st.n)
+        st.z = d["zones"]
+        st.loc = [0] * prog.card_count
+        for s, zone in enumerate(st.z):
+            for c in _flat(zone):
+                if c is not None:
+                    st.loc[c] = s
+        st.c = d["counters"]
+        st.frames = [Frame(k, pc, v, depth) for k, pc, v, depth in d["frames"]]
+        st.pending_ = _pending_in(d["pending"])
+        st.rng = _rng_in(d["rng"])
+        st.trng = _rng_in(d["trng"])
+        st.over = d["over"]
+        st.decisions = d["decisions"]
+        st.history = d["history"]
+        st.steps = d.get("steps", 0)
+        st.actor = d.get("actor")
+        st.log = None
+        return st
+
+
+# ------------------------------------------------------------------ helpers
+
+def _flat(zone):
+    if zone and type(zone[0]) is list:
+        for line in zone:
+            yield from line
+    else:
+        yield from zone
+
+
+def _copy_pending(p):
+    if p is None:
+        return None
+    q = dict(p)
+    for k in ("chosen", "times", "default"):
+        q[k] = list(p[k])
+    return q
+
+
+def _pending_out(p):
+    if p is None:
+        return None
+    q = dict(p)
+    q["chosen"] = [None if v is _NO else v for v in p["chosen"]]
+    return q
+
+
+def _pending_in(p):
+    return p
+
+
+def _rng_out(r: random.Random):
+    v, state, gauss = r.getstate()
+    return [v, list(state), gauss]
+
+
+def _rng_in(d) -> random.Random:
+    r = random.Random()
+    r.setstate((d[0], tuple(d[1]), d[2]))
+    return r

@@ -1,0 +1,555 @@
+"""Parse a game file: Lark LALR grammar + indentation -> :mod:`catrules.ast`.
+
+The grammar lives in ``grammars/catrules.lark`` (shipped inside the package as
+``catrules.grammars``).  Syntax errors become :class:`~catrules.errors.GameFileError`
+diagnostics with the line, a caret and a hint saying what was expected.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from pathlib import Path
+from typing import Optional
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.indenter import DedentError, Indenter
+
+from . import ast
+from .errors import Diagnostic, GameFileError, Reporter
+
+#: The newest language version this interpreter reads.
+LANGUAGE_VERSION = 1
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+def grammar_text() -> str:
+    """The grammar, from the installed package or from the source tree."""
+    try:
+        return resources.files("catrules.grammars").joinpath("catrules.lark").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, TypeError):
+        here = Path(__file__).resolve().parent.parent / "grammars" / "catrules.lark"
+        return here.read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> Lark:
+    return Lark(grammar_text(), parser="lalr", postlex=_Indenter(), propagate_positions=True,
+                maybe_placeholders=True, start="start")
+
+
+# Readable names for the grammar's terminals, used in "expected ..." hints.
+_READABLE = {
+    "NAME": "a name", "INT": "a number", "STRING": 'a quoted text ("...")', "_NL": "the end of the line",
+    "_INDENT": "an indented block", "_DEDENT": "the end of the block", "DIRECTION": "`highest` or `lowest`",
+    "NOTE": "`note`", "$END": "the end of the file",
+}
+
+
+def _readable(term: str) -> str:
+    if term in _READABLE:
+        return _READABLE[term]
+    try:
+        pat = _lark().get_terminal(term).pattern
+        if pat.type == "str":
+            return f"`{pat.value}`"
+    except KeyError:
+        pass
+    return term.lower()
+
+
+def _expected_hint(expected) -> str:
+    names = sorted({_readable(t) for t in expected})
+    if not names:
+        return ""
+    if len(names) > 8:
+        names = names[:8] + ["..."]
+    return "expected " + ", ".join(names)
+
+
+def _syntax_diagnostic(path: str, source: str, exc: Exception) -> Diagnostic:
+    lines = source.splitlines()
+
+    def src(line: int) -> str:
+        return lines[line - 1] if 1 <= line <= len(lines) else ""
+
+    if isinstance(exc, UnexpectedToken):
+        tok = exc.token
+        line, col = tok.line or 1, tok.column or 1
+        if tok.type == "$END":
+            line = len(lines)
+            col = len(src(line)) + 1
+            what = "the file ends too early"
+        elif tok.type == "_NL":
+            what = "the line ends too early"
+            col = len(src(line)) + 1 if tok.line else col
+        elif tok.type == "_INDENT":
+            what = "unexpected indentation"
+        elif tok.type == "_DEDENT":
+            what = "the block ends too early"
+        else:
+            what = f"unexpected `{tok.value}`"
+        hint = _expected_hint(exc.expected)
+        if tok.type == "NAME" or (tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") and str(tok.value).isalpha()):
+            if "COLON" in exc.expected:
+                hint += "; a block starts with `:` at the end of its line"
+        return Diagnostic(path, line, col, what, hint, "error", src(line))
+    if isinstance(exc, UnexpectedCharacters):
+        ch = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else "?"
+        hint = "names are letters, digits and `_`; text goes in double quotes; comments start with `#`"
+        if ch == "\t":
+            hint = "indent with spaces"
+        return Diagnostic(path, exc.line, exc.column, f"unexpected character `{ch}`", hint, "error", src(exc.line))
+    if isinstance(exc, UnexpectedEOF):
+        return Diagnostic(path, len(lines), len(src(len(lines))) + 1, "the file ends too early",
+                          _expected_hint(exc.expected), "error", src(len(lines)))
+    if isinstance(exc, DedentError):
+        # Find the first line whose indentation matches no enclosing block.
+        stack = [0]
+        for no, text in enumerate(lines, 1):
+            body = text.split("#", 1)[0]
+            if not body.strip():
+                continue
+            ind = len(text) - len(text.lstrip(" "))
+            if ind > stack[-1]:
+                stack.append(ind)
+                continue
+            while ind < stack[-1]:
+                stack.pop()
+            if ind != stack[-1]:
+                return Diagnostic(path, no, ind + 1, "this line's indentation matches no enclosing block",
+                                  "indent it like the lines of the block it belongs to", "error", text)
+        return Diagnostic(path, 1, 1, "inconsistent indentation", "indent blocks with spaces, evenly", "error", src(1))
+    return Diagnostic(path, 1, 1, str(exc), "", "error", src(1))
+
+
+def parse(source: str, path: str = "<game>") -> ast.GameFile:
+    """Parse ``source`` into a :class:`catrules.ast.GameFile` (no meaning checks)."""
+    text = source if source.endswith("\n") else source + "\n"
+    try:
+        tree = _lark().parse(text)
+    except (UnexpectedInput, DedentError) as exc:
+        raise GameFileError([_syntax_diagnostic(path, text, exc)]) from None
+    rep = Reporter(path, text)
+    try:
+        game = _ToAst(rep, path).transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, GameFileError):
+            raise exc.orig_exc from None
+        raise
+    rep.raise_if_errors()
+    game.source = text
+    game.path = path
+    return game
+
+
+def parse_file(path: str | Path) -> ast.GameFile:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise GameFileError([Diagnostic(str(path), 0, 0, f"cannot read the game file: {exc.strerror or exc}",
+                                        "check the path")]) from None
+    return parse(text, str(path))
+
+
+# ---------------------------------------------------------------------------------
+
+def _pos(meta) -> dict:
+    return {"line": getattr(meta, "line", 0) or 0, "column": getattr(meta, "column", 0) or 0}
+
+
+def _tpos(tok: Token) -> dict:
+    return {"line": tok.line or 0, "column": tok.column or 0}
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    def __init__(self, rep: Reporter, path: str):
+        super().__init__()
+        self.rep = rep
+        self.path = path
+
+    # ---- values in card rows ----
+    def pos_int(self, meta, ch):
+        return int(ch[0])
+
+    def neg_int(self, meta, ch):
+        return -int(ch[0])
+
+    def vnone(self, meta, ch):
+        return None
+
+    def vlist(self, meta, ch):
+        return tuple(_plain(c) for c in ch if c is not None)
+
+    def value_enum(self, meta, ch):
+        return [_plain(c) for c in ch]
+
+    def value_range(self, meta, ch):
+        a, b = int(ch[0]), int(ch[1])
+        return list(range(a, b + 1)) if a <= b else list(range(a, b - 1, -1))
+
+    def attr_pair(self, meta, ch):
+        return (str(ch[0]), _plain(ch[1]), _pos(meta))
+
+    def attr_pairs(self, meta, ch):
+        return list(ch)
+
+    def card_row(self, meta, ch):
+        copies, pairs = ch[0], ch[1]
+        return ("row", int(copies) if copies is not None else 1, pairs or [], _pos(meta))
+
+    def card_for(self, meta, ch):
+        return ("for", str(ch[0]), ch[1], ch[2:], _pos(meta))
+
+    def card_with(self, meta, ch):
+        return ("with", ch[0], ch[1:], _pos(meta))
+
+    def cards(self, meta, ch):
+        name, zone, items = ch[0], ch[1], ch[2:]
+        rows: list[ast.CardRow] = []
+
+        def expand(item, ctx):
+            kind = item[0]
+            if kind == "row":
+                attrs_ = dict(ctx)
+                for k, v, _ in item[2]:
+                    attrs_[k] = v
+                rows.append(ast.CardRow(item[1], attrs_, **item[3]))
+            elif kind == "for":
+                for v in item[2]:
+                    for sub in item[3]:
+                        expand(sub, {**ctx, item[1]: v})
+            else:
+                new = dict(ctx)
+                for k, v, _ in item[1]:
+                    new[k] = v
+                for sub in item[2]:
+                    expand(sub, new)
+
+        for it in items:
+            expand(it, {})
+        return ast.CardType(str(name), str(zone), rows, zone_line=zone.line, zone_column=zone.column, **_pos(meta))
+
+    # ---- declarations ----
+    def header(self, meta, ch):
+        return ("header", int(ch[0]), ch[1][1:-1], int(ch[2]), int(ch[3]), _pos(meta))
+
+    def option(self, meta, ch):
+        return ast.Option(str(ch[0]), ch[1][1:-1], **_pos(meta))
+
+    def zone_prop(self, meta, ch):
+        return (tuple(str(c) for c in ch), _pos(meta))
+
+    def zone(self, meta, ch):
+        return ast.Zone(str(ch[0]), list(ch[1:]), **_pos(meta))
+
+    def per_player(self, meta, ch):
+        return True
+
+    def counter(self, meta, ch):
+        return ast.Counter(str(ch[0]), bool(ch[1]), ch[2], **_pos(meta))
+
+    def params(self, meta, ch):
+        return [str(c) for c in ch if c is not None]
+
+    def define(self, meta, ch):
+        return ast.Define(str(ch[0]), ch[1] if ch[1] is not None else [], ch[2], **_pos(meta))
+
+    def action(self, meta, ch):
+        return ast.Action(str(ch[0]), ch[1], ch[2], **_pos(meta))
+
+    def trigger(self, meta, ch):
+        var, zone, owner, guard, body = ch
+        return ast.Trigger(str(var), str(zone), str(owner) if owner is not None else None, guard, body, **_pos(meta))
+
+    def setup(self, meta, ch):
+        return ("setup", ch[0], _pos(meta))
+
+    def flow(self, meta, ch):
+        return ("flow", ch[0], _pos(meta))
+
+    def phase(self, meta, ch):
+        return ast.Phase(str(ch[0]), ch[1], **_pos(meta))
+
+    def score_item(self, meta, ch):
+        note, name, value = ch
+        return ast.ScoreItem(str(name), value, counted=note is None, **_pos(meta))
+
+    def score(self, meta, ch):
+        return ("score", list(ch))
+
+    def rank_by(self, meta, ch):
+        return ast.RankBy(str(ch[0]), ch[1], **_pos(meta))
+
+    def ties_share(self, meta, ch):
+        return None
+
+    def winner(self, meta, ch):
+        return ("winner", [c for c in ch if c is not None])
+
+    def start(self, meta, ch):
+        header = ch[0]
+        _, version, title, lo, hi, hpos = header
+        g = ast.GameFile(self.path, version, title, lo, hi, **hpos)
+        for item in ch[1:]:
+            if isinstance(item, ast.Option):
+                g.options.append(item)
+            elif isinstance(item, ast.CardType):
+                g.cards.append(item)
+            elif isinstance(item, ast.Zone):
+                g.zones.append(item)
+            elif isinstance(item, ast.Counter):
+                g.counters.append(item)
+            elif isinstance(item, ast.Define):
+                g.defines.append(item)
+            elif isinstance(item, ast.Action):
+                g.actions.append(item)
+            elif isinstance(item, ast.Trigger):
+                g.triggers.append(item)
+            elif isinstance(item, ast.Phase):
+                g.phases.append(item)
+            elif isinstance(item, tuple):
+                kind = item[0]
+                if kind == "setup":
+                    if g.setup:
+                        self.rep.error((item[2]["line"], item[2]["column"]), "a second `setup` block",
+                                       "put all setup steps in one block")
+                    g.setup, g.setup_pos = item[1], (item[2]["line"], item[2]["column"])
+                elif kind == "flow":
+                    if g.flow:
+                        self.rep.error((item[2]["line"], item[2]["column"]), "a second `flow` block",
+                                       "a game has one flow; call phases from it with `play`")
+                    g.flow, g.flow_pos = item[1], (item[2]["line"], item[2]["column"])
+                elif kind == "score":
+                    g.score.extend(item[1])
+                elif kind == "winner":
+                    g.ranking.extend(item[1])
+        return g
+
+    # ---- statements ----
+    def block(self, meta, ch):
+        return list(ch)
+
+    def move(self, meta, ch):
+        return ast.Move(ch[0], ch[1], **_pos(meta))
+
+    def shuffle(self, meta, ch):
+        return ast.Shuffle(ch[0], **_pos(meta))
+
+    def fill(self, meta, ch):
+        return ast.Fill(ch[0], ch[1], **_pos(meta))
+
+    def exchange(self, meta, ch):
+        return ast.Exchange(ch[0], ch[1], **_pos(meta))
+
+    def assign(self, meta, ch):
+        return ast.Assign(str(ch[0]), ch[1], ch[2], **_pos(meta))
+
+    def add(self, meta, ch):
+        return ast.Add(ch[0], str(ch[1]), ch[2], **_pos(meta))
+
+    def choose_opts(self, meta, ch):
+        pref, direction, key = ch
+        return ast.ChooseOpts(pref, str(direction) if direction is not None else None, key, **_pos(meta))
+
+    def choose(self, meta, ch):
+        return ast.Choose(str(ch[0]), str(ch[1]), ch[2], ch[3], **_pos(meta))
+
+    def play(self, meta, ch):
+        return ast.Play(str(ch[0]), **_pos(meta))
+
+    def do(self, meta, ch):
+        return ast.Do(str(ch[0]), ch[1] or [], **_pos(meta))
+
+    def announce(self, meta, ch):
+        return ast.Announce(ch[0][1:-1], **_pos(meta))
+
+    def end_game(self, meta, ch):
+        return ast.EndGame(**_pos(meta))
+
+    def stop(self, meta, ch):
+        return ast.StopLoop(**_pos(meta))
+
+    def elif_(self, meta, ch):  # noqa: D102
+        return (ch[0], ch[1])
+
+    def if_stmt(self, meta, ch):
+        cond, body = ch[0], ch[1]
+        rest = ch[2:]
+        otherwise = rest[-1] if rest else None
+        elifs = [c for c in rest[:-1]]
+        return ast.If([(cond, body)] + elifs, otherwise, **_pos(meta))
+
+    def repeat_times(self, meta, ch):
+        return ast.RepeatTimes(ch[0], ch[1], **_pos(meta))
+
+    def repeat_until(self, meta, ch):
+        return ast.RepeatUntil(ch[0], ch[1], **_pos(meta))
+
+    def repeat_while(self, meta, ch):
+        return ast.RepeatUntil(ch[0], ch[1], negate=True, **_pos(meta))
+
+    def clockwise_from(self, meta, ch):
+        return ("from", ch[0])
+
+    def in_order(self, meta, ch):
+        return ("in", ch[0])
+
+    def for_players(self, meta, ch):
+        var, order, body = ch
+        start = order[1] if order and order[0] == "from" else None
+        among = order[1] if order and order[0] == "in" else None
+        return ast.ForPlayers(str(var), start, among, body, **_pos(meta))
+
+    def for_each(self, meta, ch):
+        return ast.ForEach(str(ch[0]), ch[1], ch[2], **_pos(meta))
+
+    def secret_stmt(self, meta, ch):
+        return ast.Together("secret", str(ch[0]), ch[1], str(ch[2]), ch[3], ch[4], ch[5], **_pos(meta))
+
+    def race_stmt(self, meta, ch):
+        return ast.Together("race", str(ch[0]), ch[1], str(ch[2]), ch[3], ch[4], ch[5], **_pos(meta))
+
+    # ---- expressions ----
+    def number(self, meta, ch):
+        return ast.Const(int(ch[0]), **_pos(meta))
+
+    def string(self, meta, ch):
+        return ast.Const(str(ch[0])[1:-1], **_pos(meta))
+
+    def name(self, meta, ch):
+        return ast.Name(str(ch[0]), **_pos(meta))
+
+    def true(self, meta, ch):
+        return ast.Const(True, **_pos(meta))
+
+    def false(self, meta, ch):
+        return ast.Const(False, **_pos(meta))
+
+    def none(self, meta, ch):
+        return ast.Const(None, **_pos(meta))
+
+    def player(self, meta, ch):
+        return ast.Keyword("player", **_pos(meta))
+
+    def players(self, meta, ch):
+        return ast.Keyword("players", **_pos(meta))
+
+    def everyone(self, meta, ch):
+        return ast.Keyword("everyone", **_pos(meta))
+
+    def args(self, meta, ch):
+        return list(ch)
+
+    def call(self, meta, ch):
+        return ast.Call(str(ch[0]), ch[1] or [], **_pos(meta))
+
+    def list(self, meta, ch):
+        return ast.ListExpr(ch[0] or [], **_pos(meta))
+
+    def pick_case(self, meta, ch):
+        return (ch[0], ch[1])
+
+    def pick_else(self, meta, ch):
+        return ("else", ch[0])
+
+    def pick(self, meta, ch):
+        cases, default = [], None
+        for c in ch[1:]:
+            if c[0] == "else":
+                default = c[1]
+            else:
+                cases.append(c)
+        return ast.Pick(ch[0], cases, default, **_pos(meta))
+
+    def postfix(self, meta, ch):
+        node = ch[0]
+        for tok in ch[1:]:
+            node = ast.Attr(node, str(tok), **_tpos(tok))
+        return node
+
+    def of_(self, meta, ch):
+        left, owner = ch
+        if isinstance(left, ast.Name):
+            return ast.Of(left.name, owner, **_pos(meta))
+        if isinstance(left, ast.Keyword) and left.word == "player":
+            self.rep.error(left, "`player of ...` is not a thing", "write `owner(card)` for a card's owner")
+        else:
+            self.rep.error(left, "only a zone, a counter or an attribute name can stand before `of`",
+                           "for example `hand of p`, `score of p` or `value of c`")
+        return left
+
+    def where(self, meta, ch):
+        return ast.Where(ch[0], ch[1], **_pos(meta))
+
+    def ifelse(self, meta, ch):
+        return ast.IfElse(ch[0], ch[1], ch[2], **_pos(meta))
+
+    def or_op(self, meta, ch):
+        return _fold("or", ch, meta)
+
+    def and_op(self, meta, ch):
+        return _fold("and", ch, meta)
+
+    def not_op(self, meta, ch):
+        return ast.Unary("not", ch[0], **_pos(meta))
+
+    def neg(self, meta, ch):
+        if isinstance(ch[0], ast.Const) and isinstance(ch[0].value, int):
+            return ast.Const(-ch[0].value, **_pos(meta))
+        return ast.Unary("-", ch[0], **_pos(meta))
+
+    def comp_op(self, meta, ch):
+        return " ".join(str(c) for c in ch)
+
+    def add_op(self, meta, ch):
+        return str(ch[0])
+
+    def mul_op(self, meta, ch):
+        return str(ch[0])
+
+    def compare(self, meta, ch):
+        return ast.Binary(ch[1], ch[0], ch[2], **_pos(meta))
+
+    def sum(self, meta, ch):
+        return _chain(ch, meta)
+
+    def product(self, meta, ch):
+        return _chain(ch, meta)
+
+
+def _plain(v):
+    if isinstance(v, Token):
+        if v.type == "STRING":
+            return str(v)[1:-1]
+        if v.type == "INT":
+            return int(v)
+        return ast.Sym(str(v))
+    return v
+
+
+def _fold(op, items, meta):
+    node = items[0]
+    for nxt in items[1:]:
+        node = ast.Binary(op, node, nxt, **_pos(meta))
+    return node
+
+
+def _chain(ch, meta):
+    node = ch[0]
+    i = 1
+    while i < len(ch):
+        node = ast.Binary(ch[i], node, ch[i + 1], line=node.line, column=node.column)
+        i += 2
+    return node

@@ -1,0 +1,1 @@
+"""The catrules grammar (``catrules.lark``), installed as ``catrules.grammars``."""
