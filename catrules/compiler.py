@@ -94,6 +94,7 @@ class Program:
         self.ranking: list = []
         self.has_setup = bool(g.setup)
         self._layouts: dict = {}
+        self._slot_index: dict = {}
 
     # ---------------------------------------------------------------- setup
     def check_start(self, players: int, options) -> None:
@@ -124,6 +125,13 @@ class Program:
         lay = Layout(n, base, spec, owner, name, shape, zid, list(range(n)))
         self._layouts[n] = lay
         return lay
+
+    def slot_index(self, lay: Layout) -> dict:
+        """Slot name (as in events) -> slot index, for one layout."""
+        idx = self._slot_index.get(lay.n)
+        if idx is None:
+            idx = self._slot_index[lay.n] = {name: i for i, name in enumerate(lay.slot_name)}
+        return idx
 
     def line_of(self, key: str, pc: int) -> int:
         lines = self.code_lines.get(key, [])

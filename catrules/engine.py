@@ -205,7 +205,7 @@ class State:
             return []
         out = []
         for pl in p["players"]:
-            if p["chosen"][pl] is _NO or p["chosen"][pl] == "?":
+            if p["chosen"][pl] == "?":
                 out.append(self._decision(p, pl))
         return out
 
@@ -247,8 +247,11 @@ class State:
         rec = [player, option_id] if reaction_time is None else [player, option_id, float(reaction_time)]
         self.history.append(rec)
         self.actor = player
-        if self.log is not None and p["kind"] == "choose":
-            self.log.append({"t": "choice", "player": player, "option": option_id, "line": p["line"]})
+        if self.log is not None:
+            ev = {"t": "decision", "player": player, "kind": p["kind"], "option": option_id, "line": p["line"]}
+            if reaction_time is not None:
+                ev["time"] = float(reaction_time)
+            self.log.append(ev)
         p["chosen"][player] = value
         if any(p["chosen"][pl] == "?" for pl in p["players"]):
             return

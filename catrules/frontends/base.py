@@ -1,0 +1,70 @@
+"""The front-end interface: what every seat at the table implements.
+
+A *seat* is whoever decides for one player: a person at a terminal, a bot, a
+scripted list of choices, or (later) a program over JSON lines or a web page.
+Seats never touch the game state.  The :class:`~catrules.match.Match` that
+runs the game calls them with that player's *view* (a dict: only what the
+player may see) and a :class:`~catrules.engine.Decision`, and they answer
+with a :class:`Choice`.  Everything a seat needs beyond its view goes
+through the :class:`Table` handed to it.
+
+Order of calls for one seat::
+
+    start(table, player)              once, before the first decision
+    show(view, events)                whenever something the player may see happened
+    decide(view, decision) -> Choice  when the player must choose (several seats may be
+                                      asked for one simultaneous decision, in seat order;
+                                      no seat learns another's choice before all have chosen)
+    finish(view)                      once, at the end (view has "scores" and "winners")
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Optional, Protocol
+
+import attrs
+
+
+@attrs.define
+class Choice:
+    """A seat's answer: an option id, and for a race the reaction time in seconds."""
+    option: str
+    reaction_time: Optional[float] = None
+
+
+class Table(Protocol):
+    """What the match offers a seat, without giving away the state."""
+
+    #: A random source for bots, seeded from the game's seed and saved with the game.
+    rng: "random.Random"
+
+    def reaction_time(self, reflex: str) -> float:
+        """A bot's reaction time for a race, drawn from the game's seeded source."""
+
+    def lookahead(self, player: int, option: str, samples: int = 1) -> list:
+        """``player``'s score after choosing ``option``, for each of ``samples`` states that are
+        consistent with that player's view (cards they cannot see are dealt at random).
+        Each item is the list of every player's score dict."""
+
+
+class Seat:
+    """Base class of seats; subclasses override :meth:`decide` and maybe :meth:`show`."""
+
+    #: Shown in tables and logs.
+    name: str = "seat"
+    #: True for a person: the match then needs a terminal.
+    interactive: bool = False
+
+    def start(self, table: Table, player: int) -> None:
+        self.table = table
+        self.player = player
+
+    def show(self, view: dict, events: list) -> None:
+        """Something happened that this player may see (events are already filtered)."""
+
+    def decide(self, view: dict, decision) -> Choice:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def finish(self, view: dict) -> None:
+        """The game is over."""

@@ -1,0 +1,165 @@
+"""Run one game with a seat per player: the loop every command uses.
+
+:class:`Match` owns the :class:`~catrules.engine.State` and talks to the
+seats (:mod:`catrules.frontends.base`) only through views and decisions.  It
+filters the event log per player (a seat sees only what its player may
+see), asks every seat of a simultaneous decision before applying any of
+their choices, and can save the game at any pause so that it resumes
+exactly (:meth:`save` / :meth:`Match.resume`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Callable, Optional
+
+from . import __version__
+from .engine import State
+from .frontends.base import Choice, Seat
+
+SAVE_FORMAT = 1
+
+
+def visible_event(state: State, ev: dict, player: Optional[int]) -> Optional[dict]:
+    """The part of ``ev`` that ``player`` may see (``None``: nothing of it)."""
+    t = ev["t"]
+    if t == "move":
+        idx = state.prog.slot_index(state.layout)
+        src, dst = idx.get(ev["from"]), idx.get(ev["to"])
+        lay = state.layout
+        if (src is not None and lay.visible(src, player)) or (dst is not None and lay.visible(dst, player)):
+            return ev
+        return {**ev, "cards": None, "count": len(ev["cards"])}
+    if t == "decision":
+        # The chooser sees their choice; others learn that a choice was made, and see what it
+        # did through the events that follow (a reveal, cards that move into view).
+        return ev if ev["player"] == player else {**ev, "option": None}
+    if t == "exchange":
+        idx = state.prog.slot_index(state.layout)
+        if all(state.layout.visible(idx[z], player) for z in ev["zones"]):
+            return ev
+        return {**ev, "cards": None}
+    return ev
+
+
+class Match:
+    """A game between seats.  ``run()`` plays it to the end or to an interruption."""
+
+    def __init__(self, game, state: State, seats: list, *, seed: Optional[int] = None,
+                 on_event: Optional[Callable] = None):
+        self.game = game
+        self.state = state
+        self.seats = seats
+        self.seed = state.seed if seed is None else seed
+        self.rng = random.Random(self.state.seed * 31 + 7)
+        self.on_event = on_event          # called with each full event (for a log file)
+        if state.log is None:
+            state.log = []
+        self._shown = 0
+        for i, s in enumerate(seats):
+            s.start(self, i)
+
+    # ----------------------------------------------------------- the table
+    def reaction_time(self, reflex: str = "normal") -> float:
+        mean, spread = REFLEXES.get(reflex, REFLEXES["normal"])
+        return self.state.reaction_time(mean, spread)
+
+    def lookahead(self, player: int, option: str, samples: int = 1) -> list:
+        out = []
+        for _ in range(max(1, samples)):
+            st = self.state.sample_for(player, self.rng)
+            st.apply(player, option, 0.0 if self._is_race() else None)
+            out.append(st.scores())
+        return out
+
+    def _is_race(self) -> bool:
+        p = self.state.pending_
+        return bool(p and p["kind"] == "race")
+
+    # ------------------------------------------------------------- running
+    def flush_events(self) -> None:
+        log = self.state.log
+        new = log[self._shown:]
+        self._shown = len(log)
+        if not new:
+            return
+        if self.on_event:
+            for ev in new:
+                self.on_event(ev)
+        for i, seat in enumerate(self.seats):
+            mine = [e for e in (visible_event(self.state, ev, i) for ev in new) if e is not None]
+            if mine:
+                seat.show(self.state.view(i), mine)
+
+    def step(self) -> bool:
+        """Ask the seats for the pending decision(s) and apply them; False when the game is over."""
+        st = self.state
+        self.flush_events()
+        if st.finished:
+            return False
+        decisions = st.pending()
+        if not decisions:
+            return False
+        answers = []
+        for d in decisions:
+            seat = self.seats[d.player]
+            ch = seat.decide(st.view(d.player), d)
+            if not isinstance(ch, Choice):
+                ch = Choice(str(ch))
+            d.option(ch.option)  # raises IllegalChoice for a bad answer
+            if d.timed and ch.reaction_time is None:
+                ch.reaction_time = self.reaction_time()
+            answers.append((d.player, ch))
+        # every answer is in before any is applied: nobody's choice leaks to another seat
+        for player, ch in answers:
+            st.apply(player, ch.option, ch.reaction_time)
+        return True
+
+    def run(self) -> State:
+        while self.step():
+            pass
+        self.flush_events()
+        if self.state.finished:
+            for i, seat in enumerate(self.seats):
+                seat.finish(self.state.view(i))
+        return self.state
+
+    # ---------------------------------------------------------- save/resume
+    def save(self, path: str | Path, extra: Optional[dict] = None) -> None:
+        """Write a save file from which :meth:`resume` continues this game exactly."""
+        data = {"catrules_save": SAVE_FORMAT, "version": __version__, "game": str(self.game.path),
+                "state": self.state.to_dict(), "bot_rng": _rng_out(self.rng), **(extra or {})}
+        tmp = Path(str(path) + ".tmp")
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        tmp.replace(path)
+
+    @staticmethod
+    def read_save(path: str | Path) -> dict:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if data.get("catrules_save") != SAVE_FORMAT:
+            raise ValueError(f"{path} is not a catrules save file")
+        return data
+
+    @classmethod
+    def resume(cls, game, data: dict, seats: list, on_event=None) -> "Match":
+        state = game.restore(data["state"])
+        m = cls(game, state, seats, on_event=on_event)
+        m.rng = _rng_in(data["bot_rng"])
+        return m
+
+
+#: Reflex settings for bots: mean and spread of the reaction time in seconds.
+REFLEXES = {"fast": (0.35, 0.12), "normal": (0.6, 0.2), "slow": (0.9, 0.3)}
+
+
+def _rng_out(r):
+    v, s, g = r.getstate()
+    return [v, list(s), g]
+
+
+def _rng_in(d):
+    r = random.Random()
+    r.setstate((d[0], tuple(d[1]), d[2]))
+    return r
