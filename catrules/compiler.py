@@ -19,6 +19,7 @@ import attrs
 from . import ast
 from . import graph as graphmod
 from .checker import PLACE_ATTRS, Checked
+from .codegen import CodeGen
 from .engine import CHAIN_LIMIT, Frame
 from .errors import CatrulesError, RulesError, suggest
 
@@ -36,6 +37,7 @@ class Layout:
     slot_shape: list
     slot_zone: list
     players: list
+    slot_simple: list = attrs.Factory(list)   # True for piles and rows
 
     def visible(self, slot: int, player) -> bool:
         vis = self.slot_spec[slot].visibility
@@ -93,6 +95,9 @@ class Program:
         self.score_items: list = []
         self.ranking: list = []
         self.has_setup = bool(g.setup)
+        from .engine import Option
+        self.card_options = [Option(f"c{i}", self.card_label[i], i, "card") for i in range(self.card_count)]
+        self.player_options = [Option(f"p{i + 1}", f"player {i + 1}", i, "player") for i in range(self.max_players)]
         self._layouts: dict = {}
         self._slot_index: dict = {}
 
@@ -122,7 +127,7 @@ class Program:
                 name.append(z.name if o < 0 else f"{z.name} of player {o + 1}")
                 shape.append(z.shape)
                 zid.append(z.index)
-        lay = Layout(n, base, spec, owner, name, shape, zid, list(range(n)))
+        lay = Layout(n, base, spec, owner, name, shape, zid, list(range(n)), [x in ("pile", "row") for x in shape])
         self._layouts[n] = lay
         return lay
 
@@ -152,6 +157,29 @@ class Program:
         if v is False:
             return "no"
         return str(v)
+
+    def options_for(self, kind: str, values, st) -> list:
+        """Option objects for the values of a decision (cached for cards and players)."""
+        if kind == "card":
+            co = self.card_options
+            return [co[v] for v in values]
+        if kind == "player":
+            po = self.player_options
+            return [po[v] for v in values]
+        from .engine import Option
+        return [Option(self.option_id(kind, v), self.option_label(kind, v, st), v, kind) for v in values]
+
+    def option_value(self, kind: str, values, oid: str):
+        """The value of option ``oid`` among ``values``, or raise ``LookupError``."""
+        if kind == "card" and oid[:1] == "c" and oid[1:].isdigit():
+            v = int(oid[1:])
+            if v in values:
+                return v
+            raise LookupError(oid)
+        for v in values:
+            if self.option_id(kind, v) == oid:
+                return v
+        raise LookupError(oid)
 
     def option_label(self, kind: str, v, st=None) -> str:
         if kind == "card":
@@ -362,8 +390,24 @@ def _insert(st, c: int, slot: int, where) -> None:
 
 def move_cards(st, fr, cards: list, slot: int, where=None) -> None:
     prog = st.prog
-    trig = prog.triggers.get(st.layout.slot_zone[slot])
+    lay = st.layout
+    trig = prog.triggers.get(lay.slot_zone[slot])
     log = st.log
+    if log is None and not trig and where is None and lay.slot_simple[slot]:
+        # the common case: piles and rows, no triggers, no log
+        z, loc, simple = st.z, st.loc, lay.slot_simple
+        dest = z[slot]
+        for c in cards:
+            if c is None:
+                continue
+            s0 = loc[c]
+            if simple[s0]:
+                z[s0].remove(c)
+            else:
+                _remove(st, c)
+            dest.append(c)
+            loc[c] = slot
+        return False
     fired = []
     groups = []
     for c in cards:
@@ -398,6 +442,8 @@ def move_cards(st, fr, cards: list, slot: int, where=None) -> None:
                              "give the trigger a guard (`if ...`) so that the chain ends")
         for key, V in reversed(fired):
             st.frames.append(Frame(key, 0, V, depth))
+        return True
+    return False
 
 
 def _chain_labels(st):
@@ -424,6 +470,7 @@ class _Compiler:
         self.G = G
         self.names = checked.names
         self.uid = 0
+        self.gen = CodeGen(self)
 
     def run(self) -> None:
         g, p = self.ck.game, self.p
@@ -502,7 +549,7 @@ class _Compiler:
             cs = cards(st, V)
             cs = list(cs) if type(cs) is list else as_list(st, cs)
             slot, where = dest(st, V)
-            move_cards(st, fr, cs, slot, where)
+            return move_cards(st, fr, cs, slot, where)
         self.emit(move, s.line)
 
     def s_Shuffle(self, s: ast.Shuffle) -> None:
@@ -522,12 +569,14 @@ class _Compiler:
         def fill(st, fr):
             sl = slot(st, fr.vars)
             cells = st.z[sl]
+            fired = False
             for i in range(len(cells)):
                 if cells[i] is None:
                     pile = source(st, fr.vars)
                     if not pile:
                         break
-                    move_cards(st, fr, [pile[-1]], sl, i)
+                    fired = move_cards(st, fr, [pile[-1]], sl, i) or fired
+            return fired
         self.emit(fill, s.line)
 
     def s_Exchange(self, s: ast.Exchange) -> None:
@@ -598,6 +647,7 @@ class _Compiler:
             st.frames.clear()
             if st.log is not None:
                 st.log.append({"t": "end game"})
+            return True
         self.emit(end_game, s.line)
 
     def s_StopLoop(self, s) -> None:
@@ -616,6 +666,7 @@ class _Compiler:
             if st.log is not None:
                 st.log.append({"t": "phase", "name": name})
             st.frames.append(Frame(key, 0, {}, fr.depth))
+            return True
         self.emit(play, s.line)
 
     def s_Do(self, s: ast.Do) -> None:
@@ -626,6 +677,7 @@ class _Compiler:
         def do(st, fr):
             V = fr.vars
             st.frames.append(Frame(key, 0, {k: a(st, V) for k, a in zip(params, args)}, fr.depth))
+            return True
         self.emit(do, s.line)
 
     def s_If(self, s: ast.If) -> None:
@@ -724,32 +776,20 @@ class _Compiler:
 
     def _options(self, source, opts: ast.ChooseOpts, var: str):
         src = self.ex(source)
-        pref = self.ex(opts.preferring) if opts.preferring is not None else None
-        key = self.ex(opts.default_key) if opts.default_key is not None else None
+        pref = self.ex_element(opts.preferring, var) if opts.preferring is not None else None
+        key = self.ex_element(opts.default_key, var) if opts.default_key is not None else None
         lowest = opts.default_dir == "lowest"
 
         def options(st, V):
             o = as_list(st, src(st, V))
             if pref is not None and o:
-                ok = []
-                for x in o:
-                    V["it"] = x
-                    V[var] = x
-                    if pref(st, V):
-                        ok.append(x)
-                if ok:
-                    o = ok
+                ok = [x for x in o if pref(st, V, x)]
+                o = ok if ok else list(o)
             else:
                 o = list(o)
             default = None
             if key is not None and o:
-                best = None
-                for x in o:
-                    V["it"] = x
-                    V[var] = x
-                    k = key(st, V)
-                    if best is None or (k < best if lowest else k > best):
-                        best, default = k, x
+                default = (min if lowest else max)(o, key=lambda x: key(st, V, x))
             return o, default
         return options
 
@@ -764,7 +804,7 @@ class _Compiler:
         return f"{pre} {what}{zone}"
 
     def s_Choose(self, s: ast.Choose) -> None:
-        actor = self.ex(ast.Name(s.actor, line=s.line, column=s.column), resolved=self._actor_ref(s.actor))
+        actor = self._actor(s.actor)
         options = self._options(s.source, s.opts, s.var)
         var = s.var
         kind = self.kind_of(s.source)
@@ -788,12 +828,13 @@ class _Compiler:
             st.pending_ = {"kind": "choose", "players": [who], "options": opts, "default": dflt, "chosen": chosen,
                            "times": [None] * n, "okind": kind, "var": var, "slot": None, "line": line,
                            "prompt": prompt}
+            return True
         self.emit(choose, s.line)
 
-    def _actor_ref(self, name):
+    def _actor(self, name):
         if name in self.ck.counters:
-            return ("counter", self.ck.counters[name])
-        return ("local", name)
+            return lambda st, V: st.c[name]
+        return lambda st, V: V[name]
 
     def s_Together(self, s: ast.Together) -> None:
         among = self.ex(s.among) if s.among is not None else None
@@ -825,6 +866,7 @@ class _Compiler:
                 st._resolve(p)
             else:
                 st.pending_ = p
+                return True
         self.emit(together, s.line)
         head = self.emit(None, s.line)
         self.loops.append([])
@@ -926,379 +968,103 @@ class _Compiler:
             return "number"
         return "value"
 
-    def ex(self, e, resolved=None) -> Callable:
-        meth = getattr(self, "e_" + type(e).__name__)
-        if resolved is not None:
-            return meth(e, resolved)
-        return meth(e)
+    def ex(self, e) -> Callable:
+        """A compiled function ``f(state, vars)`` for expression ``e``."""
+        return self.gen.function(e)
 
-    def e_Const(self, e):
-        v = e.value
-        return lambda st, V: v
+    def ex_element(self, e, var: str) -> Callable:
+        """``f(state, vars, x)`` for an expression evaluated per option (``it`` and ``var`` are x)."""
+        return self.gen.function(e, params=("_it",), element_names=("it", var))
 
-    def e_Keyword(self, e):
-        if e.word == "player":
-            return lambda st, V: V["player"]
-        return lambda st, V: st.layout.players
+    @staticmethod
+    def runtime_helpers() -> dict:
+        return {"_L": as_list, "_everyone": _everyone, "_cards_in": _cards_in, "_place_attr": place_attr,
+                "_either": _either, "_agg": _agg, "_minmax": _minmax_rt, "_best": _best_rt, "_first": _first,
+                "_last": _last, "_top": _top_rt, "_owner": _owner_rt, "_others": _others_rt,
+                "_random": _random_rt, "_grid_lines": _grid_lines, "_lines": _lines_rt, "_places": _places_rt,
+                "_nopick": _nopick, "__builtins__": {"len": len, "sum": sum, "max": max, "min": min,
+                                                     "bool": bool, "abs": abs}}
 
-    def e_Name(self, e, resolved=None):
-        kind, detail = resolved or self.names[id(e)]
-        name = e.name
-        if kind == "local":
-            return lambda st, V: V[name]
-        if kind == "attr":
-            col = self.p.attr_col[detail]
-            return lambda st, V: col[V["it"]]
-        if kind == "counter":
-            if detail.per_player:
-                return lambda st, V: st.c[name][V["player"]]
-            return lambda st, V: st.c[name]
-        if kind == "zone":
-            return self.zone_cards(detail, None)
-        if kind == "option":
-            return lambda st, V: name in st.options
-        if kind == "define":
-            body = self._define_body(detail)
-            return lambda st, V: body(st, {})
-        if kind == "cardtype":
-            ids = self.p.cards_of_type[name]
-            return lambda st, V: ids
-        return lambda st, V: name  # a symbol
 
-    def _define_body(self, d):
-        cache = self.__dict__.setdefault("_defs", {})
-        if id(d) not in cache:
-            holder = []
-            cache[id(d)] = lambda st, V: holder[0](st, V)
-            holder.append(self.ex(d.body))
-        return cache[id(d)]
+def _everyone(st, zi, shape):
+    b = st.layout.base[zi]
+    out = []
+    for pl in range(st.n):
+        out.extend(_cards_in(st.z[b + pl], shape))
+    return out
 
-    def zone_cards(self, spec, owner):
-        """A closure giving the cards of a zone (a live list for piles and rows)."""
-        zi = spec.index
-        shape = spec.shape
-        if owner == "everyone":
-            def get(st, V):
-                b = st.layout.base[zi]
-                out = []
-                for pl in range(st.n):
-                    out.extend(_cards_in(st.z[b + pl], shape))
-                return out
-            return get
-        if not spec.per_player:
-            if shape in ("pile", "row"):
-                return lambda st, V: st.z[st.layout.base[zi]]
-            return lambda st, V: _cards_in(st.z[st.layout.base[zi]], shape)
-        own = owner if owner is not None else (lambda st, V: V["player"])
-        if shape in ("pile", "row"):
-            return lambda st, V: st.z[st.layout.base[zi] + own(st, V)]
-        return lambda st, V: _cards_in(st.z[st.layout.base[zi] + own(st, V)], shape)
 
-    def e_Of(self, e):
-        kind, detail = self.names[id(e)]
-        if kind == "zone":
-            if isinstance(e.owner, ast.Keyword) and e.owner.word == "everyone":
-                return self.zone_cards(detail, "everyone")
-            return self.zone_cards(detail, self.ex(e.owner))
-        owner = self.ex(e.owner)
-        if kind == "counter":
-            name = e.name
-            return lambda st, V: st.c[name][owner(st, V)]
-        col = self.p.attr_col[detail]
+def _either(st, v, name, col):
+    if v is None:
+        return None
+    return place_attr(st, v, name) if isinstance(v, str) else col[v]
 
-        def attr_of(st, V):
-            v = owner(st, V)
-            return None if v is None else col[v]
-        return attr_of
 
-    def e_Attr(self, e):
-        target = self.ex(e.target)
-        name = e.name
-        col = self.p.attr_col.get(name)
-        if col is not None and name not in PLACE_ATTRS:
-            def attr(st, V):
-                v = target(st, V)
-                return None if v is None else col[v]
-            return attr
-        if col is None:
-            return lambda st, V: place_attr(st, target(st, V), name)
+def _agg(fn, vals):
+    return fn(vals) if vals else 0
 
-        def either(st, V):
-            v = target(st, V)
-            if v is None:
-                return None
-            return place_attr(st, v, name) if isinstance(v, str) else col[v]
-        return either
 
-    def e_ListExpr(self, e):
-        items = [self.ex(i) for i in e.items]
-        return lambda st, V: [f(st, V) for f in items]
+def _minmax_rt(fn, st, a, f):
+    if isinstance(a, (int, float)) and not isinstance(a, bool):
+        return fn(a, f(None))
+    vals = [f(x) for x in as_list(st, a)]
+    return fn(vals) if vals else 0
 
-    def e_Unary(self, e):
-        f = self.ex(e.operand)
-        if e.op == "not":
-            return lambda st, V: not f(st, V)
-        return lambda st, V: -f(st, V)
 
-    def e_Binary(self, e):
-        a, b = self.ex(e.left), self.ex(e.right)
-        op = e.op
-        if op == "and":
-            return lambda st, V: a(st, V) and b(st, V)
-        if op == "or":
-            return lambda st, V: a(st, V) or b(st, V)
-        if op == "==":
-            return lambda st, V: a(st, V) == b(st, V)
-        if op == "!=":
-            return lambda st, V: a(st, V) != b(st, V)
-        if op == "<":
-            return lambda st, V: a(st, V) < b(st, V)
-        if op == ">":
-            return lambda st, V: a(st, V) > b(st, V)
-        if op == "<=":
-            return lambda st, V: a(st, V) <= b(st, V)
-        if op == ">=":
-            return lambda st, V: a(st, V) >= b(st, V)
-        if op == "+":
-            return lambda st, V: a(st, V) + b(st, V)
-        if op == "-":
-            return lambda st, V: a(st, V) - b(st, V)
-        if op == "*":
-            return lambda st, V: a(st, V) * b(st, V)
-        if op == "/":
-            return lambda st, V: a(st, V) // b(st, V)
-        if op == "%":
-            return lambda st, V: a(st, V) % b(st, V)
-        if op == "in":
-            return lambda st, V: a(st, V) in as_list(st, b(st, V))
-        if op == "not in":
-            return lambda st, V: a(st, V) not in as_list(st, b(st, V))
-        raise CatrulesError(f"unknown operator {op}")  # pragma: no cover
+def _best_rt(items, f, highest):
+    top = topk = None
+    for x in items:
+        k = f(x)
+        if top is None or (k > topk if highest else k < topk):
+            top, topk = x, k
+    return top
 
-    def e_IfElse(self, e):
-        c, t, o = self.ex(e.cond), self.ex(e.then), self.ex(e.other)
-        return lambda st, V: t(st, V) if c(st, V) else o(st, V)
 
-    def e_Where(self, e):
-        src, cond = self.ex(e.source), self.ex(e.cond)
+def _first(x):
+    return x[0] if x else None
 
-        def where(st, V):
-            old = V.get("it", _MISSING)
-            out = []
-            for x in as_list(st, src(st, V)):
-                V["it"] = x
-                if cond(st, V):
-                    out.append(x)
-            if old is not _MISSING:
-                V["it"] = old
-            return out
-        return where
 
-    def e_Pick(self, e):
-        key = self.ex(e.key)
-        cases = [(self.ex(k), self.ex(v)) for k, v in e.cases]
-        default = self.ex(e.default) if e.default is not None else None
-        line = e.line
+def _last(x):
+    return x[-1] if x else None
 
-        def pick(st, V):
-            k = key(st, V)
-            for kf, vf in cases:
-                if kf(st, V) == k:
-                    return vf(st, V)
-            if default is None:
-                raise RulesError(f"pick: no case for {k!r} and no `else:`", line)
-            return default(st, V)
-        return pick
 
-    def e_Call(self, e):
-        kind, detail = self.names[id(e)]
-        args = [self.ex(a) for a in e.args]
-        if kind == "define":
-            body = self._define_body(detail)
-            params = detail.params
-            if len(params) == 1:
-                p0, a0 = params[0], args[0]
-                return lambda st, V: body(st, {p0: a0(st, V)})
-            return lambda st, V: body(st, {k: a(st, V) for k, a in zip(params, args)})
-        return getattr(self, "b_" + e.name)(e, args)
+def _top_rt(x, n):
+    return x[::-1][:n] if n > 0 else []
 
-    # ------------------------------------------------------------- builtins
-    def _per_element(self, args, reducer):
-        src = args[0]
-        if len(args) == 1:
-            return lambda st, V: reducer(as_list(st, src(st, V)))
-        f = args[1]
 
-        def agg(st, V):
-            old = V.get("it", _MISSING)
-            vals = []
-            for x in as_list(st, src(st, V)):
-                V["it"] = x
-                vals.append(f(st, V))
-            if old is not _MISSING:
-                V["it"] = old
-            return reducer(vals)
-        return agg
+def _owner_rt(st, c):
+    if c is None:
+        return None
+    o = st.layout.slot_owner[st.loc[c]]
+    return o if o >= 0 else None
 
-    def b_count(self, e, args):
-        a = args[0]
-        return lambda st, V: len(as_list(st, a(st, V)))
 
-    def b_sum(self, e, args):
-        return self._per_element(args, sum)
+def _others_rt(st, p):
+    n = st.n
+    return [(p + i) % n for i in range(1, n)]
 
-    def _minmax(self, args, fn):
-        if len(args) == 2:
-            agg = self._per_element(args, lambda vals: fn(vals) if vals else 0)
-            a, b = args
 
-            def mm(st, V):
-                x = a(st, V)
-                if isinstance(x, (int, float)) and not isinstance(x, bool):
-                    return fn(x, b(st, V))
-                return agg(st, V)
-            return mm
-        return self._per_element(args, lambda vals: fn(vals) if vals else 0)
+def _random_rt(st, x):
+    return x[st.rng.randrange(len(x))] if x else None
 
-    def b_max(self, e, args):
-        return self._minmax(args, max)
 
-    def b_min(self, e, args):
-        return self._minmax(args, min)
+def _grid_lines(slot, kind, k):
+    return [f"{kind}:{slot}:{i}" for i in range(k)]
 
-    def _best(self, args, better):
-        src, f = args
 
-        def best(st, V):
-            old = V.get("it", _MISSING)
-            top = topk = None
-            for x in as_list(st, src(st, V)):
-                V["it"] = x
-                k = f(st, V)
-                if top is None or better(k, topk):
-                    top, topk = x, k
-            if old is not _MISSING:
-                V["it"] = old
-            return top
-        return best
+def _lines_rt(st, slot):
+    return [f"line:{slot}:{i}" for i in range(len(st.z[slot]))]
 
-    def b_best(self, e, args):
-        return self._best(args, lambda k, t: k > t)
 
-    def b_worst(self, e, args):
-        return self._best(args, lambda k, t: k < t)
+def _places_rt(st, s):
+    out = [f"place:{s}:-1:0"]
+    for i, line in enumerate(st.z[s]):
+        out.extend(f"place:{s}:{i}:{k}" for k in range(len(line) + 1))
+    return out
 
-    def b_first(self, e, args):
-        a = args[0]
 
-        def first(st, V):
-            x = as_list(st, a(st, V))
-            return x[0] if x else None
-        return first
-
-    def b_last(self, e, args):
-        a = args[0]
-
-        def last(st, V):
-            x = as_list(st, a(st, V))
-            return x[-1] if x else None
-        return last
-
-    def b_top(self, e, args):
-        z = args[0]
-        if len(args) == 1:
-            def top1(st, V):
-                x = z(st, V)
-                return x[-1] if x else None
-            return top1
-        k = args[1]
-
-        def topk(st, V):
-            x = z(st, V)
-            n = k(st, V)
-            return x[::-1][:n] if n > 0 else []
-        return topk
-
-    def b_owner(self, e, args):
-        a = args[0]
-
-        def owner(st, V):
-            c = a(st, V)
-            if c is None:
-                return None
-            o = st.layout.slot_owner[st.loc[c]]
-            return o if o >= 0 else None
-        return owner
-
-    def b_next(self, e, args):
-        a = args[0]
-        k = args[1] if len(args) > 1 else (lambda st, V: 1)
-        return lambda st, V: (a(st, V) + k(st, V)) % st.n
-
-    def b_previous(self, e, args):
-        a = args[0]
-        k = args[1] if len(args) > 1 else (lambda st, V: 1)
-        return lambda st, V: (a(st, V) - k(st, V)) % st.n
-
-    def b_others(self, e, args):
-        a = args[0]
-
-        def others(st, V):
-            p, n = a(st, V), st.n
-            return [(p + i) % n for i in range(1, n)]
-        return others
-
-    def b_random(self, e, args):
-        a = args[0]
-
-        def rnd(st, V):
-            x = as_list(st, a(st, V))
-            return x[st.rng.randrange(len(x))] if x else None
-        return rnd
-
-    def b_any(self, e, args):
-        a = args[0]
-        return lambda st, V: bool(as_list(st, a(st, V)))
-
-    def b_abs(self, e, args):
-        a = args[0]
-        return lambda st, V: abs(a(st, V))
-
-    def _grid_slot(self, e):
-        node = e.args[0]
-        if not isinstance(node, (ast.Name, ast.Of)) or node.name not in self.ck.zones:
-            raise CatrulesError(f"line {e.line}: `{e.name}` needs a zone")
-        return self.ck.zones[node.name], self.slot(node)
-
-    def b_rows(self, e, args):
-        spec, slot = self._grid_slot(e)
-        return lambda st, V: [f"row:{slot(st, V)}:{r}" for r in range(spec.rows)]
-
-    def b_columns(self, e, args):
-        spec, slot = self._grid_slot(e)
-        return lambda st, V: [f"col:{slot(st, V)}:{c}" for c in range(spec.cols)]
-
-    def b_lines(self, e, args):
-        spec, slot = self._grid_slot(e)
-        if spec.shape == "grid":
-            return lambda st, V: ([f"row:{slot(st, V)}:{r}" for r in range(spec.rows)] +
-                                  [f"col:{slot(st, V)}:{c}" for c in range(spec.cols)])
-
-        def lines(st, V):
-            s = slot(st, V)
-            return [f"line:{s}:{i}" for i in range(len(st.z[s]))]
-        return lines
-
-    def b_places(self, e, args):
-        spec, slot = self._grid_slot(e)
-
-        def places(st, V):
-            s = slot(st, V)
-            out = [f"place:{s}:-1:0"]
-            for i, line in enumerate(st.z[s]):
-                out.extend(f"place:{s}:{i}:{k}" for k in range(len(line) + 1))
-            return out
-        return places
+def _nopick(k, line):
+    raise RulesError(f"pick: no case for {k!r} and no `else:`", line)
 
 
 _MISSING = object()

@@ -164,15 +164,20 @@ class State:
         codes = self.prog.codes
         frames = self.frames
         try:
+            # An instruction returns True when the loop must look again: it pushed or
+            # dropped a frame, or paused the game for a decision.
             while frames and self.pending_ is None:
                 fr = frames[-1]
                 code = codes[fr.key]
-                pc = fr.pc
-                if pc >= len(code):
-                    frames.pop()
-                    continue
-                fr.pc = pc + 1
-                code[pc](self, fr)
+                end = len(code)
+                while True:
+                    pc = fr.pc
+                    if pc >= end:
+                        frames.pop()
+                        break
+                    fr.pc = pc + 1
+                    if code[pc](self, fr):
+                        break
         except RulesError:
             raise
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, ZeroDivisionError) as exc:
@@ -212,7 +217,7 @@ class State:
     def _decision(self, p: dict, pl: int) -> Decision:
         prog = self.prog
         kind = p["okind"]
-        opts = [Option(prog.option_id(kind, v), prog.option_label(kind, v, self), v, kind) for v in p["options"][pl]]
+        opts = prog.options_for(kind, p["options"][pl], self)
         default = p["default"][pl]
         did = prog.option_id(kind, default) if default is not None else None
         return Decision(pl, p["kind"], p["prompt"], opts, did, p["line"], p["kind"] == "race")
@@ -231,12 +236,9 @@ class State:
         if player not in p["players"] or p["chosen"][player] != "?":
             raise IllegalChoice(f"player {player + 1} has nothing to decide now")
         kind = p["okind"]
-        value = _NO
-        for v in p["options"][player]:
-            if self.prog.option_id(kind, v) == option_id:
-                value = v
-                break
-        if value is _NO:
+        try:
+            value = self.prog.option_value(kind, p["options"][player], option_id)
+        except LookupError:
             legal = ", ".join(self.prog.option_id(kind, v) for v in p["options"][player])
             raise IllegalChoice(f"{option_id!r} is not a legal option for player {player + 1}; legal: {legal}")
         if p["kind"] == "race":

@@ -1,0 +1,119 @@
+"""Bots: seats that decide on their own, for simulations and empty chairs.
+
+A bot is a :class:`~catrules.frontends.base.Seat` like any other.  It sees
+only what its player may see (its view and the decision it is asked) and
+reaches everything else through the :class:`~catrules.frontends.base.Table`
+the match hands it: the match's seeded random source (``table.rng``),
+reaction times for races, and a one-step look-ahead that deals the cards
+the bot cannot see at random.  A bot never touches the game state, so it
+cannot cheat, and a game with bots is as deterministic as its seed.
+
+Two bots, both generic (they know no game; the game's own scoring tells
+the greedy bot what is good):
+
+* :class:`RandomBot` picks uniformly among the legal options.
+* :class:`GreedyBot` tries each option one decision ahead and keeps the one
+  that leaves it furthest ahead of the best other player.
+
+:func:`make_seat` turns a seat spec such as ``"random"`` or ``"bot:fast"``
+into a bot.
+"""
+
+from __future__ import annotations
+
+from .frontends.base import Choice, Seat
+from .match import REFLEXES
+
+#: Bot kinds understood by :func:`make_seat` (``bot`` is the greedy bot).
+BOT_KINDS = ("random", "greedy", "bot")
+
+#: Two values closer than this count as a tie.
+_EPS = 1e-9
+
+
+def _check_reflex(reflex: str) -> str:
+    if reflex not in REFLEXES:
+        raise ValueError(f"unknown reflex {reflex!r}; use one of: {', '.join(REFLEXES)}")
+    return reflex
+
+
+class RandomBot(Seat):
+    """Picks uniformly among the legal options, with the match's seeded random source.
+
+    ``reflex`` (``"fast"``, ``"normal"``, ``"slow"``) sets how quickly it reacts in races.
+    """
+
+    def __init__(self, reflex: str = "normal"):
+        self.reflex = _check_reflex(reflex)
+        self.name = "random" if reflex == "normal" else f"random:{reflex}"
+
+    def decide(self, view, decision) -> Choice:
+        options = decision.options
+        option = options[0] if len(options) == 1 else options[self.table.rng.randrange(len(options))]
+        if decision.timed:
+            return Choice(option.id, self.table.reaction_time(self.reflex))
+        return Choice(option.id)
+
+
+class GreedyBot(Seat):
+    """Looks one decision ahead and keeps the option that leaves it furthest ahead.
+
+    For each option the table plays that option in ``samples`` states consistent with
+    the bot's view (cards it cannot see dealt at random) and runs the game to the next
+    decision; the option's value is the mean, over the samples, of the bot's total score
+    minus the best total of the other players.  Ties go to the decision's default option
+    when it is among the best, else to the first of them.  A decision with one option
+    costs nothing.
+    """
+
+    def __init__(self, reflex: str = "normal", samples: int = 2):
+        self.reflex = _check_reflex(reflex)
+        if not isinstance(samples, int) or samples < 1:
+            raise ValueError(f"samples must be a whole number of at least 1, not {samples!r}")
+        self.samples = samples
+        self.name = "greedy" if reflex == "normal" else f"greedy:{reflex}"
+
+    def value(self, option_id: str) -> float:
+        """The mean lead (my total - best other total) after choosing ``option_id``."""
+        me = self.player
+        outcomes = self.table.lookahead(me, option_id, self.samples)
+        lead = 0.0
+        for scores in outcomes:
+            mine = scores[me]["total"]
+            others = [s["total"] for i, s in enumerate(scores) if i != me]
+            lead += mine - (max(others) if others else 0)
+        return lead / len(outcomes) if outcomes else 0.0
+
+    def decide(self, view, decision) -> Choice:
+        options = decision.options
+        if len(options) == 1:
+            option = options[0]
+        else:
+            values = [self.value(o.id) for o in options]
+            best = max(values)
+            tied = [o for o, v in zip(options, values) if v >= best - _EPS]
+            option = next((o for o in tied if o.id == decision.default), tied[0])
+        if decision.timed:
+            return Choice(option.id, self.table.reaction_time(self.reflex))
+        return Choice(option.id)
+
+
+def make_seat(spec: str) -> Seat:
+    """A bot from a seat spec: ``random``, ``greedy`` or ``bot`` (the greedy bot), optionally
+    followed by a reflex after a colon: ``bot:fast``, ``random:slow``, ``greedy:normal``."""
+    valid = ("valid seat specs: random, greedy, bot (= greedy), each optionally with a reflex "
+             f"after a colon ({', '.join(REFLEXES)}), e.g. bot:fast or random:slow")
+    if not isinstance(spec, str):
+        raise ValueError(f"a seat spec is a string, not {spec!r}; {valid}")
+    kind, sep, reflex = spec.strip().lower().partition(":")
+    if not sep:
+        reflex = "normal"
+    if kind == "human":
+        raise ValueError(f"seat spec {spec!r}: a human seat needs a front end and is not made here; {valid}")
+    if kind not in BOT_KINDS:
+        raise ValueError(f"unknown seat spec {spec!r}; {valid}")
+    if reflex not in REFLEXES:
+        raise ValueError(f"seat spec {spec!r}: unknown reflex {reflex!r}; {valid}")
+    if kind == "random":
+        return RandomBot(reflex)
+    return GreedyBot(reflex)

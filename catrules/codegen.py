@@ -1,0 +1,313 @@
+"""Expressions -> Python functions, generated once per game (like Jinja's compiler).
+
+Each expression of a game file becomes the source of a small Python function
+``f(state, vars)``, compiled with :func:`compile` when the game is loaded.
+The source is produced only from the checked AST: every name becomes a
+dictionary key or a column of the card table written with :func:`repr`,
+every constant is written with :func:`repr`, and the functions see only the
+helpers below, so a game file cannot run Python of its own.  Generating code
+instead of nesting closures removes a Python call per AST node; see
+``benchmarks/`` for the effect.
+"""
+
+from __future__ import annotations
+
+from . import ast
+from .checker import PLACE_ATTRS
+
+
+class Env:
+    """How names bind while generating one function: element variables -> Python locals."""
+    __slots__ = ("locals", "depth")
+
+    def __init__(self, locals_=None, depth=0):
+        self.locals = locals_ or {}
+        self.depth = depth
+
+    def element(self, extra=()):
+        name = f"_i{self.depth}"
+        loc = dict(self.locals)
+        loc["it"] = name
+        for n in extra:
+            loc[n] = name
+        return Env(loc, self.depth + 1), name
+
+
+class CodeGen:
+    """Turns checked expressions into Python source; :meth:`function` compiles one."""
+
+    def __init__(self, compiler):
+        self.c = compiler
+        self.ck = compiler.ck
+        self.names = compiler.names
+        self.prog = compiler.p
+        self.ns: dict = dict(compiler.runtime_helpers())
+        self.count = 0
+        self.defines: dict = {}
+
+    # ------------------------------------------------------------ functions
+    def function(self, e, params=(), element_names=None, name="expr"):
+        """Compile ``e`` to ``f(st, V, *params)``; ``element_names`` bind to the first param."""
+        env = Env()
+        if element_names:
+            env = Env({n: params[0] for n in element_names}, 1)
+        body = self.gen(e, env)
+        self.count += 1
+        fname = f"_{name}{self.count}"
+        args = ", ".join(("st", "V") + tuple(params))
+        src = f"def {fname}({args}):\n    return {body}\n"
+        exec(compile(src, f"<catrules {self.prog.path}:{getattr(e, 'line', 0)}>", "exec"), self.ns)
+        fn = self.ns[fname]
+        fn.source = src
+        return fn
+
+    def define(self, d) -> str:
+        """The global name of the function for ``define`` d, compiling it on first use."""
+        key = id(d)
+        if key in self.defines:
+            return self.defines[key]
+        fname = f"_d_{d.name}"
+        self.defines[key] = fname
+        env = Env({p: f"_p_{p}" for p in d.params}, 1)
+        body = self.gen(d.body, env)
+        args = ", ".join(["st"] + [f"_p_{p}" for p in d.params])
+        src = f"def {fname}({args}):\n    return {body}\n"
+        exec(compile(src, f"<catrules {self.prog.path}:{d.line}>", "exec"), self.ns)
+        return fname
+
+    def const(self, value) -> str:
+        if isinstance(value, (int, str, bool, type(None), float, tuple)):
+            return repr(value)
+        self.count += 1
+        name = f"_k{self.count}"
+        self.ns[name] = value
+        return name
+
+    def column(self, attr: str) -> str:
+        name = f"_a_{attr}"
+        self.ns[name] = self.prog.attr_col[attr]
+        return name
+
+    # ---------------------------------------------------------- expressions
+    def gen(self, e, env: Env) -> str:
+        return getattr(self, "g_" + type(e).__name__)(e, env)
+
+    def g_Const(self, e, env):
+        return self.const(e.value)
+
+    def g_Keyword(self, e, env):
+        if e.word == "player":
+            return env.locals.get("player", "V['player']")
+        return "st.layout.players"
+
+    def g_Name(self, e, env, resolved=None):
+        kind, detail = resolved or self.names[id(e)]
+        n = e.name
+        if kind == "local":
+            if n in env.locals:
+                return env.locals[n]
+            return f"V[{n!r}]"
+        if kind == "attr":
+            return f"{self.column(detail)}[{env.locals['it']}]"
+        if kind == "counter":
+            if detail.per_player:
+                return f"st.c[{n!r}][{self.g_Keyword(ast.Keyword('player'), env)}]"
+            return f"st.c[{n!r}]"
+        if kind == "zone":
+            return self.zone(detail, None, env)
+        if kind == "option":
+            return f"({n!r} in st.options)"
+        if kind == "define":
+            return f"{self.define(detail)}(st)"
+        if kind == "cardtype":
+            return self.const(self.prog.cards_of_type[n])
+        return repr(n)
+
+    def zone(self, spec, owner, env) -> str:
+        zi = spec.index
+        shape = spec.shape
+        if owner == "everyone":
+            return f"_everyone(st, {zi}, {shape!r})"
+        if not spec.per_player:
+            ref = f"st.z[st.layout.base[{zi}]]"
+        else:
+            own = owner if owner is not None else self.g_Keyword(ast.Keyword("player"), env)
+            ref = f"st.z[st.layout.base[{zi}] + {own}]"
+        if shape in ("pile", "row"):
+            return ref
+        return f"_cards_in({ref}, {shape!r})"
+
+    def g_Of(self, e, env):
+        kind, detail = self.names[id(e)]
+        if kind == "zone":
+            if isinstance(e.owner, ast.Keyword) and e.owner.word == "everyone":
+                return self.zone(detail, "everyone", env)
+            return self.zone(detail, self.gen(e.owner, env), env)
+        owner = self.gen(e.owner, env)
+        if kind == "counter":
+            return f"st.c[{e.name!r}][{owner}]"
+        return f"{self.column(detail)}[{owner}]"
+
+    def g_Attr(self, e, env):
+        target = self.gen(e.target, env)
+        name = e.name
+        is_card = name in self.prog.attr_col
+        if is_card and name not in PLACE_ATTRS:
+            return f"{self.column(name)}[{target}]"
+        if not is_card:
+            return f"_place_attr(st, {target}, {name!r})"
+        return f"_either(st, {target}, {name!r}, {self.column(name)})"
+
+    def g_ListExpr(self, e, env):
+        return "[" + ", ".join(self.gen(i, env) for i in e.items) + "]"
+
+    def g_Unary(self, e, env):
+        x = self.gen(e.operand, env)
+        return f"(not {x})" if e.op == "not" else f"(-{x})"
+
+    _OPS = {"and": "and", "or": "or", "==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">=",
+            "+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}
+
+    def g_Binary(self, e, env):
+        a, b = self.gen(e.left, env), self.gen(e.right, env)
+        if e.op == "in":
+            return f"({a} in {self.listy(e.right, b)})"
+        if e.op == "not in":
+            return f"({a} not in {self.listy(e.right, b)})"
+        return f"({a} {self._OPS[e.op]} {b})"
+
+    def g_IfElse(self, e, env):
+        return f"({self.gen(e.then, env)} if {self.gen(e.cond, env)} else {self.gen(e.other, env)})"
+
+    def listy(self, node, code: str) -> str:
+        """Code for ``node`` as a list of cards/values (skips the conversion when it is one already)."""
+        if isinstance(node, (ast.Where, ast.ListExpr)):
+            return code
+        if isinstance(node, (ast.Name, ast.Of)) and self.names.get(id(node), (None,))[0] in ("zone", "cardtype"):
+            return code
+        if isinstance(node, ast.Keyword) and node.word in ("players", "everyone"):
+            return code
+        return f"_L(st, {code})"
+
+    def g_Where(self, e, env):
+        src = self.listy(e.source, self.gen(e.source, env))
+        inner, it = env.element()
+        return f"[{it} for {it} in {src} if {self.gen(e.cond, inner)}]"
+
+    def g_Pick(self, e, env):
+        key = self.gen(e.key, env)
+        k = f"_k{env.depth}"
+        default = self.gen(e.default, env) if e.default is not None else f"_nopick({k}, {e.line})"
+        expr = default
+        for kx, vx in reversed(e.cases):
+            expr = f"({self.gen(vx, env)} if {k} == {self.gen(kx, env)} else {expr})"
+        return f"(lambda {k}: {expr})({key})"
+
+    def g_Call(self, e, env):
+        kind, detail = self.names[id(e)]
+        if kind == "define":
+            fname = self.define(detail)
+            return f"{fname}(st{''.join(', ' + self.gen(a, env) for a in e.args)})"
+        return getattr(self, "b_" + e.name)(e, env)
+
+    # -------------------------------------------------------------- builtins
+    def _arg_list(self, e, env, i=0):
+        return self.listy(e.args[i], self.gen(e.args[i], env))
+
+    def _per(self, e, env):
+        """(source list code, element variable, per-element code)."""
+        src = self._arg_list(e, env)
+        inner, it = env.element()
+        return src, it, self.gen(e.args[1], inner)
+
+    def b_count(self, e, env):
+        return f"len({self._arg_list(e, env)})"
+
+    def b_sum(self, e, env):
+        if len(e.args) == 1:
+            return f"sum({self._arg_list(e, env)})"
+        src, it, f = self._per(e, env)
+        return f"sum([{f} for {it} in {src}])"
+
+    def _minmax(self, e, env, fn):
+        if len(e.args) == 1:
+            return f"_agg({fn}, {self._arg_list(e, env)})"
+        a = self.gen(e.args[0], env)
+        inner, it = env.element()
+        f = self.gen(e.args[1], inner)
+        return f"_minmax({fn}, st, {a}, lambda {it}: {f})"
+
+    def b_max(self, e, env):
+        return self._minmax(e, env, "max")
+
+    def b_min(self, e, env):
+        return self._minmax(e, env, "min")
+
+    def b_best(self, e, env):
+        src, it, f = self._per(e, env)
+        return f"_best({src}, lambda {it}: {f}, True)"
+
+    def b_worst(self, e, env):
+        src, it, f = self._per(e, env)
+        return f"_best({src}, lambda {it}: {f}, False)"
+
+    def b_first(self, e, env):
+        return f"_first({self._arg_list(e, env)})"
+
+    def b_last(self, e, env):
+        return f"_last({self._arg_list(e, env)})"
+
+    def b_top(self, e, env):
+        z = self.gen(e.args[0], env)
+        if len(e.args) == 1:
+            return f"_last({z})"
+        return f"_top({z}, {self.gen(e.args[1], env)})"
+
+    def b_owner(self, e, env):
+        return f"_owner(st, {self.gen(e.args[0], env)})"
+
+    def b_next(self, e, env):
+        k = self.gen(e.args[1], env) if len(e.args) > 1 else "1"
+        return f"(({self.gen(e.args[0], env)} + {k}) % st.n)"
+
+    def b_previous(self, e, env):
+        k = self.gen(e.args[1], env) if len(e.args) > 1 else "1"
+        return f"(({self.gen(e.args[0], env)} - {k}) % st.n)"
+
+    def b_others(self, e, env):
+        return f"_others(st, {self.gen(e.args[0], env)})"
+
+    def b_random(self, e, env):
+        return f"_random(st, {self._arg_list(e, env)})"
+
+    def b_any(self, e, env):
+        return f"bool({self._arg_list(e, env)})"
+
+    def b_abs(self, e, env):
+        return f"abs({self.gen(e.args[0], env)})"
+
+    def _zone_slot(self, e, env):
+        node = e.args[0]
+        spec = self.ck.zones[node.name]
+        if spec.per_player:
+            own = self.gen(node.owner, env) if isinstance(node, ast.Of) else self.g_Keyword(ast.Keyword("player"), env)
+            return spec, f"(st.layout.base[{spec.index}] + {own})"
+        return spec, f"st.layout.base[{spec.index}]"
+
+    def b_rows(self, e, env):
+        spec, slot = self._zone_slot(e, env)
+        return f"_grid_lines({slot}, 'row', {spec.rows})"
+
+    def b_columns(self, e, env):
+        spec, slot = self._zone_slot(e, env)
+        return f"_grid_lines({slot}, 'col', {spec.cols})"
+
+    def b_lines(self, e, env):
+        spec, slot = self._zone_slot(e, env)
+        if spec.shape == "grid":
+            return f"(_grid_lines({slot}, 'row', {spec.rows}) + _grid_lines({slot}, 'col', {spec.cols}))"
+        return f"_lines(st, {slot})"
+
+    def b_places(self, e, env):
+        _spec, slot = self._zone_slot(e, env)
+        return f"_places(st, {slot})"
