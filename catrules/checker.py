@@ -19,7 +19,7 @@ import networkx as nx
 
 from . import ast
 from .errors import GameFileError, Reporter, suggest
-from .parser import LANGUAGE_VERSION
+from .parser import LANGUAGE_VERSION, keywords
 
 #: Builtin functions: name -> (fewest, most arguments, index of the argument
 #: evaluated once per element of the first one, or None).
@@ -142,6 +142,10 @@ class _Checker:
         return None
 
     def _declare(self, table: dict, node, name: str, kind: str, value) -> None:
+        if name in keywords():
+            self.rep.error(node, f"`{name}` is a word of the language, so it cannot name a {kind}",
+                           f"call it something else, such as `my_{name}`")
+            return
         other = self._taken(name)
         if other:
             self.rep.error(node, f"`{name}` is already the name of a {other}", f"give this {kind} another name")
@@ -171,6 +175,9 @@ class _Checker:
             if not ct.rows:
                 rep.error(ct, f"card type `{ct.name}` has no cards")
         for a in self.attributes:
+            if a in keywords():
+                rep.error(self.g.cards[0], f"card attribute `{a}` is a word of the language",
+                          "rename the attribute")
             if self._taken(a):
                 rep.error(self.g, f"card attribute `{a}` has the same name as a {self._taken(a)}",
                           "rename one of them")

@@ -47,6 +47,13 @@ def _lark() -> Lark:
                 maybe_placeholders=True, start="start")
 
 
+@functools.lru_cache(maxsize=1)
+def keywords() -> frozenset:
+    """The words of the language (a game cannot use them as names)."""
+    return frozenset(t.pattern.value for t in _lark().terminals
+                     if t.pattern.type == "str" and t.pattern.value.isalpha())
+
+
 # Readable names for the grammar's terminals, used in "expected ..." hints.
 _READABLE = {
     "NAME": "a name", "INT": "a number", "STRING": 'a quoted text ("...")', "_NL": "the end of the line",

@@ -1,0 +1,193 @@
+"""Grammar, parser and checker: positions, hints, and the meaning checks."""
+
+from pathlib import Path
+
+import pytest
+
+import catrules
+from catrules import ast
+from catrules.errors import GameFileError
+from catrules.parser import parse
+
+ROOT = Path(__file__).resolve().parents[1]
+
+HEAD = 'catrules 1\ngame "T"\nplayers 2 to 4\n'
+BASE = HEAD + """cards token in deck:
+    for each value in 1 to 3:
+        card with colour red
+zone deck: shared, hidden
+zone hand: per player, owner
+"""
+
+
+def errors(src):
+    with pytest.raises(GameFileError) as exc:
+        catrules.load_source(src, "t.cat")
+    return exc.value.diagnostics
+
+
+def one_error(src):
+    ds = errors(src)
+    return ds[0]
+
+
+# ------------------------------------------------------------------- grammar
+
+def test_every_shipped_game_and_example_parses_and_checks():
+    files = sorted((ROOT / "games").glob("*.cat")) + sorted((ROOT / "tests" / "games").glob("*.cat"))
+    assert files
+    for f in files:
+        g = catrules.load_game(f)
+        assert g.title
+
+
+def test_card_rows_expand_for_each_and_with():
+    g = parse(HEAD + """cards c in deck:
+    with kind a:
+        for each value in 1, 2:
+            2 cards
+    3 cards with kind b, value -1, tags [x, y], label "A b"
+zone deck: shared
+flow:
+    shuffle deck
+""")
+    rows = g.cards[0].rows
+    assert [(r.copies, r.attrs) for r in rows] == [
+        (2, {"kind": "a", "value": 1}), (2, {"kind": "a", "value": 2}),
+        (3, {"kind": "b", "value": -1, "tags": ("x", "y"), "label": "A b"})]
+    assert isinstance(rows[0].attrs["kind"], ast.Sym) and not isinstance(rows[2].attrs["label"], ast.Sym)
+
+
+def test_syntax_error_has_position_caret_and_hint():
+    d = one_error(BASE + "flow\n    shuffle deck\n")
+    assert (d.line, d.column) == (9, 5)
+    text = d.format()
+    assert text.startswith("t.cat:9:5: error:")
+    assert "flow" in text.splitlines()[1]
+    assert text.splitlines()[2].strip() == "^"
+    assert "`:`" in d.hint
+
+
+def test_unexpected_character_is_explained():
+    d = one_error(BASE + "flow:\n    shuffle deck $\n")
+    assert d.line == 10 and "unexpected character `$`" in d.message
+
+
+def test_bad_indentation_is_located():
+    d = one_error(BASE + "flow:\n    shuffle deck\n  shuffle deck\n")
+    assert d.line == 11 and "indentation" in d.message
+
+
+def test_file_ending_too_early():
+    d = one_error(BASE + "flow:\n")
+    assert "ends too early" in d.message or "end" in d.message
+
+
+def test_keyword_cannot_name_a_zone():
+    d = one_error(BASE + "zone move: shared\nflow:\n    shuffle deck\n")
+    assert d.line == 9 and "word of the language" in d.message
+
+
+# ------------------------------------------------------------------- checker
+
+def test_unknown_zone_suggests_the_nearest_name():
+    d = one_error(BASE + "flow:\n    move top(deck) to hnd of 1\n")
+    assert "unknown" in d.message and "hnd" in d.message
+    assert d.hint == "did you mean `hand`?"
+    assert (d.line, d.column) == (10, 23)
+
+
+def test_every_error_is_reported_not_just_the_first():
+    ds = errors(BASE + "flow:\n    shuffle dek\n    move top(deck) to hnd of 1\n    play nowhere\n")
+    assert [d.line for d in ds] == [10, 11, 12]
+
+
+def test_unknown_attribute_and_symbol():
+    ds = errors(BASE + "flow:\n    x = count(deck where colur == red)\n    y = count(deck where colour == rde)\n")
+    msgs = " | ".join(d.message + " " + d.hint for d in ds)
+    assert "colur" in msgs and "did you mean `colour`?" in msgs
+    assert "rde" in msgs and "did you mean `red`?" in msgs
+
+
+def test_wrong_argument_counts():
+    ds = errors(BASE + "define twice(x) = x * 2\naction deal(p, n):\n    move top(deck, n) to hand of p\n"
+                       "flow:\n    a = count(deck, 2)\n    b = twice(1, 2)\n    do deal(1)\n")
+    msgs = [d.message for d in ds]
+    assert "`count` takes 1 argument(s), not 2" in msgs
+    assert "`twice` takes 1 argument(s), not 2" in msgs
+    assert "action `deal` takes 2 argument(s), not 1" in msgs
+
+
+def test_unreachable_phase_is_an_error():
+    d = one_error(BASE + "phase lost:\n    shuffle deck\nflow:\n    shuffle deck\n")
+    assert d.message == "phase `lost` is never played" and d.line == 9
+
+
+def test_phase_playing_itself_is_an_error():
+    d = one_error(BASE + "phase a:\n    play a\nflow:\n    play a\n")
+    assert "plays itself" in d.message
+
+
+def test_per_player_zone_needs_an_owner():
+    d = one_error(BASE + "flow:\n    shuffle hand\n")
+    assert "belongs to each player" in d.message and d.hint == "write `hand of p`"
+
+
+def test_shared_zone_cannot_have_an_owner():
+    d = one_error(BASE + "flow:\n    shuffle deck of 1\n")
+    assert "shared" in d.message
+
+
+def test_unknown_zone_property():
+    d = one_error(HEAD + "cards token in deck:\n    card\nzone deck: shared, hiden\nflow:\n    shuffle deck\n")
+    assert "unknown zone property `hiden`" in d.message and "hidden" in d.hint
+
+
+def test_newer_language_version_is_refused_with_a_clear_message():
+    d = one_error('catrules 2\ngame "T"\nplayers 2 to 4\n')
+    assert "catrules language 2" in d.message and "upgrade" in d.hint
+
+
+def test_stop_outside_a_loop():
+    d = one_error(BASE + "flow:\n    stop\n")
+    assert "`stop` outside a loop" in d.message
+
+
+def test_player_outside_a_player_context():
+    d = one_error(BASE + "flow:\n    x = player\n")
+    assert "`player` means nobody here" in d.message
+
+
+def test_duplicate_names():
+    d = one_error(BASE + "counter deck = 0\nflow:\n    shuffle deck\n")
+    assert "already the name of a zone" in d.message
+
+
+def test_missing_flow():
+    d = one_error(BASE)
+    assert "no `flow:` block" in d.message
+
+
+def test_trigger_cycle_warning_only_when_nothing_is_consumed():
+    src = BASE + "zone a: shared\nzone b: shared\nwhen card c enters a:\n    move c to b\n" \
+                 "when card c enters b:\n    move c to a\nflow:\n    move top(deck) to a\n"
+    with pytest.raises(catrules.RulesError):
+        catrules.load_source(src, "t.cat").new_state(players=2, seed=1)
+    g = catrules.load_source(src, "t.cat")
+    assert len(g.warnings) == 1 and "forever" in g.warnings[0].message
+    consuming = BASE + "zone a: shared\nwhen card c enters a:\n    move top(deck) to a\nflow:\n    move top(deck) to a\n"
+    assert catrules.load_source(consuming, "t.cat").warnings == []
+
+
+def test_missing_file_is_a_game_file_error():
+    with pytest.raises(GameFileError) as exc:
+        catrules.load_game(ROOT / "no-such-file.cat")
+    assert "cannot read" in str(exc.value)
+
+
+def test_unknown_option_and_player_count_are_refused_at_start():
+    g = catrules.load_game(ROOT / "games" / "meow.cat")
+    with pytest.raises(catrules.CatrulesError, match="expert"):
+        g.new_state(players=3, options=["exprt"])
+    with pytest.raises(catrules.CatrulesError, match="2 to 6"):
+        g.new_state(players=7)
