@@ -197,6 +197,9 @@ class _Checker:
         for item in g.score:
             if item.name in seen:
                 rep.error(item, f"score item `{item.name}` appears twice")
+            elif self._taken(item.name) or item.name in keywords() or item.name in self.attributes:
+                rep.error(item, f"score item `{item.name}` has the name of something else in the game",
+                          f"call it something else, such as `{item.name}_points`")
             seen.add(item.name)
             self.components.append(item.name)
 
@@ -241,7 +244,7 @@ class _Checker:
             elif isinstance(n, ast.Together):
                 names.update((n.var, n.player))
                 if n.mode == "race":
-                    names.add("position")
+                    names.update(("position", "racers"))
         self.locals[id(unit)] = names
         return names
 

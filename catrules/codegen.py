@@ -84,8 +84,12 @@ class CodeGen:
         return name
 
     def column(self, attr: str) -> str:
+        """A card-id -> value table for ``attr``; looking up ``none`` gives none."""
         name = f"_a_{attr}"
-        self.ns[name] = self.prog.attr_col[attr]
+        if name not in self.ns:
+            col = dict(enumerate(self.prog.attr_col[attr]))
+            col[None] = None
+            self.ns[name] = col
         return name
 
     # ---------------------------------------------------------- expressions

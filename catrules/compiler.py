@@ -83,7 +83,7 @@ class Program:
             self.cards_of_type[ct.name] = ids
         self.card_count = len(self.card_type)
         self.attr_col = {a: [ca.get(a) for ca in self.card_attrs] for a in self.attributes}
-        self.card_label = [_card_label(ca, self.attributes) for ca in self.card_attrs]
+        self.card_label = [_card_label(ca) for ca in self.card_attrs]
         self.card_dicts = [{"id": i, "type": self.card_type[i], "label": self.card_label[i],
                             **{k: (list(v) if isinstance(v, tuple) else v) for k, v in self.card_attrs[i].items()}}
                            for i in range(self.card_count)]
@@ -246,13 +246,13 @@ class Program:
         return v
 
 
-def _card_label(attrs_: dict, order: list) -> str:
+def _card_label(attrs_: dict) -> str:
+    """A card's label: its ``name``, else its attribute values in the order its rows give them."""
     if "name" in attrs_:
         return str(attrs_["name"])
     parts = []
-    for a in order:
-        if a in attrs_ and attrs_[a] is not None:
-            v = attrs_[a]
+    for v in attrs_.values():
+        if v is not None and v != ():
             parts.append("+".join(map(str, v)) if isinstance(v, tuple) else str(v))
     return " ".join(parts) or "card"
 
@@ -887,6 +887,7 @@ class _Compiler:
                 V["player"] = pl
                 V[var] = val
                 V["position"] = pos
+                V["racers"] = [x[0] for x in items]
         self.code[head] = head_fn
         self._patch_stops(self.loops.pop(), end)
 

@@ -83,6 +83,6 @@ class CatrulesLexer(RegexLexer):
             (r"(\.)(" + _NAME + ")", bygroups(Punctuation, Name.Attribute)),
             (_NAME, Name),
             (r"==|!=|<=|>=|[<>=+\-*/%]", Operator),
-            (r"[:,()\[\]]", Punctuation),
+            (r"[:,.()\[\]]", Punctuation),
         ],
     }

@@ -44,7 +44,7 @@ def grammar_text() -> str:
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
     return Lark(grammar_text(), parser="lalr", postlex=_Indenter(), propagate_positions=True,
-                maybe_placeholders=True, start="start")
+                maybe_placeholders=True, start="start", cache=True)
 
 
 @functools.lru_cache(maxsize=1)

@@ -34,5 +34,34 @@ html_theme_options = {
 }
 
 
+# meow.rst quotes games/meow.cat by line numbers. If the game file changes,
+# these anchors (line number -> how the line starts) no longer match and the
+# build warns (an error with -W): update the ``:lines:`` in meow.rst and here.
+MEOW_ANCHORS = {
+    1: "catrules 1", 5: "# Rule ids", 7: "option expert", 9: "# M01", 25: "    4 cards with kind vase",
+    27: "zone deck", 35: "zone box", 37: "counter first_player", 39: "counter lead", 41: "# M10",
+    46: "define strength", 48: "setup:", 51: "        move deck where", 53: "flow:", 56: "    play fish",
+    58: "phase round:", 67: "    first_player = next", 69: "phase turn:", 80: "    move played of everyone",
+    82: "phase fish:", 88: "            move t to used", 90: "score:", 94: "    vases =", 96: "winner:",
+    98: "    ties share",
+}
+
+
+def check_meow_anchors(app):
+    from sphinx.util import logging
+
+    logger = logging.getLogger(__name__)
+    path = os.path.join(app.srcdir, "..", "games", "meow.cat")
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    for number, start in MEOW_ANCHORS.items():
+        text = lines[number - 1] if number <= len(lines) else ""
+        if not text.startswith(start):
+            logger.warning("games/meow.cat line %d no longer starts with %r (it is %r): "
+                           "update the :lines: ranges in docs/meow.rst", number, start, text,
+                           location="meow")
+
+
 def setup(app):
     app.add_lexer("catrules", CatrulesLexer)
+    app.connect("builder-inited", check_meow_anchors)

@@ -68,8 +68,8 @@ def test_reveal_happens_after_the_last_choice_and_highest_bid_wins():
     st.apply(1, option_for(st.pending()[0], g, value=3))
     reveal = [e for e in st.log if e["t"] == "reveal"][0]
     assert [c["player"] for c in reveal["choices"]] == [0, 1]
-    assert st.scores()[0]["prizes"] == prize_value
-    assert st.scores()[1]["prizes"] == 0
+    assert st.scores()[0]["prize_value"] == prize_value
+    assert st.scores()[1]["prize_value"] == 0
 
 
 def test_tied_bids_take_nothing():
@@ -77,7 +77,7 @@ def test_tied_bids_take_nothing():
     st = g.new_state(players=2, seed=4)
     st.apply(0, option_for(st.pending()[0], g, value=3))
     st.apply(1, option_for(st.pending()[0], g, value=3))
-    assert [s["prizes"] for s in st.scores()] == [0, 0]
+    assert [s["prize_value"] for s in st.scores()] == [0, 0]
     assert len(zone(st, "spent")) == 3   # two bids and the prize
 
 
