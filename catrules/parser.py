@@ -8,6 +8,7 @@ diagnostics with the line, a caret and a hint saying what was expected.
 from __future__ import annotations
 
 import functools
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Optional
@@ -50,8 +51,13 @@ def _lark() -> Lark:
 @functools.lru_cache(maxsize=1)
 def keywords() -> frozenset:
     """The words of the language (a game cannot use them as names)."""
-    return frozenset(t.pattern.value for t in _lark().terminals
-                     if t.pattern.type == "str" and t.pattern.value.isalpha())
+    words = set()
+    for t in _lark().terminals:
+        if t.pattern.type == "str" and t.pattern.value.isalpha():
+            words.add(t.pattern.value)
+        elif t.name == "DIRECTION":           # highest | lowest
+            words.update(re.findall(r"[a-z]+", t.pattern.value))
+    return frozenset(words)
 
 
 # Readable names for the grammar's terminals, used in "expected ..." hints.
