@@ -43,6 +43,8 @@ class RandomBot(Seat):
     ``reflex`` (``"fast"``, ``"normal"``, ``"slow"``) sets how quickly it reacts in races.
     """
 
+    wants_events = False
+
     def __init__(self, reflex: str = "normal"):
         self.reflex = _check_reflex(reflex)
         self.name = "random" if reflex == "normal" else f"random:{reflex}"
@@ -65,6 +67,8 @@ class GreedyBot(Seat):
     when it is among the best, else to the first of them.  A decision with one option
     costs nothing.
     """
+
+    wants_events = False
 
     def __init__(self, reflex: str = "normal", samples: int = 2):
         self.reflex = _check_reflex(reflex)

@@ -817,6 +817,8 @@ class _Compiler:
             o, default = options(st, V)
             if len(o) <= 1:
                 V[var] = o[0] if o else None
+                if o:
+                    st.actor = who      # a forced choice is still this player's act
                 return
             n = st.n
             chosen = [None] * n

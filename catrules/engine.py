@@ -145,9 +145,9 @@ class State:
         st.c = {k: (list(v) if type(v) is list else v) for k, v in self.c.items()}
         st.frames = [f.copy() for f in self.frames]
         st.pending_ = _copy_pending(self.pending_)
-        st.rng = random.Random()
+        st.rng = random.Random(0)          # seeding with 0 skips reading the OS's entropy
         st.rng.setstate(self.rng.getstate())
-        st.trng = random.Random()
+        st.trng = random.Random(0)
         st.trng.setstate(self.trng.getstate())
         st.over = self.over
         st.decisions = self.decisions
@@ -344,6 +344,9 @@ class State:
                         zone[k] = cards[i]
                         st.loc[cards[i]] = s
                         i += 1
+        # the future is unknown too: later shuffles and draws use a fresh random source
+        st.rng = random.Random(rng.getrandbits(64))
+        st.trng = random.Random(rng.getrandbits(64))
         p = st.pending_
         if p is not None and p["kind"] != "choose":
             for pl in p["players"]:
@@ -429,6 +432,6 @@ def _rng_out(r: random.Random):
 
 
 def _rng_in(d) -> random.Random:
-    r = random.Random()
+    r = random.Random(0)
     r.setstate((d[0], tuple(d[1]), d[2]))
     return r

@@ -11,6 +11,7 @@ exactly (:meth:`save` / :meth:`Match.resume`).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 import random
 from pathlib import Path
 from typing import Callable, Optional
@@ -20,6 +21,29 @@ from .engine import State
 from .frontends.base import Choice, Seat
 
 SAVE_FORMAT = 1
+
+
+class LazyView(Mapping):
+    """A player's view, worked out only if the seat looks at it (bots often do not)."""
+
+    __slots__ = ("_state", "_player", "_view")
+
+    def __init__(self, state: State, player: Optional[int]):
+        self._state, self._player, self._view = state, player, None
+
+    def _get(self) -> dict:
+        if self._view is None:
+            self._view = self._state.view(self._player)
+        return self._view
+
+    def __getitem__(self, key):
+        return self._get()[key]
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __len__(self):
+        return len(self._get())
 
 
 def visible_event(state: State, ev: dict, player: Optional[int]) -> Optional[dict]:
@@ -55,8 +79,12 @@ class Match:
         self.seed = state.seed if seed is None else seed
         self.rng = random.Random(self.state.seed * 31 + 7)
         self.on_event = on_event          # called with each full event (for a log file)
-        if state.log is None:
-            state.log = []
+        needs_log = on_event is not None or any(s.wants_events for s in seats)
+        if state.log is None and needs_log:
+            if state.decisions == 0:
+                raise ValueError("start the game with log=True (game.new_state(..., log=True)) so that "
+                                 "the seats and logs see what happens before the first decision")
+            state.log = []          # a resumed game: what came before was shown already
         self._shown = 0
         for i, s in enumerate(seats):
             s.start(self, i)
@@ -81,6 +109,8 @@ class Match:
     # ------------------------------------------------------------- running
     def flush_events(self) -> None:
         log = self.state.log
+        if log is None:             # nobody listens: bots only, no log file
+            return
         new = log[self._shown:]
         self._shown = len(log)
         if not new:
@@ -89,6 +119,8 @@ class Match:
             for ev in new:
                 self.on_event(ev)
         for i, seat in enumerate(self.seats):
+            if not seat.wants_events:
+                continue
             mine = [e for e in (visible_event(self.state, ev, i) for ev in new) if e is not None]
             if mine:
                 seat.show(self.state.view(i), mine)
@@ -105,7 +137,7 @@ class Match:
         answers = []
         for d in decisions:
             seat = self.seats[d.player]
-            ch = seat.decide(st.view(d.player), d)
+            ch = seat.decide(LazyView(st, d.player), d)
             if not isinstance(ch, Choice):
                 ch = Choice(str(ch))
             d.option(ch.option)  # raises IllegalChoice for a bad answer

@@ -55,6 +55,8 @@ class Seat:
     name: str = "seat"
     #: True for a person: the match then needs a terminal.
     interactive: bool = False
+    #: False for seats that ignore :meth:`show` (bots): the match then builds no view for it.
+    wants_events: bool = True
 
     def start(self, table: Table, player: int) -> None:
         self.table = table

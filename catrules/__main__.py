@@ -1,0 +1,8 @@
+"""``python -m catrules``: the same as the ``catrules`` command."""
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

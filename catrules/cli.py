@@ -1,0 +1,692 @@
+"""The ``catrules`` command: play, simulate, check, graph and replay game files.
+
+Every command is a function ``cmd_<name>(args) -> int``; :func:`main` parses
+the arguments and returns the exit code (0 fine, 1 the game or a file is at
+fault, 2 a usage error, 130 interrupted).  Mistakes a user can make (a bad
+game file, a missing file, an unknown option, a wrong seat spec, a damaged
+save) print a message and a hint, never a Python traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+from pathlib import Path
+from typing import Optional
+
+from . import __version__
+from .errors import CatrulesError, GameFileError, RulesError
+
+#: Seat specs that put a person at the terminal.
+HUMAN_SPECS = ("human", "you", "me", "terminal")
+#: Set to 1 to skip the terminal check of ``catrules play`` (for scripted tests of a human seat).
+FORCE_TTY_ENV = "CATRULES_FORCE_TTY"
+NO_TTY_MESSAGE = ("catrules play needs a terminal for the human seat; "
+                  "use --seats random,greedy,... to watch bots")
+SEATS_HINT = ("seats are human, random, greedy or bot (= greedy), bots optionally with a reflex: "
+              "bot:fast, random:slow, greedy:normal")
+
+
+class UsageError(Exception):
+    """A mistake in the command line: exit code 2."""
+
+    def __init__(self, message: str, hint: str = ""):
+        super().__init__(message)
+        self.hint = hint
+
+
+class Failure(Exception):
+    """Something the user must fix outside the command line (a file...): exit code 1."""
+
+    def __init__(self, message: str, hint: str = ""):
+        super().__init__(message)
+        self.hint = hint
+
+
+# ================================================================= helpers
+
+def _err(message: str, hint: str = "") -> None:
+    print(f"catrules: error: {message}", file=sys.stderr)
+    if hint:
+        print(f"  hint: {hint}", file=sys.stderr)
+
+
+def _color_stderr() -> bool:
+    return sys.stderr.isatty() and not os.environ.get("NO_COLOR")
+
+
+def _print_diagnostics(exc: GameFileError) -> None:
+    color = _color_stderr()
+    for d in exc.diagnostics:
+        print(d.format(color=color), file=sys.stderr)
+
+
+def _load(path: str):
+    """Load a game file; bad files print their diagnostics and fail with exit code 1."""
+    from .api import load_game
+    if not Path(path).exists():
+        raise Failure(f"no such game file: {path}", "check the path (game files end in .cat)")
+    try:
+        return load_game(path)
+    except GameFileError as exc:
+        _print_diagnostics(exc)
+        raise Failure(f"{path}: the game file has {len(exc.diagnostics)} problem"
+                      f"{'s' if len(exc.diagnostics) != 1 else ''}",
+                      "fix them, then `catrules check " + path + "`") from None
+
+
+def _card_count(game) -> int:
+    n = 0
+    while True:
+        try:
+            game.card(n)
+        except (IndexError, KeyError):
+            return n
+        n += 1
+
+
+def default_players(game) -> int:
+    """Four players when the game allows it, else the nearest count it allows."""
+    return min(max(4, game.min_players), game.max_players)
+
+
+def _players(game, requested: Optional[int]) -> int:
+    n = default_players(game) if requested is None else requested
+    if not game.min_players <= n <= game.max_players:
+        raise UsageError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {n}",
+                         f"use --players {game.min_players} to {game.max_players}")
+    return n
+
+
+def _options(game, names) -> list:
+    out = []
+    for raw in names or []:
+        for o in raw.split(","):
+            o = o.strip()
+            if o:
+                out.append(o)
+    for o in out:
+        if o not in game.options:
+            from .errors import suggest
+            known = ", ".join(game.options) or "none"
+            hint = suggest(o, game.options)
+            raise UsageError(f"{game.title} has no option `{o}`" + (f"; {hint}" if hint else ""),
+                             f"options of this game: {known}")
+    return sorted(set(out))
+
+
+def _split_specs(text: Optional[str]) -> Optional[list]:
+    if text is None:
+        return None
+    specs = [s.strip() for s in text.split(",")]
+    if not all(specs):
+        raise UsageError(f"--seats {text!r} has an empty seat", SEATS_HINT)
+    return specs
+
+
+def _is_human(spec: str) -> bool:
+    return spec.strip().lower() in HUMAN_SPECS
+
+
+def _check_bot_specs(specs: list) -> None:
+    from .bots import make_seat
+    for s in specs:
+        if _is_human(s):
+            continue
+        try:
+            make_seat(s)
+        except (ValueError, CatrulesError) as exc:
+            raise UsageError(str(exc).split("; valid")[0], SEATS_HINT) from None
+
+
+def _has_tty() -> bool:
+    if os.environ.get(FORCE_TTY_ENV, "") not in ("", "0"):
+        return True
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with a hint line after a usage error."""
+
+    def error(self, message: str):  # pragma: no cover - exercised through main()
+        self.print_usage(sys.stderr)
+        _err(message, f"`{self.prog} --help` explains every option")
+        raise SystemExit(2)
+
+
+# ==================================================================== play
+
+def cmd_play(args) -> int:
+    from rich.console import Console
+
+    from .frontends.terminal import Quit
+    from .match import Match
+
+    resume = None
+    if args.resume:
+        resume = _read_save(args.resume)
+        cli = resume.get("cli", {})
+        game_path = args.game or _saved_game_path(resume)
+    else:
+        if not args.game:
+            raise UsageError("which game? give a game file, or --resume a save file",
+                             "e.g. catrules play games/mygame.cat")
+        cli = {}
+        game_path = args.game
+    game = _load(game_path)
+
+    # ---------------------------------------------------------------- seats
+    if resume is not None:
+        try:
+            state = game.restore(resume["state"])
+        except (CatrulesError, KeyError, TypeError, ValueError, IndexError) as exc:
+            raise Failure(f"cannot resume {args.resume}: {exc}",
+                          "the save file does not fit this game file (was the game file changed?)") from None
+        players = state.n
+        if args.players is not None and args.players != players:
+            raise UsageError(f"the saved game has {players} players, not {args.players}",
+                             "leave out --players when resuming")
+        specs = _split_specs(args.seats) or list(cli.get("seats") or [])
+        if len(specs) != players:
+            raise UsageError(f"{len(specs)} seats for the saved game's {players} players", SEATS_HINT)
+        options = list(state.options)
+        seed = state.seed
+    else:
+        specs = _split_specs(args.seats)
+        if specs is not None and args.players is None:
+            players = _players(game, len(specs))
+        else:
+            players = _players(game, args.players)
+        if specs is None:
+            specs = ["human"] + ["greedy"] * (players - 1)
+        if len(specs) > players:
+            raise UsageError(f"{len(specs)} seats for {players} players", "give one seat per player")
+        specs = specs + ["greedy"] * (players - len(specs))
+        options = _options(game, args.option)
+        seed = args.seed if args.seed is not None else random.randrange(2 ** 31)
+        state = None
+    _check_bot_specs(specs)
+    humans = [i for i, s in enumerate(specs) if _is_human(s)]
+    if humans and not _has_tty():
+        _err(NO_TTY_MESSAGE)
+        return 2
+
+    console = Console(highlight=False)
+    names = [("you" if len(humans) == 1 else "human") if _is_human(s) else s for s in specs]
+    seats = _make_seats(specs, game, console, names)
+
+    # ---------------------------------------------------------------- state
+    if state is None:
+        try:
+            state = game.new_state(players, seed=seed, options=options, log=True)
+        except RulesError:
+            raise
+        except CatrulesError as exc:
+            raise UsageError(str(exc)) from None
+
+    log_path = args.log if args.log is not None else cli.get("log")
+    save_path = args.save or (args.resume if resume is not None else None) or \
+        f"{Path(game.path).stem}-{seed}.save.json"
+
+    if resume is not None:
+        match = Match.resume(game, resume, seats)
+    else:
+        match = Match(game, state, seats)
+    state = match.state
+    head = (f"{game.title}: {players} players, seed {seed}, options: {', '.join(options) or 'none'}; "
+            "seats: " + ", ".join(f"{i + 1} {n}" for i, n in enumerate(names)))
+    console.print(("Resumed " if resume is not None else "") + head, style="dim", markup=False)
+    spectator = None
+    if not humans:
+        from .frontends.terminal import Spectator
+        spectator = Spectator(console, game, names, quiet=args.quiet)
+        from .match import visible_event
+        match.on_event = lambda ev: spectator.event(visible_event(match.state, ev, None))
+    writer = None
+    if log_path:
+        writer = _open_log(log_path, game, state, specs, match)
+
+    extra = {"cli": {"seats": specs, "log": str(Path(log_path).resolve()) if log_path else None,
+                     "game_abs": str(Path(game.path).resolve()), "players": players, "options": options}}
+    try:
+        _run(match, spectator.flush if spectator is not None else None)
+    except (KeyboardInterrupt, EOFError, Quit) as exc:
+        if writer is not None:
+            writer.close()
+        try:
+            match.save(save_path, extra=extra)
+        except OSError as err:
+            print()
+            _err(f"the game could not be saved to {save_path}: {err.strerror or err}",
+                 "use --save FILE with a place you can write to")
+            return 1
+        print()
+        msg = f"Game saved to {save_path}. Resume with: catrules play --resume {save_path}"
+        print(msg if len(msg) <= 80 else msg.replace(". Resume with:", ".\nResume with:", 1))
+        if isinstance(exc, KeyboardInterrupt):
+            return 130
+        return 0 if isinstance(exc, Quit) else 1
+    if writer is not None:
+        writer.close()
+    if spectator is not None:
+        spectator.finish(state.scores(), state.winners())
+    if log_path:
+        console.print(f"log written to {log_path}", style="dim", markup=False)
+    return 0
+
+
+def _make_seats(specs, game, console, names) -> list:
+    from .bots import make_seat
+    from .frontends.terminal import TerminalSeat
+    seats = []
+    first_human = True
+    for s in specs:
+        if _is_human(s):
+            seats.append(TerminalSeat(console=console, game=game, names=names, show_scores=first_human))
+            first_human = False
+        else:
+            seats.append(make_seat(s))
+    return seats
+
+
+def _run(match, after_step=None) -> None:
+    """:meth:`Match.run`, except that an interruption in the middle of a decision leaves the random
+    sources as they were before it, so that the saved game resumes exactly."""
+    from .frontends.terminal import Quit
+    st = match.state
+    while True:
+        snap = (st.trng.getstate(), match.rng.getstate())
+        try:
+            more = match.step()
+        except (KeyboardInterrupt, EOFError, Quit):
+            st.trng.setstate(snap[0])
+            match.rng.setstate(snap[1])
+            raise
+        if after_step is not None:
+            after_step()
+        if not more:
+            break
+    match.flush_events()
+    if st.finished:
+        for i, seat in enumerate(match.seats):
+            seat.finish(st.view(i))
+
+
+def _open_log(path, game, state, specs, match):
+    """A full log of the game; a resumed game's log is written again from the start (from its
+    decisions), so that it can be replayed."""
+    from .logs import LogWriter
+    try:
+        writer = LogWriter(path, game, state.n, state.options, state.seed, specs)
+    except OSError as exc:
+        raise Failure(f"cannot write the log {path}: {exc.strerror or exc}") from None
+    writer.attach(match)
+    if state.history:
+        again = game.new_state(state.n, seed=state.seed, options=state.options, log=True)
+        for rec in state.history:
+            again.apply(rec[0], rec[1], rec[2] if len(rec) > 2 else None)
+        for ev in again.log:
+            writer.event(ev)
+    return writer
+
+
+def _read_save(path: str) -> dict:
+    from .match import Match
+    try:
+        data = Match.read_save(path)
+        data["state"]
+    except FileNotFoundError:
+        raise Failure(f"no save file {path}", "saves are written as <game>-<seed>.save.json in the "
+                                              "directory where the game was played") from None
+    except OSError as exc:
+        raise Failure(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise Failure(f"{path} is not a catrules save file (or it is damaged)",
+                      "give the file that `catrules play` named when it saved the game") from None
+    return data
+
+
+def _saved_game_path(data: dict) -> str:
+    cli = data.get("cli", {})
+    for p in (data.get("game"), cli.get("game_abs")):
+        if p and Path(p).is_file():
+            return p
+    return data.get("game") or cli.get("game_abs") or "?"
+
+
+# ================================================================ simulate
+
+def cmd_simulate(args) -> int:
+    from .simulate import simulate
+    game = _load(args.game)
+    players = _players(game, args.players)
+    options = _options(game, args.option)
+    bots = _split_specs(args.bots) or ["random"]
+    for s in bots:
+        if _is_human(s):
+            raise UsageError("simulations are played by bots only", SEATS_HINT)
+    _check_bot_specs(bots)
+    if len(bots) == 1:
+        seats = bots[0]
+    elif len(bots) == players:
+        seats = bots
+    else:
+        raise UsageError(f"{len(bots)} bots for {players} players", "give one bot for everyone or one per player")
+    if args.games < 0:
+        raise UsageError("--games must be 0 or more")
+
+    progress = None
+    bar = None
+    if not args.json and sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                       console=Console(stderr=True), transient=True)
+        task = bar.add_task("games", total=args.games)
+
+        def progress(done, total):
+            bar.update(task, completed=done)
+    try:
+        if bar is not None:
+            bar.start()
+        result = simulate(game, players, args.games, args.seed, seats=seats, options=options,
+                          log_path=args.log, progress=progress)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.stop()
+        _err("interrupted")
+        return 130
+    except OSError as exc:
+        raise Failure(f"cannot write the log {args.log}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        if bar is not None:
+            bar.stop()
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(result.format_table())
+    return 0
+
+
+# =================================================================== check
+
+def cmd_check(args) -> int:
+    from .api import load_game
+    color = _color_stderr()
+    failed = 0
+    for path in args.files:
+        if not Path(path).exists():
+            failed += 1
+            _err(f"no such game file: {path}", "check the path (game files end in .cat)")
+            continue
+        try:
+            game = load_game(path)
+        except GameFileError as exc:
+            failed += 1
+            for d in exc.diagnostics:
+                print(d.format(color=color), file=sys.stderr)
+            n = len(exc.diagnostics)
+            print(f"failed: {path} ({n} error{'s' if n != 1 else ''})", file=sys.stderr)
+            continue
+        warnings = [w for w in game.warnings if getattr(w, "severity", "warning") == "warning"]
+        for w in warnings:
+            print(w.format(color=color) if hasattr(w, "format") else str(w), file=sys.stderr)
+        extra = f", {len(warnings)} warning{'s' if len(warnings) != 1 else ''}" if warnings else ""
+        print(f"ok: {path} ({game.title}, {_card_count(game)} cards, "
+              f"players {game.min_players}-{game.max_players}{extra})")
+    return 1 if failed else 0
+
+
+# =================================================================== graph
+
+def cmd_graph(args) -> int:
+    from .graph import to_dot, to_mermaid
+    game = _load(args.game)
+    text = (to_mermaid if args.format == "mermaid" else to_dot)(game.graph)
+    if args.output and args.output != "-":
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise Failure(f"cannot write {args.output}: {exc.strerror or exc}") from None
+        g = game.graph
+        print(f"wrote {args.output} ({g.number_of_nodes()} nodes, {g.number_of_edges()} edges)", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+# ================================================================== replay
+
+def cmd_replay(args) -> int:
+    from .logs import LogError, read_log, replay
+    try:
+        games = read_log(args.log)
+        report = replay(args.log)
+    except FileNotFoundError:
+        raise Failure(f"no log file {args.log}", "logs are written by --log FILE of play or simulate") from None
+    except OSError as exc:
+        raise Failure(f"cannot read {args.log}: {exc.strerror or exc}") from None
+    except LogError as exc:
+        raise Failure(str(exc), "give a log written by catrules play/simulate --log") from None
+    if report.ok:
+        decisions = sum(1 for g in games for _, e in g.events if e.get("event") == "decision")
+        ng = len(games)
+        print(f"replayed {decisions} decisions" + (f" in {ng} games" if ng != 1 else "") +
+              (": same games" if ng != 1 else ": same game"))
+        for g in report.games:
+            for note in g.notes:
+                print(f"  note: {note}")
+        return 0
+    print(report.format())
+    return 1
+
+
+# ================================================================== parser
+
+_MAIN_EPILOG = """\
+examples:
+  catrules play games/mygame.cat                      you against 3 greedy bots
+  catrules play games/mygame.cat --seats random,greedy,bot:fast
+  catrules simulate games/mygame.cat --players 4 --games 1000 --seed 1
+  catrules check games/mygame.cat
+  catrules graph games/mygame.cat --format mermaid -o mygame.mmd
+  catrules replay game.jsonl
+
+exit codes: 0 ok, 1 a game file, save or log is at fault, 2 usage error,
+130 interrupted (Ctrl-C).  `catrules COMMAND --help` tells more.
+"""
+
+_PLAY_DESC = """\
+Play a game file at this terminal, one seat per player.
+
+A person (seat `human`) sees only what their player may see: their own
+cards, the open zones, how many cards the hidden ones hold, the counters,
+and what happened since their last decision.  They answer with the number
+of an option; Enter takes the default option (marked *), ? shows the table
+again, q saves and quits.  In a race the time to answer counts.
+
+Ctrl-C or end of input saves the game to <game>-<seed>.save.json in the
+current directory (or --save FILE); --resume continues it exactly.
+Without a human seat the public events of the game are printed, then the
+scores.  A human seat needs a terminal (the test suite sets the environment
+variable CATRULES_FORCE_TTY=1 to skip that check).
+"""
+
+_PLAY_EPILOG = """\
+examples:
+  catrules play games/mygame.cat
+  catrules play games/mygame.cat --players 3 --seed 7 --option NAME
+  catrules play games/mygame.cat --seats human,bot:fast,random --log game.jsonl
+  catrules play games/mygame.cat --seats random,random,random --quiet
+  catrules play --resume mygame-7.save.json
+
+exit codes: 0 game over (or saved with q), 1 end of input (saved) or a bad
+file, 2 usage error or no terminal for a human seat, 130 Ctrl-C (saved).
+"""
+
+_SIM_DESC = """\
+Let bots play a game many times and sum up the results: wins per seat
+(a shared win counts for each winner), mean/min/max total score per seat,
+decisions per game and games per second.  Game i uses the seed
+SEED * 1000003 + i: the same arguments always give the same results (only
+the timing lines differ).  A progress bar goes to stderr when it is a
+terminal.
+"""
+
+_SIM_EPILOG = """\
+examples:
+  catrules simulate games/mygame.cat --players 4 --games 1000 --seed 1
+  catrules simulate games/mygame.cat --bots greedy,random,random,random
+  catrules simulate games/mygame.cat --option NAME --json > result.json
+  catrules simulate games/mygame.cat --games 10 --log games.jsonl
+"""
+
+_CHECK_DESC = """\
+Check game files: read each one, report every problem found (file:line:col,
+the line, a caret under the place and a hint) and the warnings.  Prints
+`ok: FILE (title, N cards, players A-B)` for a good file.  Exit code 1 if any
+file has errors; warnings alone do not fail.
+"""
+
+_CHECK_EPILOG = """\
+examples:
+  catrules check games/mygame.cat
+  catrules check games/*.cat
+"""
+
+_GRAPH_DESC = """\
+Export a game's action graph (its phases and steps, and how control moves
+between them) as Graphviz dot or as a Mermaid flowchart.
+"""
+
+_GRAPH_EPILOG = """\
+examples:
+  catrules graph games/mygame.cat | dot -Tsvg > mygame.svg
+  catrules graph games/mygame.cat --format mermaid -o mygame.mmd
+"""
+
+_REPLAY_DESC = """\
+Play every game of a full log again (from its game file, players, options,
+seed and recorded decisions) and compare it, event by event, with the log.
+Prints `replayed N decisions: same game`, or the first difference.  Exit
+code 0 when the log replays exactly, 1 otherwise.
+"""
+
+_REPLAY_EPILOG = """\
+examples:
+  catrules play games/mygame.cat --seats random,random,random --seed 3 --log game.jsonl
+  catrules replay game.jsonl
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    fmt = argparse.RawDescriptionHelpFormatter
+    p = Parser(prog="catrules", formatter_class=fmt,
+               description="Card games written as rules files: play them, simulate them, check them.",
+               epilog=_MAIN_EPILOG)
+    from .parser import LANGUAGE_VERSION
+    p.add_argument("--version", action="version",
+                   version=f"catrules {__version__} (language version {LANGUAGE_VERSION})")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+
+    sp = sub.add_parser("play", help="play a game at this terminal", description=_PLAY_DESC,
+                        epilog=_PLAY_EPILOG, formatter_class=fmt)
+    sp.add_argument("game", nargs="?", metavar="GAME", help="the game file (.cat); optional with --resume")
+    sp.add_argument("--players", type=int, metavar="N",
+                    help="number of players (default: the number of --seats, else 4 if the game allows it)")
+    sp.add_argument("--seats", metavar="S,S,...",
+                    help="who plays each seat, in order: human, random, greedy, bot, bot:fast, random:slow... "
+                         "(default: human, then greedy bots; missing seats are greedy bots)")
+    sp.add_argument("--seed", type=int, metavar="N", help="random seed: the same seed deals the same game "
+                                                          "(default: a random one, printed at the start)")
+    sp.add_argument("--option", action="append", metavar="NAME",
+                    help="turn on a game option (repeat, or separate with commas; default: none)")
+    sp.add_argument("--log", metavar="FILE", help="write a full JSON Lines log of the game (default: none)")
+    sp.add_argument("--save", metavar="FILE",
+                    help="where an interrupted game is saved (default: <game>-<seed>.save.json here)")
+    sp.add_argument("--resume", metavar="FILE", help="continue a saved game exactly where it stopped")
+    sp.add_argument("--quiet", action="store_true",
+                    help="without a human seat, print only the final scores (default: every public event)")
+    sp.set_defaults(func=cmd_play)
+
+    sp = sub.add_parser("simulate", help="let bots play many games and sum up", description=_SIM_DESC,
+                        epilog=_SIM_EPILOG, formatter_class=fmt)
+    sp.add_argument("game", metavar="GAME", help="the game file (.cat)")
+    sp.add_argument("--players", type=int, metavar="N", help="number of players (default: 4 if the game "
+                                                             "allows it, else the nearest allowed)")
+    sp.add_argument("--games", type=int, default=100, metavar="N", help="number of games (default: 100)")
+    sp.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the simulation (default: 1)")
+    sp.add_argument("--bots", metavar="SPEC[,SPEC...]",
+                    help="one bot for every seat, or one per seat: random, greedy, bot, bot:fast... "
+                         "(default: random)")
+    sp.add_argument("--option", action="append", metavar="NAME",
+                    help="turn on a game option (repeat, or separate with commas; default: none)")
+    sp.add_argument("--json", action="store_true", help="print the result as JSON on stdout (no progress bar)")
+    sp.add_argument("--log", metavar="FILE", help="write every game to one JSON Lines log (default: none)")
+    sp.set_defaults(func=cmd_simulate)
+
+    sp = sub.add_parser("check", help="check game files and report every problem", description=_CHECK_DESC,
+                        epilog=_CHECK_EPILOG, formatter_class=fmt)
+    sp.add_argument("files", nargs="+", metavar="FILE", help="game files to check")
+    sp.set_defaults(func=cmd_check)
+
+    sp = sub.add_parser("graph", help="export the action graph (dot or mermaid)", description=_GRAPH_DESC,
+                        epilog=_GRAPH_EPILOG, formatter_class=fmt)
+    sp.add_argument("game", metavar="GAME", help="the game file (.cat)")
+    sp.add_argument("--format", choices=("dot", "mermaid"), default="dot",
+                    help="output format (default: dot)")
+    sp.add_argument("-o", "--output", metavar="OUT", help="write to this file (default: standard output)")
+    sp.set_defaults(func=cmd_graph)
+
+    sp = sub.add_parser("replay", help="replay a log and check it gives the same game",
+                        description=_REPLAY_DESC, epilog=_REPLAY_EPILOG, formatter_class=fmt)
+    sp.add_argument("log", metavar="LOG", help="a log written with --log")
+    sp.set_defaults(func=cmd_replay)
+    return p
+
+
+def main(argv: Optional[list] = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except UsageError as exc:
+        _err(str(exc), exc.hint)
+        return 2
+    except Failure as exc:
+        _err(str(exc), exc.hint)
+        return 1
+    except GameFileError as exc:
+        _print_diagnostics(exc)
+        return 1
+    except RulesError as exc:
+        _err(f"the game stopped: {exc}", "" if exc.hint else "this is a problem in the game file")
+        return 1
+    except CatrulesError as exc:
+        _err(str(exc))
+        return 1
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        _err("interrupted")
+        return 130
+    except BrokenPipeError:
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

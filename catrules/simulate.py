@@ -1,0 +1,192 @@
+"""Simulations: let bots play a game many times and sum up who won and how.
+
+:func:`simulate` plays ``games`` games through :class:`~catrules.match.Match`
+with bot seats (:func:`catrules.bots.make_seat`).  Game ``i`` (from 0) uses
+the seed ``seed * 1_000_003 + i``, so the same arguments always give the same
+games and the same :class:`SimResult` (apart from the timing), and any one
+game can be played again on its own with its seed.  With ``log_path`` every
+game is written, one after another, to one JSON Lines log
+(:mod:`catrules.logs`) that :func:`catrules.logs.replay` can check.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+from .bots import make_seat
+from .match import Match
+
+#: Game ``i`` of a simulation with seed ``s`` uses the seed ``s * SEED_STRIDE + i``.
+SEED_STRIDE = 1_000_003
+
+
+def game_seed(seed: int, i: int) -> int:
+    """The seed of game ``i`` (from 0) of a simulation started with ``seed``."""
+    return seed * SEED_STRIDE + i
+
+
+@dataclass
+class SeatStats:
+    """What one seat achieved over a simulation."""
+    seat: int                       # player index, from 0
+    spec: str                       # the seat spec, e.g. "random" or "bot:fast"
+    wins: int = 0                   # games won, shared wins included
+    win_rate: float = 0.0           # wins / games
+    score_mean: float = 0.0         # mean total score
+    score_min: Optional[float] = None
+    score_max: Optional[float] = None
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "spec": self.spec, "wins": self.wins, "win_rate": self.win_rate,
+                "score_mean": self.score_mean, "score_min": self.score_min, "score_max": self.score_max}
+
+
+@dataclass
+class SimResult:
+    """The summary of a simulation.  Every field but the timing depends only on the arguments."""
+    game: str                       # the game's title
+    path: str                       # the game file
+    players: int
+    games: int
+    seed: int
+    options: list
+    seats: list                     # one SeatStats per player
+    shared_games: int = 0           # games won by more than one player (each of them counts a win)
+    decisions_mean: float = 0.0     # mean number of decisions per game (State.decisions)
+    elapsed: float = 0.0            # seconds for the whole simulation (timing)
+    log_path: Optional[str] = None
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.elapsed if self.elapsed > 0 else 0.0
+
+    def to_dict(self) -> dict:
+        """A JSON-ready summary in a fixed key order; the timing is apart, under ``"timing"``."""
+        return {
+            "game": self.game, "path": self.path, "players": self.players, "games": self.games,
+            "seed": self.seed, "options": list(self.options),
+            "seats": [s.to_dict() for s in self.seats],
+            "shared_games": self.shared_games, "decisions_mean": self.decisions_mean,
+            "log": self.log_path,
+            "timing": {"elapsed_seconds": round(self.elapsed, 3),
+                       "games_per_second": round(self.games_per_second, 2)},
+        }
+
+    def format_table(self) -> str:
+        """A text table of at most 80 columns."""
+        opts = ", ".join(self.options) if self.options else "none"
+        head = (f"{self.game}: {self.games} game{'s' if self.games != 1 else ''}, {self.players} players, "
+                f"seed {self.seed}, options: {opts}")
+        lines = [_clip(head), "",
+                 f"{'player':>6}  {'seat':<14}{'wins':>7}{'win rate':>10}{'mean score':>12}{'min':>8}{'max':>8}",
+                 "-" * 65]
+        for s in self.seats:
+            lines.append(f"{s.seat + 1:>6}  {_clip(s.spec, 13):<14}{s.wins:>7}{s.win_rate * 100:>9.1f}%"
+                         f"{_num(s.score_mean, 2):>12}{_num(s.score_min):>8}{_num(s.score_max):>8}")
+        lines.append("")
+        lines.append(f"decisions per game: {self.decisions_mean:.1f}    "
+                     f"games with a shared win: {self.shared_games}")
+        lines.append(f"time: {self.elapsed:.2f} s ({self.games_per_second:.1f} games/s)")
+        if self.log_path:
+            lines.append(_clip(f"log: {self.log_path}"))
+        return "\n".join(lines)
+
+
+def _num(v, digits: int = 0) -> str:
+    if v is None:
+        return "-"
+    if digits:
+        return f"{v:.{digits}f}"
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def _clip(s: str, width: int = 80) -> str:
+    return s if len(s) <= width else s[:width - 3] + "..."
+
+
+def _seat_specs(seats, players: int) -> list:
+    if isinstance(seats, str):
+        specs = [seats] * players
+    else:
+        specs = list(seats)
+        if len(specs) != players:
+            raise ValueError(f"{len(specs)} seat specs for {players} players: give one per player, "
+                             "or one spec for every seat")
+    for s in specs:
+        make_seat(s)          # raises ValueError for a bad spec, before any game is played
+    return specs
+
+
+def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | str = "random", options=(),
+             log_path: Optional[str | Path] = None,
+             progress: Optional[Callable[[int, int], None]] = None) -> SimResult:
+    """Play ``games`` games of ``game`` (a loaded game or a game file) with bot seats.
+
+    ``seats`` is one seat spec for every player or a list of one per player (see
+    :func:`catrules.bots.make_seat`).  ``progress(done, total)`` is called after each game.
+    """
+    from .logs import LogWriter
+    if isinstance(game, (str, Path)):
+        from .api import load_game
+        game = load_game(game)
+    if not isinstance(games, int) or games < 0:
+        raise ValueError(f"the number of games must be a whole number of at least 0, not {games!r}")
+    if not isinstance(seed, int):
+        raise ValueError(f"the seed must be a whole number, not {seed!r}")
+    specs = _seat_specs(seats, players)
+    options = sorted(set(options))
+    game.program.check_start(players, options)     # a wrong player count or option fails here
+
+    wins = [0] * players
+    sums = [0.0] * players
+    lows: list = [None] * players
+    highs: list = [None] * players
+    shared = 0
+    decisions = 0
+    log_file = open(log_path, "w", encoding="utf-8") if log_path is not None else None
+    start = time.perf_counter()
+    try:
+        for i in range(games):
+            s = game_seed(seed, i)
+            seat_objs = [make_seat(x) for x in specs]
+            state = game.new_state(players, seed=s, options=options, log=log_file is not None)
+            match = Match(game, state, seat_objs)
+            writer = None
+            if log_file is not None:
+                writer = LogWriter(log_file, game, players, options, s, specs).attach(match)
+            try:
+                match.run()
+            except Exception as exc:
+                if hasattr(exc, "add_note"):
+                    exc.add_note(f"in simulated game {i + 1} of {games} (seed {s})")
+                raise
+            if writer is not None:
+                writer.close()
+            if not state.finished:
+                raise RuntimeError(f"simulated game {i + 1} (seed {s}) stopped before its end")
+            scores = state.scores()
+            won = state.winners(scores)
+            for w in won:
+                wins[w] += 1
+            if len(won) > 1:
+                shared += 1
+            for p, row in enumerate(scores):
+                t = row["total"]
+                sums[p] += t
+                lows[p] = t if lows[p] is None or t < lows[p] else lows[p]
+                highs[p] = t if highs[p] is None or t > highs[p] else highs[p]
+            decisions += state.decisions
+            if progress is not None:
+                progress(i + 1, games)
+    finally:
+        if log_file is not None:
+            log_file.close()
+    elapsed = time.perf_counter() - start
+    n = max(games, 1)
+    stats = [SeatStats(p, specs[p], wins[p], round(wins[p] / n, 6), round(sums[p] / n, 6), lows[p], highs[p])
+             for p in range(players)]
+    return SimResult(game.title, str(game.path), players, games, seed, options, stats, shared,
+                     round(decisions / n, 6), elapsed, str(log_path) if log_path is not None else None)
