@@ -79,7 +79,7 @@ class Match:
         self.seed = state.seed if seed is None else seed
         self.rng = random.Random(self.state.seed * 31 + 7)
         self.on_event = on_event          # called with each full event (for a log file)
-        needs_log = on_event is not None or any(s.wants_events for s in seats)
+        needs_log = on_event is not None or any(getattr(s, "wants_events", True) for s in seats)
         if state.log is None and needs_log:
             if state.decisions == 0:
                 raise ValueError("start the game with log=True (game.new_state(..., log=True)) so that "
@@ -119,7 +119,7 @@ class Match:
             for ev in new:
                 self.on_event(ev)
         for i, seat in enumerate(self.seats):
-            if not seat.wants_events:
+            if not getattr(seat, "wants_events", True):
                 continue
             mine = [e for e in (visible_event(self.state, ev, i) for ev in new) if e is not None]
             if mine:

@@ -31,6 +31,7 @@ class Checked:
         self.bot = bot
         self.record = record
         self.name = bot.name
+        self.wants_events = bot.wants_events
         self.interactive = False
 
     def start(self, table, player):
