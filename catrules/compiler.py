@@ -20,7 +20,7 @@ from . import ast
 from . import graph as graphmod
 from .checker import PLACE_ATTRS, Checked
 from .codegen import CodeGen
-from .engine import CHAIN_LIMIT, Frame
+from .engine import CHAIN_LIMIT, STEP_LIMIT as STEP_GUARD, Frame
 from .errors import CatrulesError, RulesError, suggest
 
 
@@ -694,15 +694,32 @@ class _Compiler:
         for e in ends:
             self.code[e] = _jump(end)
 
-    def _loop(self, s, head_fn_factory, init=None) -> None:
+    def _loop(self, s, step, init=None) -> None:
+        """A loop: ``step(state, frame)`` readies the next round and says whether there is one.
+
+        It is tested before the first round and again at the bottom of the body, which
+        jumps straight back to the body's start (one instruction per round, not two).
+        """
         if init is not None:
             self.emit(init, s.line)
         head = self.emit(None, s.line)
         self.loops.append([])
         self.block(self.body_of(s))
-        self.emit(_back(head), s.line)
+        body = head + 1
+        tail = self.emit(None, s.line)
         end = len(self.code)
-        self.code[head] = head_fn_factory(end)
+
+        def head_fn(st, fr):
+            if not step(st, fr):
+                fr.pc = end
+
+        def tail_fn(st, fr):
+            st.steps += 1
+            if st.steps > STEP_GUARD:
+                st.back_edge(fr)
+            if step(st, fr):
+                fr.pc = body
+        self.code[head], self.code[tail] = head_fn, tail_fn
         self._patch_stops(self.loops.pop(), end)
 
     def s_RepeatTimes(self, s: ast.RepeatTimes) -> None:
@@ -712,26 +729,21 @@ class _Compiler:
         def init(st, fr):
             fr.vars[var] = count(st, fr.vars)
 
-        def factory(end):
-            def head(st, fr):
-                V = fr.vars
-                if V[var] <= 0:
-                    fr.pc = end
-                else:
-                    V[var] -= 1
-            return head
-        self._loop(s, factory, init)
+        def step(st, fr):
+            V = fr.vars
+            if V[var] <= 0:
+                return False
+            V[var] -= 1
+            return True
+        self._loop(s, step, init)
 
     def s_RepeatUntil(self, s: ast.RepeatUntil) -> None:
         cond = self.ex(s.cond)
         negate = s.negate
 
-        def factory(end):
-            def head(st, fr):
-                if bool(cond(st, fr.vars)) != negate:
-                    fr.pc = end
-            return head
-        self._loop(s, factory)
+        def step(st, fr):
+            return bool(cond(st, fr.vars)) == negate
+        self._loop(s, step)
 
     def _iterate(self, s, var, make_list) -> None:
         lst, idx = self.new_var(), self.new_var()
@@ -740,18 +752,16 @@ class _Compiler:
             fr.vars[lst] = make_list(st, fr.vars)
             fr.vars[idx] = 0
 
-        def factory(end):
-            def head(st, fr):
-                V = fr.vars
-                i = V[idx]
-                items = V[lst]
-                if i >= len(items):
-                    fr.pc = end
-                else:
-                    V[var] = items[i]
-                    V[idx] = i + 1
-            return head
-        self._loop(s, factory, init)
+        def step(st, fr):
+            V = fr.vars
+            i = V[idx]
+            items = V[lst]
+            if i >= len(items):
+                return False
+            V[var] = items[i]
+            V[idx] = i + 1
+            return True
+        self._loop(s, step, init)
 
     def s_ForPlayers(self, s: ast.ForPlayers) -> None:
         if s.start is not None:
@@ -1108,7 +1118,7 @@ def _back(target):
     def back(st, fr):
         fr.pc = target
         st.steps += 1
-        if st.steps > 2_000_000:
+        if st.steps > STEP_GUARD:
             st.back_edge(fr)
     return back
 

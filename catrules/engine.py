@@ -192,7 +192,7 @@ class State:
                 self.log.append({"t": "end"})
 
     def back_edge(self, fr) -> None:
-        self.steps += 1
+        """Called by a loop that has gone round more than STEP_LIMIT times since the last decision."""
         if self.steps > STEP_LIMIT:
             raise RulesError(f"the game ran {STEP_LIMIT:,} loop rounds without anyone deciding anything; "
                              "a loop that never ends?", self.prog.line_of(fr.key, fr.pc - 1), self.prog.path,
@@ -246,6 +246,7 @@ class State:
                 raise IllegalChoice("a race needs a reaction time (seconds)")
             p["times"][player] = float(reaction_time)
         self.decisions += 1
+        self.steps = 0
         rec = [player, option_id] if reaction_time is None else [player, option_id, float(reaction_time)]
         self.history.append(rec)
         self.actor = player
