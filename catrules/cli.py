@@ -235,7 +235,7 @@ def cmd_play(args) -> int:
         f"{Path(game.path).stem}-{seed}.save.json"
 
     if resume is not None:
-        match = Match.resume(game, resume, seats)
+        match = _resume(game, state, resume, seats)
     else:
         match = Match(game, state, seats)
     state = match.state
@@ -279,6 +279,20 @@ def cmd_play(args) -> int:
     if log_path:
         console.print(f"log written to {log_path}", style="dim", markup=False)
     return 0
+
+
+def _resume(game, state, data: dict, seats: list):
+    """:meth:`Match.resume` with the state already restored.  A restored state has no event
+    log; it gets an empty one, because a game saved at its very first decision would otherwise
+    be refused (the match asks for ``log=True`` when no decision was made yet)."""
+    from .match import Match
+    if state.log is None:
+        state.log = []
+    match = Match(game, state, seats)
+    rng = data.get("bot_rng")
+    if rng is not None:
+        match.rng.setstate((rng[0], tuple(rng[1]), rng[2]))
+    return match
 
 
 def _make_seats(specs, game, console, names) -> list:

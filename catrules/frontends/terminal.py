@@ -25,7 +25,6 @@ from rich import box
 from rich.color import Color, ColorParseError
 from rich.columns import Columns
 from rich.console import Console, Group
-from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
@@ -156,8 +155,7 @@ class Painter:
             piece.append_text(label)
             if i:
                 if width is not None and col + 3 + len(piece.plain) > width:
-                    out.append(" ·", style="dim")
-                    out.append("\n")
+                    out.append("\n")          # the line break separates the cards
                     col = 0
                 else:
                     out.append(" · ", style="dim")

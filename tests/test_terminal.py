@@ -1,0 +1,226 @@
+"""The terminal front end, driven with injected input and a recorded console (no tty needed)."""
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+import catrules
+from catrules.engine import Decision, Option
+from catrules.frontends.base import Choice, Seat
+from catrules.frontends.terminal import Painter, Quit, Spectator, TerminalSeat, score_table
+from catrules.match import Match, visible_event
+
+ROOT = Path(__file__).resolve().parent.parent
+MEOW = ROOT / "games" / "meow.cat"
+TESTS = Path(__file__).resolve().parent / "games"
+
+
+@pytest.fixture(scope="module")
+def meow():
+    return catrules.load_game(MEOW)
+
+
+def console(width=80, **kw):
+    return Console(file=io.StringIO(), width=width, highlight=False, **kw)
+
+
+def feeder(answers):
+    it = iter(answers)
+    asked = []
+
+    def ask(prompt=""):
+        asked.append(prompt)
+        return next(it)          # StopIteration = end of input
+    ask.asked = asked
+    return ask
+
+
+class Last(Seat):
+    name = "last"
+
+    def decide(self, view, decision):
+        return Choice(decision.options[-1].id, 0.5 if decision.timed else None)
+
+
+def first_decision(meow, players=3, seed=3):
+    st = meow.new_state(players, seed=seed)
+    d = st.pending()[0]
+    return st, d
+
+
+def test_reasks_on_wrong_key_then_returns_a_legal_choice(meow):
+    st, d = first_decision(meow)
+    con = console()
+    ask = feeder(["x", "99", "1"])
+    seat = TerminalSeat(console=con, input=ask, game=meow)
+    seat.start(None, d.player)
+    ch = seat.decide(st.view(d.player), d)
+    assert ch.option == d.options[0].id
+    assert ch.reaction_time is None
+    assert len(ask.asked) == 3
+    out = con.file.getvalue()
+    assert "'x' is not an option" in out
+    assert "99 is not one of the options" in out
+    d.option(ch.option)          # legal
+
+
+def test_enter_takes_the_default(meow):
+    st, d = first_decision(meow)
+    assert d.default is not None
+    seat = TerminalSeat(console=console(), input=feeder([""]), game=meow)
+    seat.start(None, d.player)
+    assert seat.decide(st.view(d.player), d).option == d.default
+
+
+def test_enter_without_default_is_explained_and_asked_again():
+    opts = [Option("yes", "yes", True, "value"), Option("no", "no", False, "value")]
+    d = Decision(0, "choose", "Stop here?", opts, None, 1, False)
+    con = console()
+    seat = TerminalSeat(console=con, input=feeder(["", "2"]))
+    seat.start(None, 0)
+    assert seat.decide({"players": 1, "you": 0, "zones": [], "counters": {}}, d).option == "no"
+    assert "no default" in con.file.getvalue()
+
+
+def test_a_label_can_be_typed(meow):
+    st, d = first_decision(meow)
+    seat = TerminalSeat(console=console(), input=feeder([d.options[1].label.upper()]), game=meow)
+    seat.start(None, d.player)
+    assert seat.decide(st.view(d.player), d).option == d.options[1].id
+
+
+def test_end_of_input_and_quit(meow):
+    st, d = first_decision(meow)
+    seat = TerminalSeat(console=console(), input=feeder(["x"]), game=meow)
+    seat.start(None, d.player)
+    with pytest.raises(EOFError):
+        seat.decide(st.view(d.player), d)
+    seat = TerminalSeat(console=console(), input=feeder(["q"]), game=meow)
+    seat.start(None, d.player)
+    with pytest.raises(Quit):
+        seat.decide(st.view(d.player), d)
+
+
+def test_race_reports_the_reaction_time(monkeypatch):
+    clock = iter([100.0, 101.25])
+    monkeypatch.setattr("catrules.frontends.terminal.time.monotonic", lambda: next(clock))
+    opts = [Option("c1", "card 1", 1, "value"), Option("c2", "card 2", 2, "value")]
+    d = Decision(0, "race", "Race! Grab one", opts, "c2", 1, True)
+    seat = TerminalSeat(console=console(), input=feeder(["1"]))
+    seat.start(None, 0)
+    ch = seat.decide({"players": 2, "you": 0, "zones": [], "counters": {}}, d)
+    assert ch.option == "c1"
+    assert ch.reaction_time == pytest.approx(1.25)
+
+
+def test_race_game_with_a_person_finishes():
+    game = catrules.load_game(TESTS / "race.cat")
+    con = console()
+    seat = TerminalSeat(console=con, input=feeder([""] * 50), game=game)
+    m = Match(game, game.new_state(2, seed=4, log=True), [seat, Last()])
+    st = m.run()
+    assert st.finished
+    out = con.file.getvalue()
+    assert "race: 1st" in out and "your time" in out
+    assert "Final score" in out
+
+
+def test_whole_game_fits_80_columns_and_shows_only_the_view(meow):
+    con = console()
+    seat = TerminalSeat(console=con, input=feeder([""] * 200), game=meow, names=["you", "last", "last", "last"])
+    st = meow.new_state(4, seed=5, log=True)
+    Match(meow, st, [seat, Last(), Last(), Last()]).run()
+    out = con.file.getvalue()
+    lines = out.splitlines()
+    assert max(len(x) for x in lines) <= 80
+    assert "Final score" in out and "total" in out
+    assert "fish used (note)" in out           # a note item of the game's score, marked
+    assert re.search(r"(Winner|You win|You share)", out)
+    # another player's hand never shows its cards, only how many
+    first_screen = out.split("decision 1")[1].split("Your choice")[0]
+    assert "8 cards" in first_screen or "9 cards" in first_screen
+
+
+def test_other_hands_are_counts_not_cards(meow):
+    st, d = first_decision(meow, players=3, seed=9)
+    con = console()
+    seat = TerminalSeat(console=con, input=feeder([""]), game=meow)
+    seat.start(None, d.player)
+    seat.decide(st.view(d.player), d)
+    out = con.file.getvalue()
+    view_all = st.view(None)
+    for z in st.view(d.player)["zones"]:
+        if z["zone"] == "hand" and z["owner"] != d.player:
+            assert z["cards"] is None
+    assert view_all["you"] is None
+    mine = [z for z in st.view(d.player)["zones"] if z["zone"] == "hand" and z["owner"] == d.player][0]
+    for c in mine["cards"]:
+        assert c["label"] in out
+
+
+def test_no_color_is_respected(meow, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    st, d = first_decision(meow)
+    con = Console(file=io.StringIO(), width=80, force_terminal=True, highlight=False)
+    seat = TerminalSeat(console=con, input=feeder(["1"]), game=meow)
+    seat.start(None, d.player)
+    seat.decide(st.view(d.player), d)
+    out = con.file.getvalue()
+    assert not re.search(r"\x1b\[(3[0-7]|38;|9[0-7])", out)     # no foreground colours
+
+
+def test_colours_come_from_the_first_attribute():
+    p = Painter()
+    p.learn({"id": 0, "type": "t", "label": "orange 1", "colour": "orange", "value": 1})
+    p.learn({"id": 1, "type": "t", "label": "red 1", "colour": "red", "value": 1})
+    p.learn({"id": 2, "type": "t", "label": "alpha", "suit": "alpha"})
+    p.learn({"id": 3, "type": "t", "label": "beta", "suit": "beta"})
+    p.learn({"id": 4, "type": "t", "label": "7", "value": 7})
+    assert p.styles["orange"] == "dark_orange"
+    assert p.styles["red"] == "red"
+    assert p.styles["alpha"] != p.styles["beta"]
+    assert "bold" in p.card(2).style
+    assert p.card(4).plain == "7"
+
+
+def test_events_read_from_the_viewer_side(meow):
+    p = Painter(meow, me=0, names=["you", "b", "c"])
+    p.n = 3
+    lines = p.events([
+        {"t": "move", "cards": [1], "from": "hand of player 2", "to": "played of player 2", "actor": 1},
+        {"t": "move", "cards": None, "count": 9, "from": "deck", "to": "hand of player 3", "actor": None},
+        {"t": "move", "cards": [2], "from": "played of player 1", "to": "discard", "actor": 1},
+        {"t": "move", "cards": [3], "from": "played of player 2", "to": "discard", "actor": 1},
+        {"t": "move", "cards": [4], "from": "played of player 3", "to": "discard", "actor": 1},
+        {"t": "race", "choices": [{"player": 1, "option": "c5"}, {"player": 0, "option": "c6"}],
+         "times": [0.4, 0.9]},
+        {"t": "reveal", "choices": [{"player": 0, "option": "c7"}]},
+        {"t": "move", "cards": [8], "from": "deck", "to": "hand of player 1", "actor": None},
+        {"t": "move", "cards": None, "count": 3, "from": "deck", "to": "hand of player 2", "actor": None},
+        {"t": "move", "cards": None, "count": 3, "from": "deck", "to": "hand of player 3", "actor": None},
+    ])
+    text = [x.plain for x in lines]
+    assert text[0] == f"player 2: hand → played  {meow.card(1)['label']}"
+    assert text[1] == "deck → hand of player 3  9 cards"
+    assert text[2].startswith("played of everyone → discard")
+    assert text[3].startswith("race: 1st player 2") and "2nd you" in text[3] and "0.40s" in text[3]
+    assert text[4].startswith("reveal: you")
+    assert text[5].startswith("deck → your hand")
+    assert text[6] == "deck → hand of players 2, 3  3 cards each"
+
+
+def test_spectator_and_score_table(meow):
+    con = console()
+    spec = Spectator(con, meow, ["last"] * 3)
+    st = meow.new_state(3, seed=2, log=True)
+    m = Match(meow, st, [Last(), Last(), Last()], on_event=lambda ev: spec.event(visible_event(st, ev, None)))
+    m.run()
+    spec.finish(st.scores(), st.winners())
+    out = con.file.getvalue()
+    assert "Final score" in out and "★" in out
+    assert max(len(x) for x in out.splitlines()) <= 80
+    t = score_table(st.scores(), st.winners(), Painter(meow, None, ["a", "b", "c"]), ["fish_used"])
+    assert t.row_count == 3
