@@ -59,6 +59,15 @@ class Game:
         """The action graph (a networkx DiGraph)."""
         return self.program.graph
 
+    @property
+    def card_count(self) -> int:
+        return self.program.card_count
+
+    @property
+    def score_items(self) -> list:
+        """The score items in order: ``(name, counted)``; ``note`` items are not counted."""
+        return [(name, counted) for name, counted, _fn in self.program.score_items]
+
     def card(self, card_id: int) -> dict:
         """A card's attributes (``id``, ``type``, ``label`` and its own)."""
         return self.program.card_dicts[card_id]

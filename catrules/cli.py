@@ -78,16 +78,6 @@ def _load(path: str):
                       "fix them, then `catrules check " + path + "`") from None
 
 
-def _card_count(game) -> int:
-    n = 0
-    while True:
-        try:
-            game.card(n)
-        except (IndexError, KeyError):
-            return n
-        n += 1
-
-
 def default_players(game) -> int:
     """Four players when the game allows it, else the nearest count it allows."""
     return min(max(4, game.min_players), game.max_players)
@@ -235,7 +225,7 @@ def cmd_play(args) -> int:
         f"{Path(game.path).stem}-{seed}.save.json"
 
     if resume is not None:
-        match = _resume(game, state, resume, seats)
+        match = Match.resume(game, resume, seats, state=state)
     else:
         match = Match(game, state, seats)
     state = match.state
@@ -255,7 +245,7 @@ def cmd_play(args) -> int:
     extra = {"cli": {"seats": specs, "log": str(Path(log_path).resolve()) if log_path else None,
                      "game_abs": str(Path(game.path).resolve()), "players": players, "options": options}}
     try:
-        _run(match, spectator.flush if spectator is not None else None)
+        match.run(spectator.flush if spectator is not None else None)
     except (KeyboardInterrupt, EOFError, Quit) as exc:
         if writer is not None:
             writer.close()
@@ -281,20 +271,6 @@ def cmd_play(args) -> int:
     return 0
 
 
-def _resume(game, state, data: dict, seats: list):
-    """:meth:`Match.resume` with the state already restored.  A restored state has no event
-    log; it gets an empty one, because a game saved at its very first decision would otherwise
-    be refused (the match asks for ``log=True`` when no decision was made yet)."""
-    from .match import Match
-    if state.log is None:
-        state.log = []
-    match = Match(game, state, seats)
-    rng = data.get("bot_rng")
-    if rng is not None:
-        match.rng.setstate((rng[0], tuple(rng[1]), rng[2]))
-    return match
-
-
 def _make_seats(specs, game, console, names) -> list:
     from .bots import make_seat
     from .frontends.terminal import TerminalSeat
@@ -307,29 +283,6 @@ def _make_seats(specs, game, console, names) -> list:
         else:
             seats.append(make_seat(s))
     return seats
-
-
-def _run(match, after_step=None) -> None:
-    """:meth:`Match.run`, except that an interruption in the middle of a decision leaves the random
-    sources as they were before it, so that the saved game resumes exactly."""
-    from .frontends.terminal import Quit
-    st = match.state
-    while True:
-        snap = (st.trng.getstate(), match.rng.getstate())
-        try:
-            more = match.step()
-        except (KeyboardInterrupt, EOFError, Quit):
-            st.trng.setstate(snap[0])
-            match.rng.setstate(snap[1])
-            raise
-        if after_step is not None:
-            after_step()
-        if not more:
-            break
-    match.flush_events()
-    if st.finished:
-        for i, seat in enumerate(match.seats):
-            seat.finish(st.view(i))
 
 
 def _open_log(path, game, state, specs, match):
@@ -454,7 +407,7 @@ def cmd_check(args) -> int:
         for w in warnings:
             print(w.format(color=color) if hasattr(w, "format") else str(w), file=sys.stderr)
         extra = f", {len(warnings)} warning{'s' if len(warnings) != 1 else ''}" if warnings else ""
-        print(f"ok: {path} ({game.title}, {_card_count(game)} cards, "
+        print(f"ok: {path} ({game.title}, {game.card_count} cards, "
               f"players {game.min_players}-{game.max_players}{extra})")
     return 1 if failed else 0
 

@@ -494,10 +494,19 @@ class _Compiler:
         p.ranking = [(r.direction, self.ex(r.key)) for r in g.ranking] or [("highest", lambda st, V: V["total"])]
 
     def infer_counter_kinds(self) -> None:
+        """What each counter holds (card, player, number...), so views can show it properly."""
         g = self.ck.game
+        units = [g.setup, g.flow] + [x.body for x in g.phases + g.actions + g.triggers]
+        # what kind of value each variable is bound to by a choice or a loop
+        self.var_kind = {}
+        for n in ast.walk(units):
+            if isinstance(n, (ast.Choose, ast.Together, ast.ForEach)):
+                self.var_kind.setdefault(n.var, self.kind_of(n.source))
+            if isinstance(n, (ast.ForPlayers, ast.Together)):
+                self.var_kind.setdefault(n.var if isinstance(n, ast.ForPlayers) else n.player, "player")
         for c in g.counters:
             kinds = [self.kind_of(c.value)]
-            for n in ast.walk([g.setup, g.flow] + [x.body for x in g.phases + g.actions + g.triggers]):
+            for n in ast.walk(units):
                 if isinstance(n, ast.Assign) and n.name == c.name:
                     kinds.append(self.kind_of(n.value))
             known = [k for k in kinds if k not in ("value", "none")]
@@ -949,6 +958,8 @@ class _Compiler:
                 return self.p.counter_kind.get(r[1].name, "value")
             if r and r[0] == "symbol":
                 return "symbol"
+            if r and r[0] == "local":
+                return getattr(self, "var_kind", {}).get(e.name, "value")
             return "value"
         if isinstance(e, ast.Keyword):
             return "player"

@@ -86,6 +86,7 @@ class Match:
                                  "the seats and logs see what happens before the first decision")
             state.log = []          # a resumed game: what came before was shown already
         self._shown = 0
+        self._interactive = any(getattr(s, "interactive", False) for s in seats)
         for i, s in enumerate(seats):
             s.start(self, i)
 
@@ -134,24 +135,35 @@ class Match:
         decisions = st.pending()
         if not decisions:
             return False
+        # A person may interrupt (Ctrl-C) after bots of the same simultaneous decision have
+        # already drawn from the random sources: put them back, so a save resumes exactly.
+        snap = (st.trng.getstate(), self.rng.getstate()) if self._interactive else None
         answers = []
-        for d in decisions:
-            seat = self.seats[d.player]
-            ch = seat.decide(LazyView(st, d.player), d)
-            if not isinstance(ch, Choice):
-                ch = Choice(str(ch))
-            d.option(ch.option)  # raises IllegalChoice for a bad answer
-            if d.timed and ch.reaction_time is None:
-                ch.reaction_time = self.reaction_time()
-            answers.append((d.player, ch))
+        try:
+            for d in decisions:
+                seat = self.seats[d.player]
+                ch = seat.decide(LazyView(st, d.player), d)
+                if not isinstance(ch, Choice):
+                    ch = Choice(str(ch))
+                d.option(ch.option)  # raises IllegalChoice for a bad answer
+                if d.timed and ch.reaction_time is None:
+                    ch.reaction_time = self.reaction_time()
+                answers.append((d.player, ch))
+        except BaseException:
+            if snap is not None:
+                st.trng.setstate(snap[0])
+                self.rng.setstate(snap[1])
+            raise
         # every answer is in before any is applied: nobody's choice leaks to another seat
         for player, ch in answers:
             st.apply(player, ch.option, ch.reaction_time)
         return True
 
-    def run(self) -> State:
+    def run(self, after_step: Optional[Callable] = None) -> State:
+        """Play to the end (or until a seat raises, e.g. a person's Ctrl-C)."""
         while self.step():
-            pass
+            if after_step is not None:
+                after_step()
         self.flush_events()
         if self.state.finished:
             for i, seat in enumerate(self.seats):
@@ -175,8 +187,11 @@ class Match:
         return data
 
     @classmethod
-    def resume(cls, game, data: dict, seats: list, on_event=None) -> "Match":
-        state = game.restore(data["state"])
+    def resume(cls, game, data: dict, seats: list, on_event=None, state: Optional[State] = None) -> "Match":
+        """Continue a saved game (``state``: the saved state, if already restored)."""
+        state = state or game.restore(data["state"])
+        if state.log is None:
+            state.log = []          # what came before the save was shown already
         m = cls(game, state, seats, on_event=on_event)
         m.rng = _rng_in(data["bot_rng"])
         return m

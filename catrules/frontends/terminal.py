@@ -65,14 +65,8 @@ class Painter:
         self.styles: dict = {}         # symbol value -> style
         self._next = 0
         if game is not None:
-            i = 0
-            while True:
-                try:
-                    c = game.card(i)
-                except (IndexError, KeyError):
-                    break
-                self.learn(c)
-                i += 1
+            for i in range(game.card_count):
+                self.learn(game.card(i))
 
     # cards ---------------------------------------------------------------
     def learn(self, card: dict) -> None:
@@ -568,9 +562,7 @@ def winners_line(winners: list, painter: Painter) -> Text:
 
 def score_notes(game) -> list:
     """The names of a game's ``note`` score items (shown, not counted)."""
-    prog = getattr(game, "program", None)
-    items = getattr(prog, "score_items", None) or []
-    return [name for name, counted, *_ in items if not counted]
+    return [name for name, counted in game.score_items if not counted]
 
 
 def _num(v) -> str:
