@@ -23,7 +23,6 @@ from typing import Iterable, Optional
 
 from . import checker, compiler, parser
 from .engine import State
-from .errors import GameFileError
 
 
 class Game:
@@ -82,20 +81,16 @@ class Game:
         return State.from_dict(self.program, data)
 
 
-def load_source(source: str, path: str = "<game>") -> Game:
-    """Parse, check and compile game text (raises :class:`GameFileError`)."""
-    tree = parser.parse(source, path)
+def _build(tree) -> Game:
     checked = checker.check(tree)
     return Game(compiler.compile_game(checked), checked.warnings)
 
 
+def load_source(source: str, path: str = "<game>") -> Game:
+    """Parse, check and compile game text (raises :class:`GameFileError`)."""
+    return _build(parser.parse(source, path))
+
+
 def load_game(path: str | Path) -> Game:
     """Load a game file (raises :class:`GameFileError` with every problem found)."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        from .errors import Diagnostic
-        raise GameFileError([Diagnostic(str(path), 0, 0, f"cannot read the game file: {exc.strerror or exc}",
-                                        "check the path")]) from None
-    return load_source(text, str(path))
+    return _build(parser.parse_file(path))

@@ -30,7 +30,8 @@ class Diagnostic:
             sev = (red if sev == "error" else yel) + sev + end
         else:
             bold = dim = end = ""
-        out = [f"{bold}{self.path}:{self.line}:{self.column}:{end} {sev}: {self.message}"]
+        where = f"{self.path}:{self.line}:{self.column}:" if self.line else f"{self.path}:"
+        out = [f"{bold}{where}{end} {sev}: {self.message}"]
         if self.source_line:
             text = self.source_line.rstrip("\n").expandtabs(4)
             out.append("    " + text)
