@@ -4,8 +4,8 @@ This small surface is what the command line, the front ends and the bots
 use; nothing reaches around it::
 
     import catrules
-    game = catrules.load_game("games/meow.cat")
-    state = game.new_state(players=4, seed=1, options=["expert"])
+    game = catrules.load_game("games/mygame.cat")
+    state = game.new_state(players=4, seed=1)
     while not state.finished:
         decision = state.pending()[0]
         state.apply(decision.player, decision.options[0].id)
