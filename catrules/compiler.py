@@ -11,14 +11,13 @@ shared by every state of that game.
 
 from __future__ import annotations
 
-import functools
 from typing import Callable
 
 import attrs
 
 from . import ast
 from . import graph as graphmod
-from .checker import PLACE_ATTRS, Checked
+from .checker import Checked
 from .codegen import CodeGen
 from .engine import CHAIN_LIMIT, STEP_LIMIT as STEP_GUARD, Frame
 from .errors import CatrulesError, RulesError, suggest
@@ -917,9 +916,6 @@ class _Compiler:
         """A closure giving the slot index of a zone reference."""
         spec = self.ck.zones[node.name]
         base = spec.index
-
-        def base_of(st):
-            return st.layout.base[base]
         if not spec.per_player:
             return lambda st, V: st.layout.base[base]
         if isinstance(node, ast.Of):

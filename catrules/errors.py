@@ -8,7 +8,7 @@ one or more of them; the command line prints them and never a traceback.
 from __future__ import annotations
 
 import difflib
-from typing import Iterable, Optional
+from typing import Iterable
 
 import attrs
 
@@ -122,7 +122,3 @@ def _pos(node_or_pos) -> tuple[int, int]:
     if isinstance(node_or_pos, tuple):
         return node_or_pos
     return (getattr(node_or_pos, "line", 0) or 0, getattr(node_or_pos, "column", 0) or 0)
-
-
-def first_line(text: Optional[str]) -> str:
-    return (text or "").splitlines()[0] if text else ""

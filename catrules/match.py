@@ -18,7 +18,7 @@ from typing import Callable, Optional
 
 from . import __version__
 from .engine import State
-from .frontends.base import Choice, Seat
+from .frontends.base import Choice
 
 SAVE_FORMAT = 1
 

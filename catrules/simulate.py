@@ -12,7 +12,7 @@ game is written, one after another, to one JSON Lines log
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 

@@ -179,7 +179,7 @@ def test_eof_saves_and_resume_finishes_the_same_game(capsys, monkeypatch, tmp_pa
     assert code == 1
     save = tmp_path / "meow-11.save.json"
     assert save.exists()
-    assert f"Game saved to meow-11.save.json" in out
+    assert "Game saved to meow-11.save.json" in out
     assert "catrules play --resume meow-11.save.json" in out.replace("\n", " ")
     data = json.loads(save.read_text())
     assert data["cli"]["seats"] == ["human", "greedy", "random"]

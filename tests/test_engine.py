@@ -82,10 +82,9 @@ def test_view_hides_other_hands_and_hidden_zones(meow):
     assert deck["cards"] is None
     spectator = st.view(None)
     assert all(z["cards"] is None for z in spectator["zones"] if z["zone"] == "hand")
-    mine = {c["id"] for c in hands[0]["cards"]}
     text = json.dumps(v)
-    for c in zone(st, "hand", 1):
-        assert c not in mine
+    for c in zone(st, "hand", 1):            # no card of player 2's hand appears anywhere
+        assert f'"id": {c},' not in text
 
 
 def test_decision_options_have_stable_ids_and_labels(meow):
@@ -144,7 +143,7 @@ def test_action_graph_has_units_steps_and_triggers(meow):
 
 
 def test_generated_code_sees_only_its_helpers(meow):
-    ns = meow.program.codes  # compiled; the generated functions' globals hold only runtime helpers
+    # the generated functions' globals hold only the runtime helpers and a few builtins
     fn = next(iter(meow.program.counters))[2]
     allowed = set(fn.__globals__["__builtins__"])
     assert allowed == {"len", "sum", "max", "min", "bool", "abs"}

@@ -11,7 +11,7 @@ import pytest
 import catrules
 from catrules.compiler import _insert, _remove, ref_cards
 from catrules.match import visible_event
-from catrules.testing import card, cards, empty, put, refresh, zone
+from catrules.testing import cards, empty, put, refresh, zone
 
 GAMES = Path(__file__).resolve().parent / "games"
 
