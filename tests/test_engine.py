@@ -147,3 +147,22 @@ def test_generated_code_sees_only_its_helpers(meow):
     fn = next(iter(meow.program.counters))[2]
     allowed = set(fn.__globals__["__builtins__"])
     assert allowed == {"len", "sum", "max", "min", "bool", "abs"}
+
+
+def test_text_in_a_game_file_is_data_never_code():
+    src = '''catrules 1
+game "Quotes"
+players 2 to 2
+cards c in pile:
+    card with label "it's a \\\\ test'); __import__('os').system('false'); ('"
+zone pile: shared
+counter same = false
+flow:
+    same = first(pile).label == "it's a \\\\ test'); __import__('os').system('false'); ('"
+score:
+    matched = if same then 1 else 0
+'''
+    g = catrules.load_source(src, "quotes.cat")
+    st = g.new_state(players=2, seed=1)
+    assert st.finished and st.c["same"] is True
+    assert g.card(0)["label"].startswith("it's a \\\\ test')")
