@@ -907,7 +907,8 @@ class _Compiler:
                 V["player"] = pl
                 V[var] = val
                 V["position"] = pos
-                V["racers"] = [x[0] for x in items]
+                if i == 0:
+                    V["racers"] = [x[0] for x in items]
         self.code[head] = head_fn
         self._patch_stops(self.loops.pop(), end)
 

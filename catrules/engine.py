@@ -24,8 +24,6 @@ CHAIN_LIMIT = 100
 STEP_LIMIT = 2_000_000
 STATE_FORMAT = 1
 
-_NO = object()
-
 
 class Frame:
     """One running block: which code, where in it, its variables."""
@@ -361,7 +359,7 @@ class State:
             "format": STATE_FORMAT, "players": self.n, "options": list(self.options), "seed": self.seed,
             "zones": self.z, "counters": self.c,
             "frames": [[f.key, f.pc, f.vars, f.depth] for f in self.frames],
-            "pending": _pending_out(self.pending_), "rng": _rng_out(self.rng), "trng": _rng_out(self.trng),
+            "pending": self.pending_, "rng": _rng_out(self.rng), "trng": _rng_out(self.trng),
             "over": self.over, "decisions": self.decisions, "history": self.history, "steps": self.steps,
             "actor": self.actor,
         }
@@ -384,7 +382,7 @@ class State:
                     st.loc[c] = s
         st.c = d["counters"]
         st.frames = [Frame(k, pc, v, depth) for k, pc, v, depth in d["frames"]]
-        st.pending_ = _pending_in(d["pending"])
+        st.pending_ = d["pending"]
         st.rng = _rng_in(d["rng"])
         st.trng = _rng_in(d["trng"])
         st.over = d["over"]
@@ -413,18 +411,6 @@ def _copy_pending(p):
     for k in ("chosen", "times", "default"):
         q[k] = list(p[k])
     return q
-
-
-def _pending_out(p):
-    if p is None:
-        return None
-    q = dict(p)
-    q["chosen"] = [None if v is _NO else v for v in p["chosen"]]
-    return q
-
-
-def _pending_in(p):
-    return p
 
 
 def _rng_out(r: random.Random):
