@@ -65,25 +65,24 @@ class Checked:
     actions: dict
     phases: dict
     names: dict                  # id(node) -> (kind, detail)
-    locals: dict                 # id(unit node) -> set of local names
     warnings: list
     card_types: dict             # name -> ast.CardType
     components: list             # score item names
 
 
 class _Scope:
-    __slots__ = ("locals", "element", "player", "unit", "loops", "score")
+    """What a name may mean here: the local variables, whether ``it`` and bare card
+    attributes are about an element, whether ``player`` means someone, loop depth."""
+    __slots__ = ("locals", "element", "player", "loops")
 
-    def __init__(self, locals_, element=False, player=False, unit=None, loops=0, score=False):
+    def __init__(self, locals_, element=False, player=False, loops=0):
         self.locals = locals_
         self.element = element
         self.player = player
-        self.unit = unit
         self.loops = loops
-        self.score = score
 
     def with_(self, **kw):
-        s = _Scope(self.locals, self.element, self.player, self.unit, self.loops, self.score)
+        s = _Scope(self.locals, self.element, self.player, self.loops)
         for k, v in kw.items():
             setattr(s, k, v)
         return s
@@ -99,7 +98,6 @@ class _Checker:
         self.g = game
         self.rep = Reporter(game.path, game.source)
         self.names: dict = {}
-        self.locals: dict = {}
         self.zones: dict = {}
         self.attributes: list = []
         self.symbols: set = set()
@@ -130,7 +128,7 @@ class _Checker:
         self.check_trigger_cycles()
         rep.raise_if_errors()
         return Checked(g, self.zones, self.attributes, self.symbols, self.counters, self.options, self.defines,
-                       self.actions, self.phases, self.names, self.locals, rep.warnings, self.card_types,
+                       self.actions, self.phases, self.names, rep.warnings, self.card_types,
                        self.components)
 
     def _taken(self, name: str):
@@ -232,7 +230,8 @@ class _Checker:
         return spec
 
     # ------------------------------------------------------------- bodies
-    def unit_locals(self, unit, params, body) -> set:
+    def unit_locals(self, params, body) -> set:
+        """Every local variable of a block: parameters, and names set, chosen or looped over."""
         names = set(params)
         for n in ast.walk(body):
             if isinstance(n, ast.Assign) and n.name not in self.counters and n.owner is None:
@@ -245,18 +244,16 @@ class _Checker:
                 names.update((n.var, n.player))
                 if n.mode == "race":
                     names.update(("position", "racers"))
-        self.locals[id(unit)] = names
         return names
 
     def check_bodies(self) -> None:
         g = self.g
         for c in g.counters:
-            self.expr(c.value, _Scope(set(), player=c.per_player, unit=c))
+            self.expr(c.value, _Scope(set(), player=c.per_player))
         for d in g.defines:
-            self.locals[id(d)] = set(d.params)
-            self.expr(d.body, _Scope(set(d.params), unit=d))
+            self.expr(d.body, _Scope(set(d.params)))
         for a in g.actions:
-            self.block(a.body, _Scope(self.unit_locals(a, a.params, a.body), unit=a))
+            self.block(a.body, _Scope(self.unit_locals(a.params, a.body)))
         for t in g.triggers:
             spec = self.zones.get(t.zone)
             if spec is None:
@@ -265,21 +262,18 @@ class _Checker:
                 self.rep.error(t, f"zone `{t.zone}` is shared, so `of {t.owner}` names no one",
                                "drop `of ...` or make the zone per player")
             params = [t.var] + ([t.owner] if t.owner else [])
-            sc = _Scope(self.unit_locals(t, params, t.body), player=bool(spec and spec.per_player), unit=t)
+            sc = _Scope(self.unit_locals(params, t.body), player=bool(spec and spec.per_player))
             if t.guard is not None:
                 self.expr(t.guard, sc)
             self.block(t.body, sc)
-        for name, body, node in (("setup", g.setup, g.setup_pos), ("flow", g.flow, g.flow_pos)):
-            key = ("unit", name)
-            self.locals[key] = self.unit_locals(key, [], body)
-            self.locals[id(body)] = self.locals[key]
-            self.block(body, _Scope(self.locals[key], unit=key))
+        for body in (g.setup, g.flow):
+            self.block(body, _Scope(self.unit_locals([], body)))
         for ph in g.phases:
-            self.block(ph.body, _Scope(self.unit_locals(ph, [], ph.body), unit=ph))
+            self.block(ph.body, _Scope(self.unit_locals([], ph.body)))
         for item in g.score:
-            self.expr(item.value, _Scope(set(), player=True, score=True))
+            self.expr(item.value, _Scope(set(), player=True))
         for r in g.ranking:
-            self.expr(r.key, _Scope({"total", *self.components}, player=True, score=True))
+            self.expr(r.key, _Scope({"total", *self.components}, player=True))
 
     def block(self, body, sc: _Scope) -> None:
         for st in body:

@@ -19,7 +19,7 @@ from . import ast
 from . import graph as graphmod
 from .checker import Checked
 from .codegen import CodeGen
-from .engine import CHAIN_LIMIT, STEP_LIMIT as STEP_GUARD, Frame
+from .engine import CHAIN_LIMIT, STEP_LIMIT as STEP_GUARD, Frame, cards_in
 from .errors import CatrulesError, RulesError, suggest
 
 
@@ -305,29 +305,39 @@ def describe(st, v: str) -> str:
 
 
 def place_attr(st, v, name):
+    """An attribute of a place, a line, a row or a column (values that are strings)."""
     if v is None:
         return None
     kind, nums = parse_ref(v)
-    if kind == "place":
-        i, pos = nums[1], nums[2]
+    if kind != "place":
+        if name == "index":
+            return nums[1] + 1
+        if name == "cards":
+            return ref_cards(st, v)
         if name == "new":
-            return i < 0
-        if i < 0:
-            return None if name in ("before", "after", "line") else (pos + 1 if name == "position" else (
-                False if name in ("start", "end") else (0 if name == "index" else [])))
-        line = st.z[nums[0]][i]
-        return {"start": pos == 0, "end": pos >= len(line),
-                "before": line[pos - 1] if pos > 0 else None,
-                "after": line[pos] if pos < len(line) else None,
-                "line": f"line:{nums[0]}:{i}", "position": pos + 1, "index": i + 1,
-                "cards": list(line)}[name]
-    if name == "index":
-        return nums[1] + 1
-    if name == "cards":
-        return ref_cards(st, v)
+            return False
+        raise RulesError(f"a {kind} has no `{name}`")
+    i, pos = nums[1], nums[2]
     if name == "new":
-        return False
-    raise RulesError(f"a {kind} has no `{name}`")
+        return i < 0
+    if name == "position":
+        return pos + 1
+    if i < 0:                                   # a new line: nothing before, after or in it
+        return {"start": False, "end": False, "index": 0, "cards": []}.get(name)
+    line = st.z[nums[0]][i]
+    if name == "start":
+        return pos == 0
+    if name == "end":
+        return pos >= len(line)
+    if name == "before":
+        return line[pos - 1] if pos > 0 else None
+    if name == "after":
+        return line[pos] if pos < len(line) else None
+    if name == "line":
+        return f"line:{nums[0]}:{i}"
+    if name == "index":
+        return i + 1
+    return list(line)                           # cards
 
 
 def as_list(st, v) -> list:
@@ -1092,11 +1102,8 @@ _MISSING = object()
 
 
 def _cards_in(zone, shape):
-    if shape == "grid":
-        return [c for c in zone if c is not None]
-    if shape == "lines":
-        return [c for line in zone for c in line]
-    return zone
+    """A zone's cards: the live list of a pile or row, a new list for grids and lines."""
+    return zone if shape in ("pile", "row") else cards_in(zone)
 
 
 def _position(st, c):

@@ -326,7 +326,7 @@ class State:
         hidden_slots = [s for s in range(len(st.z)) if not lay.visible(s, player)]
         cards = []
         for s in hidden_slots:
-            cards.extend(c for c in _flat(st.z[s]) if c is not None)
+            cards.extend(cards_in(st.z[s]))
         rng.shuffle(cards)
         i = 0
         for s in hidden_slots:
@@ -377,9 +377,8 @@ class State:
         st.z = d["zones"]
         st.loc = [0] * prog.card_count
         for s, zone in enumerate(st.z):
-            for c in _flat(zone):
-                if c is not None:
-                    st.loc[c] = s
+            for c in cards_in(zone):
+                st.loc[c] = s
         st.c = d["counters"]
         st.frames = [Frame(k, pc, v, depth) for k, pc, v, depth in d["frames"]]
         st.pending_ = d["pending"]
@@ -396,12 +395,11 @@ class State:
 
 # ------------------------------------------------------------------ helpers
 
-def _flat(zone):
+def cards_in(zone) -> list:
+    """The card ids in a zone's content, whatever its shape (lines flattened, empty cells left out)."""
     if zone and type(zone[0]) is list:
-        for line in zone:
-            yield from line
-    else:
-        yield from zone
+        return [c for line in zone for c in line]
+    return [c for c in zone if c is not None]
 
 
 def _copy_pending(p):

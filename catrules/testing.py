@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from .compiler import _insert, _remove
+from .engine import cards_in
 from .frontends.base import Choice, Seat
 
 
@@ -56,15 +57,9 @@ def zone(state, zone: str, owner: Optional[int] = None) -> list:
 
 def empty(state, zone_name: str, owner: Optional[int] = None, to: str = None, to_owner: Optional[int] = None) -> None:
     """Move every card of a zone to another zone (default: the first zone of its cards' type)."""
-    for c in [c for c in _flat(state.z[slot(state, zone_name, owner)]) if c is not None]:
+    for c in cards_in(state.z[slot(state, zone_name, owner)]):
         dest = to or state.prog.zones[state.prog.initial_zone[c]].name
         put(state, c, dest, to_owner)
-
-
-def _flat(z):
-    if z and type(z[0]) is list:
-        return [c for line in z for c in line]
-    return list(z)
 
 
 def refresh(state) -> None:

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 import catrules
+from catrules.engine import cards_in
 from catrules.testing import zone
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,14 +23,7 @@ GAMES = {f.stem: catrules.load_game(f) for f in FILES}
 
 
 def all_cards(st):
-    out = []
-    for z in st.z:
-        if z and type(z[0]) is list:
-            for line in z:
-                out.extend(line)
-        else:
-            out.extend(c for c in z if c is not None)
-    return out
+    return [c for z in st.z for c in cards_in(z)]
 
 
 def visible_ids(view):
@@ -46,13 +40,7 @@ def visible_ids(view):
 
 def may_see(st, player):
     lay = st.layout
-    return {c for s, z in enumerate(st.z) if lay.visible(s, player) for c in all_cards_of(z)}
-
-
-def all_cards_of(z):
-    if z and type(z[0]) is list:
-        return [c for line in z for c in line]
-    return [c for c in z if c is not None]
+    return {c for s, z in enumerate(st.z) if lay.visible(s, player) for c in cards_in(z)}
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
