@@ -479,6 +479,7 @@ class _Compiler:
         self.G = G
         self.names = checked.names
         self.uid = 0
+        self.node_of = {id(d["stmt"]): k for k, d in G.nodes(data=True) if "stmt" in d}
         self.gen = CodeGen(self)
 
     def run(self) -> None:
@@ -543,11 +544,8 @@ class _Compiler:
         return graphmod.steps(self.G, self._node(s), kind, **match)
 
     def _node(self, s):
-        idx = self.G.graph.get("_by_stmt")
-        if idx is None:
-            idx = {id(d["stmt"]): k for k, d in self.G.nodes(data=True) if "stmt" in d}
-            self.G.graph["_by_stmt"] = idx
-        return idx[id(s)]
+        """The graph node of statement ``s``."""
+        return self.node_of[id(s)]
 
     def new_var(self) -> str:
         self.uid += 1
