@@ -250,6 +250,34 @@ class Together(Stmt):
     body: list
 
 
+@attrs.define(eq=False)
+class Menu(Stmt):
+    """``p chooses:`` with named branches; a branch is offered while its condition holds."""
+    actor: str
+    branches: list            # list of (label str, cond Expr or None, body list)
+
+
+@attrs.define(eq=False)
+class Allot(Stmt):
+    """``allot R to T into Z:`` share resource cards among target cards the best way.
+
+    Each target takes one of the lists of needs ``wants`` gives for it, or
+    nothing; a resource meets a need when the ``serves`` definition says so,
+    and up to ``spare`` resources may meet any need.  Of every way that fits,
+    the one best by the ``prefer`` keys is kept: used resources move into
+    ``into`` and ``note`` records each target's list of needs (none if unmet).
+    """
+    source: Expr
+    targets: Expr
+    into: Expr
+    wants: Optional[Expr] = None
+    serves: Optional[str] = None
+    spare: Optional[Expr] = None
+    note: Optional[str] = None
+    prefer: list = attrs.Factory(list)   # list of (direction, Expr)
+    clause_pos: dict = attrs.Factory(dict)
+
+
 # ---- declarations ---------------------------------------------------------------
 
 @attrs.define(eq=False)
@@ -284,6 +312,7 @@ class Counter(Node):
     name: str
     per_player: bool
     value: Expr
+    per_card: bool = False    # ``counter NAME of each card``: one value per card
 
 
 @attrs.define(eq=False)

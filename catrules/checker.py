@@ -29,7 +29,8 @@ BUILTINS = {
     "top": (1, 2, None), "bottom": (1, 1, None), "owner": (1, 1, None), "next": (1, 2, None),
     "previous": (1, 2, None), "random": (1, 1, None), "any": (1, 1, None), "others": (1, 1, None),
     "rows": (1, 1, None), "columns": (1, 1, None), "lines": (1, 1, None), "places": (1, 1, None),
-    "abs": (1, 1, None),
+    "abs": (1, 1, None), "range": (2, 2, None), "copies": (2, 2, None), "collect": (2, 2, 1),
+    "join": (1, 1, None),
 }
 
 #: Attributes of places and lines (values of lines and grid zones).
@@ -342,6 +343,19 @@ class _Checker:
         elif isinstance(s, ast.ForEach):
             self.expr(s.source, sc)
             self.block(s.body, sc.with_(loops=sc.loops + 1))
+        elif isinstance(s, ast.Menu):
+            self.actor(s, s.actor, sc)
+            seen = set()
+            for label, cond, body, pos in s.branches:
+                if label in seen:
+                    rep.error((pos["line"], pos["column"]), f"the choice \"{label}\" is offered twice",
+                              "give each branch its own name")
+                seen.add(label)
+                if cond is not None:
+                    self.expr(cond, sc)
+                self.block(body, sc)
+        elif isinstance(s, ast.Allot):
+            self.allot(s, sc)
         elif isinstance(s, ast.Together):
             if s.among is not None:
                 self.expr(s.among, sc)
@@ -351,6 +365,42 @@ class _Checker:
             self.block(s.body, inner.with_(loops=0))
         else:  # pragma: no cover - the parser makes no other statement
             rep.error(s, f"unknown statement {type(s).__name__}")
+
+    def allot(self, s: ast.Allot, sc: _Scope) -> None:
+        rep = self.rep
+        for node, verb in ((s.source, "allot from"), (s.into, "allot into")):
+            spec = self.zone_expr(node, sc, verb)
+            if spec is not None and spec.shape not in ("pile", "row"):
+                rep.error(node, f"`{verb}` needs a pile or a row; `{spec.name}` is a {spec.shape}",
+                          "allot from and into a pile of resource cards")
+        self.expr(s.targets, sc)
+        for what, hint in (("wants", "wants LIST_OF_NEED_LISTS (for the target `it`)"),
+                           ("serves", "serves DEFINITION (resource, need)"),
+                           ("prefer", "prefer highest EXPR [then lowest EXPR]")):
+            if what not in s.clause_pos:
+                rep.error(s, f"`allot` needs a `{what}` line", f"add `{hint}` in its block")
+        if s.wants is not None:
+            self.expr(s.wants, sc.with_(element=True, locals=sc.locals | {"it"}))
+        if s.serves is not None:
+            d = self.defines.get(s.serves)
+            pos = s.clause_pos["serves"]
+            where = (pos["line"], pos["column"])
+            if d is None:
+                rep.error(where, f"unknown definition `{s.serves}`", suggest(s.serves, self.defines) or
+                          "declare it with `define NAME(resource, need) = ...`")
+            elif len(d.params) != 2:
+                rep.error(where, f"`{s.serves}` takes {len(d.params)} argument(s); `serves` needs 2",
+                          "define it with two parameters: a resource card and a need")
+        if s.spare is not None:
+            self.expr(s.spare, sc)
+        if s.note is not None:
+            c = self.counters.get(s.note)
+            pos = s.clause_pos["note"]
+            if c is None or not c.per_card:
+                rep.error((pos["line"], pos["column"]), f"`note` needs a counter of each card, not `{s.note}`",
+                          f"declare `counter {s.note} of each card = none`")
+        for _direction, key in s.prefer:
+            self.expr(key, sc)
 
     def actor(self, node, name: str, sc: _Scope) -> None:
         if name not in sc.locals and name not in self.counters:
@@ -373,8 +423,11 @@ class _Checker:
             if c is None:
                 self.rep.error(s, f"unknown counter `{name}`", suggest(name, self.counters) or
                                "declare it with `counter NAME of each player = 0`")
-            elif not c.per_player:
+            elif not (c.per_player or c.per_card):
                 self.rep.error(s, f"counter `{name}` is shared, so `of ...` names no one", "drop `of ...`")
+            return
+        if c is not None and c.per_card:
+            self.rep.error(s, f"counter `{name}` belongs to each card: say whose", f"write `{name} of c = ...`")
             return
         if c is not None and c.per_player:
             if not sc.player:
@@ -457,7 +510,8 @@ class _Checker:
                     self.expr(e.owner, sc)
             elif e.name in self.counters:
                 self.names[id(e)] = ("counter", self.counters[e.name])
-                if not self.counters[e.name].per_player:
+                c = self.counters[e.name]
+                if not (c.per_player or c.per_card):
                     rep.error(e, f"counter `{e.name}` is shared, so `of ...` names no one", f"write just `{e.name}`")
                 self.expr(e.owner, sc)
             elif e.name in self.attributes:
@@ -531,7 +585,7 @@ class _Checker:
         for i, a in enumerate(e.args):
             if per_el is not None and i == per_el:
                 self.expr(a, sc.with_(element=True, locals=sc.locals | {"it"}))
-            elif e.name == "top" and i == 0:
+            elif e.name == "top" and i == 0 and not isinstance(a, (ast.Where, ast.Call)):
                 self.zone_expr(a, sc, "take the top of")
             else:
                 self.expr(a, sc)
@@ -546,6 +600,8 @@ class _Checker:
             c = self.counters[n]
             if c.per_player and not sc.player:
                 self.rep.error(e, f"counter `{n}` belongs to each player: say whose", f"write `{n} of p`")
+            if c.per_card:
+                self.rep.error(e, f"counter `{n}` belongs to each card: say whose", f"write `{n} of c`")
             return ("counter", c)
         if n in self.zones:
             spec = self.zones[n]

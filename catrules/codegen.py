@@ -290,6 +290,19 @@ class CodeGen:
     def b_abs(self, e, env):
         return f"abs({self.gen(e.args[0], env)})"
 
+    def b_range(self, e, env):
+        return f"list(range({self.gen(e.args[0], env)}, {self.gen(e.args[1], env)} + 1))"
+
+    def b_copies(self, e, env):
+        return f"([{self.gen(e.args[0], env)}] * max(0, {self.gen(e.args[1], env)}))"
+
+    def b_collect(self, e, env):
+        src, it, f = self._per(e, env)
+        return f"[{f} for {it} in {src}]"
+
+    def b_join(self, e, env):
+        return f"[_x for _l in {self._arg_list(e, env)} for _x in _L(st, _l)]"
+
     def _zone_slot(self, e, env):
         node = e.args[0]
         spec = self.ck.zones[node.name]

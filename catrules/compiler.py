@@ -215,8 +215,11 @@ class Program:
         for name, _pp, _i in self.counters:
             v = st.c[name]
             kind = self.counter_kind.get(name)
-            if isinstance(v, list) and self.checked.counters[name].per_player:
+            decl = self.checked.counters[name]
+            if isinstance(v, list) and decl.per_player:
                 counters[name] = [self._show(st, kind, x, p) for x in v]
+            elif decl.per_card:     # only the cards that have a value, keyed by card id
+                counters[name] = {str(i): self._show(st, kind, x, p) for i, x in enumerate(v) if x is not None}
             else:
                 counters[name] = self._show(st, kind, v, p)
         pend = st.pending_
@@ -455,6 +458,184 @@ def move_cards(st, fr, cards: list, slot: int, where=None) -> None:
     return False
 
 
+def _log_move(st, cards, fr_slot, to_slot) -> None:
+    if st.log is not None:
+        st.log.append({"t": "move", "cards": list(cards), "from": st.layout.slot_name[fr_slot],
+                       "to": st.layout.slot_name[to_slot], "actor": st.actor})
+
+
+# ============================================================= allotment search
+#: The most complete allotments one ``allot`` statement may compare.
+ALLOT_LIMIT = 1_000_000
+
+
+def _apply_allotment(st, ss, si, used, ts, meals, note) -> None:
+    gone = set(used)
+    st.z[ss] = [c for c in st.z[ss] if c not in gone]
+    st.z[si] = st.z[si] + list(used)
+    for c in used:
+        st.loc[c] = si
+    if note is not None:
+        col = st.c[note]
+        for t, m in zip(ts, meals):
+            col[t] = list(m) if m is not None else None
+
+
+def _max_flow_plan(dem, caps, masks, spare):
+    """Resources per type that meet the demands ``dem`` (per need), or None.
+
+    A small max-flow: need k -> resource type t when the type serves k, and
+    need k -> spare -> any type, at most ``spare`` units through the spare.
+    Types that serve fewer needs are tried first, the spare last.
+    """
+    K, T = len(dem), len(caps)
+    # nodes: 0 source, 1..K needs, K+1..K+T types, then spare in, spare out, sink
+    src, sp_in, sp_out, snk = 0, K + T + 1, K + T + 2, K + T + 3
+    n = K + T + 4
+    cap = [[0] * n for _ in range(n)]
+    adj = [[] for _ in range(n)]
+
+    def edge(a, b, c):
+        if b not in adj[a]:
+            adj[a].append(b)
+            adj[b].append(a)
+        cap[a][b] += c
+    big = sum(dem) + 1
+    for k in range(K):
+        if dem[k]:
+            edge(src, 1 + k, dem[k])
+            for t in range(T):
+                if masks[t] >> k & 1:
+                    edge(1 + k, 1 + K + t, big)
+            if spare:
+                edge(1 + k, sp_in, big)
+    if spare:
+        edge(sp_in, sp_out, spare)
+        for t in range(T):
+            edge(sp_out, 1 + K + t, big)
+    for t in range(T):
+        edge(1 + K + t, snk, caps[t])
+    want = sum(dem)
+    for _ in range(want):
+        prev = [-1] * n
+        prev[src] = src
+        queue = [src]
+        for a in queue:
+            for b in adj[a]:
+                if prev[b] < 0 and cap[a][b] > 0:
+                    prev[b] = a
+                    queue.append(b)
+        if prev[snk] < 0:
+            return None
+        b = snk
+        while b != src:
+            a = prev[b]
+            cap[a][b] -= 1
+            cap[b][a] += 1
+            b = a
+    return [cap[snk][1 + K + t] for t in range(T)]
+
+
+def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line):
+    """Search every way to give each target one of its wanted lists of needs, or nothing.
+
+    Returns ``(used cards, meal per target)`` for the way best by ``keys``.
+    Resources that serve the same needs are interchangeable, so the search
+    runs over the needs met (feasibility is a small max-flow, memoised by the
+    demand); each complete way is scored by moving the cards and evaluating
+    the keys, then undone.
+    """
+    needs: list = []
+    alts = []
+    for w in wants:
+        row = []
+        for meal in w:
+            m = tuple(as_list(st, meal)) if isinstance(meal, (list, tuple)) else (meal,)
+            for x in m:
+                if x not in needs:
+                    needs.append(x)
+            row.append(m)
+        alts.append(row)
+    kidx = {x: i for i, x in enumerate(needs)}
+    K = len(needs)
+    res = list(st.z[ss])
+    by_mask: dict = {}
+    for r in res:
+        mask = 0
+        for i, x in enumerate(needs):
+            if serves(st, r, x):
+                mask |= 1 << i
+        by_mask.setdefault(mask, []).append(r)
+    order = sorted(by_mask, key=lambda m: (bin(m).count("1"), m))
+    masks = order
+    caps = [len(by_mask[m]) for m in order]
+    vec_alts = []
+    for row in alts:
+        vr = []
+        for m in row:
+            v = [0] * K
+            for x in m:
+                v[kidx[x]] += 1
+            vr.append(v)
+        vec_alts.append(vr)
+    memo: dict = {}
+
+    def plan_for(dem):
+        key = tuple(dem)
+        if key not in memo:
+            memo[key] = _max_flow_plan(dem, caps, masks, spare) if any(dem) else [0] * len(caps)
+        return memo[key]
+
+    best = [None, None]
+    chosen = [None] * len(ts)
+    dem = [0] * K
+    leaves = [0]
+    orig_src, orig_into = st.z[ss], st.z[si]
+
+    def leaf():
+        leaves[0] += 1
+        if leaves[0] > ALLOT_LIMIT:
+            raise RulesError(f"`allot` compared {ALLOT_LIMIT:,} ways and was stopped", line, st.prog.path,
+                             "offer fewer lists in `wants`, or fewer targets")
+        per_type = plan_for(dem)
+        used = [c for m, k in zip(masks, per_type) for c in by_mask[m][:k]]
+        meals = [alts[i][a] if a is not None else None for i, a in enumerate(chosen)]
+        _apply_allotment(st, ss, si, used, ts, meals, note)
+        score = tuple((1 if hi else -1) * _num(f(st, V)) for hi, f in keys)
+        st.z[ss], st.z[si] = orig_src, orig_into
+        for c in used:
+            st.loc[c] = ss
+        if note is not None:
+            col = st.c[note]
+            for t in ts:
+                col[t] = None
+        if best[0] is None or score > best[0]:
+            best[0], best[1] = score, (used, meals)
+
+    def dfs(i):
+        if i == len(ts):
+            leaf()
+            return
+        for a, v in enumerate(vec_alts[i]):
+            for k in range(K):
+                dem[k] += v[k]
+            if plan_for(dem) is not None:
+                chosen[i] = a
+                dfs(i + 1)
+            for k in range(K):
+                dem[k] -= v[k]
+        chosen[i] = None
+        dfs(i + 1)
+    dfs(0)
+    return best[1]
+
+
+def _num(v):
+    if isinstance(v, bool) or v is None:
+        return int(bool(v))
+    return v
+
+
 def _chain_labels(st):
     return [f.key for f in st.frames if f.depth > 0 and f.key.startswith("trigger:")]
 
@@ -485,7 +666,8 @@ class _Compiler:
     def run(self) -> None:
         g, p = self.ck.game, self.p
         for c in g.counters:
-            p.counters.append((c.name, c.per_player, self.ex(c.value)))
+            per = "player" if c.per_player else "card" if c.per_card else None
+            p.counters.append((c.name, per, self.ex(c.value)))
         self.infer_counter_kinds()
         self.unit("setup", "setup")
         self.unit("flow", "flow")
@@ -616,7 +798,7 @@ class _Compiler:
         c = self.ck.counters.get(name)
         if c is None:
             return ("local", name, None)
-        if c.per_player:
+        if c.per_player or c.per_card:
             return ("pcounter", name, self.ex(owner) if owner is not None else (lambda st, V: V["player"]))
         return ("counter", name, None)
 
@@ -859,6 +1041,72 @@ class _Compiler:
             return True
         self.emit(choose, s.line)
 
+    def s_Menu(self, s: ast.Menu) -> None:
+        actor = self._actor(s.actor)
+        conds = [(label, self.ex(cond) if cond is not None else None) for label, cond, _b, _p in s.branches]
+        var = self.new_var()
+        line = s.line
+
+        def menu(st, fr):
+            V = fr.vars
+            who = actor(st, V)
+            o = [label for label, c in conds if c is None or c(st, V)]
+            if len(o) <= 1:
+                V[var] = o[0] if o else None
+                if o:
+                    st.actor = who
+                return
+            n = st.n
+            chosen, opts = [None] * n, [None] * n
+            chosen[who], opts[who] = "?", o
+            st.pending_ = {"kind": "choose", "players": [who], "options": opts, "default": [None] * n,
+                           "chosen": chosen, "times": [None] * n, "okind": "value", "var": var, "slot": None,
+                           "line": line, "prompt": "Choose what to do"}
+            return True
+        self.emit(menu, s.line)
+        ends = []
+        for i, (label, _cond, _body, pos) in enumerate(s.branches):
+            test = self.emit(None, pos["line"])
+            self.block(self.body_of(s, "then", branch=i))
+            ends.append(self.emit(None, s.line))
+            self.code[test] = _jump_unless(lambda st, V, _l=label: V[var] == _l, len(self.code))
+        end = len(self.code)
+        for e in ends:
+            self.code[e] = _jump(end)
+
+    def s_Allot(self, s: ast.Allot) -> None:
+        source, into = self.slot(s.source), self.slot(s.into)
+        targets = self.ex(s.targets)
+        wants = self.ex_element(s.wants, "it")
+        serves = self.gen.ns[self.gen.define(self.ck.defines[s.serves])]
+        spare = self.ex(s.spare) if s.spare is not None else (lambda st, V: 0)
+        keys = [(d == "highest", self.ex(k)) for d, k in s.prefer]
+        note, line = s.note, s.line
+
+        def allot(st, fr):
+            V = fr.vars
+            ss, si = source(st, V), into(st, V)
+            z, loc = st.z, st.loc
+            back = list(z[si])                       # undo an earlier allotment first
+            if back:
+                z[si] = []
+                z[ss].extend(back)
+                for c in back:
+                    loc[c] = ss
+                _log_move(st, back, si, ss)
+            ts = list(as_list(st, targets(st, V)))
+            if note is not None:
+                for t in ts:
+                    st.c[note][t] = None
+            plan = solve_allotment(st, V, ss, si, ts, [as_list(st, wants(st, V, t)) for t in ts], serves,
+                                   spare(st, V) or 0, keys, note, line)
+            if plan is not None:
+                used, meals = plan
+                _apply_allotment(st, ss, si, used, ts, meals, note)
+                if used:
+                    _log_move(st, used, ss, si)
+        self.emit(allot, s.line)
+
     def _actor(self, name):
         if name in self.ck.counters:
             return lambda st, V: st.c[name]
@@ -979,6 +1227,8 @@ class _Compiler:
                 return "place"
             if e.name in ("count", "sum", "abs"):
                 return "number"
+            if e.name == "collect" or e.name == "join":
+                return "value"
             return "value"
         if isinstance(e, ast.ListExpr):
             return self.kind_of(e.items[0]) if e.items else "value"
@@ -1012,7 +1262,8 @@ class _Compiler:
                 "_last": _last, "_top": _top_rt, "_owner": _owner_rt, "_others": _others_rt,
                 "_random": _random_rt, "_grid_lines": _grid_lines, "_lines": _lines_rt, "_places": _places_rt,
                 "_nopick": _nopick, "__builtins__": {"len": len, "sum": sum, "max": max, "min": min,
-                                                     "bool": bool, "abs": abs}}
+                                                     "bool": bool, "abs": abs,
+                                                     "list": list, "range": range}}
 
 
 def _everyone(st, zi, shape):

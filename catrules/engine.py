@@ -121,9 +121,11 @@ class State:
             slot = st.layout.base[zid]
             st.z[slot].append(cid)
             st.loc[cid] = slot
-        for name, per_player, init in prog.counters:
-            if per_player:
+        for name, per, init in prog.counters:
+            if per == "player":
                 st.c[name] = [init(st, {"player": p}) for p in range(players)]
+            elif per == "card":
+                st.c[name] = [init(st, {}) for _ in range(prog.card_count)]
             else:
                 st.c[name] = init(st, {})
         st.frames.append(Frame("flow", 0, {}))

@@ -82,6 +82,11 @@ def _chain(G, body, counter, unit) -> str | None:
                 f = _chain(G, st.otherwise, counter, unit)
                 if f:
                     G.add_edge(key, f, kind="else")
+        elif isinstance(st, ast.Menu):
+            for i, (_text, _cond, b, _pos) in enumerate(st.branches):
+                f = _chain(G, b, counter, unit)
+                if f:
+                    G.add_edge(key, f, kind="then", branch=i)
         elif isinstance(st, (ast.RepeatTimes, ast.RepeatUntil, ast.ForPlayers, ast.ForEach, ast.Together)):
             f = _chain(G, st.body, counter, unit)
             if f:
@@ -116,6 +121,10 @@ def _label(st) -> str:
         return "move"
     if isinstance(st, ast.Choose):
         return f"{st.actor} chooses {st.var}"
+    if isinstance(st, ast.Menu):
+        return f"{st.actor} chooses: " + " | ".join(b[0] for b in st.branches)
+    if isinstance(st, ast.Allot):
+        return "allot"
     if isinstance(st, ast.Together):
         return ("secretly" if st.mode == "secret" else "race") + f": each player chooses {st.var}"
     if isinstance(st, ast.Play):

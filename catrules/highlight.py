@@ -39,7 +39,7 @@ OTHER_KEYWORDS = (
     "highest", "lowest", "ties", "share", "move", "shuffle", "fill", "from", "exchange", "add",
     "chooses", "play", "do", "announce", "end", "stop", "preferring", "default", "else", "repeat",
     "times", "until", "while", "clockwise", "secretly", "race", "where", "then", "or", "and", "not",
-    "everyone", "pick",
+    "everyone", "pick", "allot", "into", "wants", "serves", "spare", "prefer",
 )
 
 #: All the keywords of the grammar (``grammars/catrules.lark``).
@@ -49,6 +49,7 @@ KEYWORDS = DECLARATIONS + CONSTANTS + OTHER_KEYWORDS
 BUILTINS = (
     "count", "sum", "max", "min", "best", "worst", "first", "last", "top", "bottom", "owner",
     "next", "previous", "random", "any", "others", "rows", "columns", "lines", "places", "abs",
+    "range", "copies", "collect", "join",
 )
 
 _NAME = r"[a-zA-Z_][a-zA-Z0-9_]*"

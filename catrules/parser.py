@@ -267,10 +267,13 @@ class _ToAst(Transformer):
         return ast.Zone(str(ch[0]), list(ch[1:]), **_pos(meta))
 
     def per_player(self, meta, ch):
-        return True
+        return "player"
+
+    def per_card(self, meta, ch):
+        return "card"
 
     def counter(self, meta, ch):
-        return ast.Counter(str(ch[0]), bool(ch[1]), ch[2], **_pos(meta))
+        return ast.Counter(str(ch[0]), ch[1] == "player", ch[2], per_card=ch[1] == "card", **_pos(meta))
 
     def params(self, meta, ch):
         return [str(c) for c in ch if c is not None]
@@ -426,6 +429,40 @@ class _ToAst(Transformer):
 
     def for_each(self, meta, ch):
         return ast.ForEach(str(ch[0]), ch[1], ch[2], **_pos(meta))
+
+    def menu_item(self, meta, ch):
+        return (ch[0][1:-1], ch[1], ch[2], _pos(meta))
+
+    def menu_stmt(self, meta, ch):
+        return ast.Menu(str(ch[0]), list(ch[1:]), **_pos(meta))
+
+    def prefer_key(self, meta, ch):
+        return (str(ch[0]), ch[1])
+
+    def allot_wants(self, meta, ch):
+        return ("wants", ch[0], _pos(meta))
+
+    def allot_serves(self, meta, ch):
+        return ("serves", str(ch[0]), _pos(meta))
+
+    def allot_spare(self, meta, ch):
+        return ("spare", ch[0], _pos(meta))
+
+    def allot_note(self, meta, ch):
+        return ("note", str(ch[1]), _pos(meta))
+
+    def allot_prefer(self, meta, ch):
+        return ("prefer", list(ch), _pos(meta))
+
+    def allot_stmt(self, meta, ch):
+        node = ast.Allot(ch[0], ch[1], ch[2], **_pos(meta))
+        for what, value, pos in ch[3:]:
+            if what in node.clause_pos:
+                self.rep.error((pos["line"], pos["column"]), f"`{what}` appears twice in this `allot`",
+                               "keep one of them")
+            node.clause_pos[what] = pos
+            setattr(node, what, value)
+        return node
 
     def secret_stmt(self, meta, ch):
         return ast.Together("secret", str(ch[0]), ch[1], str(ch[2]), ch[3], ch[4], ch[5], **_pos(meta))
