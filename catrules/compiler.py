@@ -245,6 +245,10 @@ class Program:
             return {"hidden": True}
         if kind == "player" and isinstance(v, int) and not isinstance(v, bool):
             return {"player": v}
+        if kind in ("line", "place") and isinstance(v, str) and v[:4] in ("row:", "col:", "line", "plac"):
+            ref, nums = parse_ref(v)
+            return {"ref": v, "label": describe(st, v), "zone": st.layout.slot_spec[nums[0]].name,
+                    "line": ref, "index": nums[1]}
         return v
 
 

@@ -224,3 +224,65 @@ def test_spectator_and_score_table(meow):
     assert max(len(x) for x in out.splitlines()) <= 80
     t = score_table(st.scores(), st.winners(), Painter(meow, None, ["a", "b", "c"]), ["fish_used"])
     assert t.row_count == 3
+
+
+# ---------------------------------------------------------------- Cat Lady
+
+CATLADY = ROOT / "games" / "catlady.cat"
+
+
+def _catlady_line_decision(seed=5):
+    g = catrules.load_game(CATLADY)
+    st = g.new_state(3, seed=seed)
+    while True:
+        d = st.pending()[0]
+        if d.prompt.startswith("Choose a line") and d.player == st.c["current"]:
+            return g, st, d
+        st.apply(d.player, d.options[0].id)
+
+
+def test_grid_numbers_its_lines_and_marks_the_blocked_one():
+    g, st, d = _catlady_line_decision()
+    con = console()
+    seat = TerminalSeat(console=con, input=feeder(["1"]), game=g)
+    seat.start(None, d.player)
+    seat.decide(st.view(d.player), d)
+    out = con.file.getvalue()
+    blocked = st.view(d.player)["counters"]["blocked"]["label"]          # "row 2" or "column 3"
+    kind, k = blocked.split()
+    assert "row 1" in out and "col 3" in out
+    if kind == "row":
+        assert re.search(rf"row {k} .*◀ blocked", out)
+    else:
+        assert re.search(rf"col {k} ▼ blocked", out)
+    assert blocked not in [o.label for o in d.options]                    # never offered
+    assert f"blocked: {blocked}" in out
+
+
+def test_a_line_is_taken_by_naming_it():
+    g, st, d = _catlady_line_decision()
+    name = d.options[-1].label                                             # e.g. "column 3"
+    seat = TerminalSeat(console=console(), input=feeder(["row 9", name.upper()]), game=g)
+    seat.start(None, d.player)
+    assert seat.decide(st.view(d.player), d).option == d.options[-1].id
+
+
+def test_feeding_shows_each_cats_meal_at_the_end():
+    g = catrules.load_game(CATLADY)
+    st = g.new_state(2, seed=4)
+    while not st.over:
+        d = st.pending()[0]
+        st.apply(d.player, d.options[0].id)
+    view = st.view(0)
+    meals = view["counters"]["meal"]
+    assert meals, "somebody fed a cat"
+    con = console()
+    seat = TerminalSeat(console=con, input=feeder([]), game=g)
+    seat.start(None, 0)
+    seat.show(view, [])
+    seat.finish(view)
+    out = con.file.getvalue()
+    cid, meal = next(iter(meals.items()))
+    assert "meal: " in out and g.card(int(cid))["label"] in out
+    assert "Final score" in out and "food penalty" in out and "vp tokens" in out
+    assert f"{g.card(int(cid))['label']}: {', '.join(meal)}" in out.replace("\n", " ")

@@ -212,6 +212,8 @@ class Painter:
                 return Text(self.player(v["player"], short=True))
             if v.get("hidden"):
                 return Text("hidden", style="dim")
+            if "ref" in v:                          # a line or a place
+                return Text(str(v.get("label", v["ref"])))
             if "label" in v:
                 return self.card(v)
         if isinstance(v, bool):
@@ -429,8 +431,11 @@ def render_view(p: Painter, view: dict, hide_zone: Optional[set] = None, mine: I
     labels += ["face down"] if hidden else []
     labels += ["empty"] if empty else []
     avail = (p.width - max(len(x) for x in labels) - 1) if (p.width and labels) else None
+    counters = view.get("counters", {}) or {}
     for name, z in rows:
-        grid.add_row(name, _zone_cards(p, z, width=avail))
+        marks = [(v["line"], v["index"], nice(k)) for k, v in counters.items()
+                 if isinstance(v, dict) and v.get("zone") == z["zone"] and v.get("line") in ("row", "col")]
+        grid.add_row(name, _zone_cards(p, z, width=avail, marks=marks))
     if hidden:
         grid.add_row(Text("face down", style="dim"), Text(" · ".join(hidden)))
     if empty:
@@ -454,9 +459,9 @@ def render_view(p: Painter, view: dict, hide_zone: Optional[set] = None, mine: I
             names.append(z["zone"])
     by = {(z["zone"], z["owner"]): z for z in per}
     cols = [nm for nm in names if any(by.get((nm, pl), {}).get("count", 0) for pl in range(n))]
-    counters = view.get("counters", {}) or {}
     pcounters = {k: v for k, v in counters.items() if isinstance(v, list) and len(v) == n and n > 1}
-    scounters = {k: v for k, v in counters.items() if k not in pcounters}
+    scounters = {k: v for k, v in counters.items() if k not in pcounters and not _per_card(v)}
+    ccounters = {k: v for k, v in counters.items() if _per_card(v)}
     if n and (cols or pcounters):
         t = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False, expand=False)
         t.add_column("player", no_wrap=True)
@@ -486,26 +491,54 @@ def render_view(p: Painter, view: dict, hide_zone: Optional[set] = None, mine: I
             line.append(nice(k) + ": ", style="bold")
             line.append_text(p.value(v))
         parts.append(line)
+    for k, v in ccounters.items():          # counters of each card: "meal: Shadow tuna · ..."
+        if not v:
+            continue
+        line = Text(nice(k) + ": ", style="bold")
+        for i, (cid, x) in enumerate(v.items()):
+            if i:
+                line.append(" · ", style="dim")
+            cd = p.card_dict(int(cid))
+            line.append_text(p.card(cd) if cd else Text(f"card {cid}"))
+            line.append(": ")
+            line.append_text(p.value(x))
+        parts.append(line)
     if later is not None:
         parts.append(later)
     return Group(*parts)
+
+
+def _per_card(v) -> bool:
+    """A counter of each card, as views show it: card id (a digit string) -> value."""
+    return isinstance(v, dict) and (not v or all(isinstance(k, str) and k.isdigit() for k in v))
 
 
 def _open(z: dict) -> bool:
     return z.get("cards") is not None or z.get("cells") is not None or z.get("lines") is not None
 
 
-def _zone_cards(p: Painter, z: dict, limit: int = 12, width: Optional[int] = None):
+def _zone_cards(p: Painter, z: dict, limit: int = 12, width: Optional[int] = None, marks=()):
     shape = z.get("shape")
     if shape == "grid" and z.get("cells") is not None:
+        # a grid: rows and columns numbered so a line can be named ("row 2", "column 3");
+        # a counter that holds a line of this grid (a token beside it) is drawn beside it
         g = Table.grid(padding=(0, 2))
-        for _ in range(z.get("cols", 1)):
-            g.add_column()
-        cells = z["cells"]
         cols = max(1, z.get("cols", 1))
+        g.add_column(style="dim", no_wrap=True)
+        for _ in range(cols):
+            g.add_column()
+        g.add_column(style="bold yellow", no_wrap=True)
+        col_marks = {i: name for kind, i, name in marks if kind == "col"}
+        row_marks = {i: name for kind, i, name in marks if kind == "row"}
+        head = [Text("")] + [Text(f"col {c + 1}" + (f" ▼ {col_marks[c]}" if c in col_marks else ""),
+                                  style="bold yellow" if c in col_marks else "dim") for c in range(cols)]
+        g.add_row(*head, Text(""))
+        cells = z["cells"]
         for r in range(z.get("rows", 1)):
-            g.add_row(*[(p.card(c) if c is not None else Text("·", style="dim"))
-                        for c in cells[r * cols:(r + 1) * cols]])
+            g.add_row(Text(f"row {r + 1}"),
+                      *[(p.card(c) if c is not None else Text("·", style="dim"))
+                        for c in cells[r * cols:(r + 1) * cols]],
+                      Text(f"◀ {row_marks[r]}") if r in row_marks else Text(""))
         return g
     if shape == "lines" and z.get("lines") is not None:
         out = Text()
@@ -535,6 +568,8 @@ def score_table(scores: list, winners: Iterable[int], painter: Painter, notes: I
     notes = set(notes)
     winners = set(winners)
     items = [k for k in (scores[0] if scores else {}) if k != "total"]
+    if len(items) > 5:
+        return _score_table_by_item(scores, winners, painter, notes, items)
     t = Table(title="Final score", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, title_style="bold")
     t.add_column("player", no_wrap=True)
     for k in items:
@@ -546,6 +581,21 @@ def score_table(scores: list, winners: Iterable[int], painter: Painter, notes: I
         if pl in winners:
             who.stylize("bold")
         t.add_row(who, *[_num(row.get(k)) for k in items], _num(row.get("total")))
+    return t
+
+
+def _score_table_by_item(scores, winners, painter, notes, items) -> Table:
+    """Many score items: one row per item and a column per player, so it fits 80 columns."""
+    t = Table(title="Final score", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, title_style="bold")
+    t.add_column("", no_wrap=True)
+    for pl in range(len(scores)):
+        head = ("★ " if pl in winners else "") + f"{pl + 1} {painter.seat_name(pl)}"
+        t.add_column(head, justify="right", style="bold" if pl in winners else "", overflow="fold")
+    for k in items:
+        t.add_row(Text(nice(k) + (" (note)" if k in notes else ""), style="dim" if k in notes else ""),
+                  *[Text(_num(row.get(k)), style="dim" if k in notes else "") for row in scores])
+    t.add_section()
+    t.add_row(Text("total", style="bold"), *[Text(_num(row.get("total")), style="bold") for row in scores])
     return t
 
 
@@ -727,6 +777,9 @@ class TerminalSeat(Seat):
     def finish(self, view: dict) -> None:
         self._flush_events()
         if self.show_scores and "scores" in view:
+            self.console.print(Rule(Text("the end", style="bold"), style="dim"))
+            self.painter.width = self.console.width
+            self.console.print(render_view(self.painter, view, hide_zone=set()))   # the table as it ends
             self.console.print()
             self.console.print(score_table(view["scores"], view.get("winners", []), self.painter,
                                            score_notes(self.painter.game)))
