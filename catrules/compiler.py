@@ -540,6 +540,31 @@ def _max_flow_plan(dem, caps, masks, spare):
     return [cap[snk][1 + K + t] for t in range(T)]
 
 
+def _greedy_plan(dem, caps, masks, spare):
+    """A quick try at :func:`_max_flow_plan`: needs with the fewest servers first, each
+    from the type that serves the fewest needs (``masks`` are sorted that way); None if stuck."""
+    left = list(caps)
+    K = len(dem)
+    order = sorted((k for k in range(K) if dem[k]), key=lambda k: sum(1 for m in masks if m >> k & 1))
+    used = [0] * len(caps)
+    spares = spare
+    for k in order:
+        for _ in range(dem[k]):
+            for t, m in enumerate(masks):
+                if m >> k & 1 and left[t]:
+                    break
+            else:
+                if not spares:
+                    return None
+                t = max(range(len(left)), key=lambda i: left[i]) if left else None
+                if t is None or not left[t]:
+                    return None
+                spares -= 1
+            left[t] -= 1
+            used[t] += 1
+    return used
+
+
 def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line):
     """Search every way to give each target one of its wanted lists of needs, or nothing.
 
@@ -583,11 +608,32 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line):
             vr.append(v)
         vec_alts.append(vr)
     memo: dict = {}
+    total = len(res)
+    # Hall's condition for the flow: for every set S of needs, what S asks for must fit
+    # in the resources serving S plus up to `spare` of the others.
+    hall = None
+    if K <= 10:
+        hall = []
+        for S in range(1, 1 << K):
+            c = sum(n for m, n in zip(masks, caps) if m & S)
+            hall.append((S, [k for k in range(K) if S >> k & 1], c + min(spare, total - c)))
+
+    def fits(dem):
+        if hall is None:
+            return plan_for(dem) is not None
+        for S, ks, room in hall:
+            need = 0
+            for k in ks:
+                need += dem[k]
+            if need > room:
+                return False
+        return True
 
     def plan_for(dem):
         key = tuple(dem)
         if key not in memo:
-            memo[key] = _max_flow_plan(dem, caps, masks, spare) if any(dem) else [0] * len(caps)
+            memo[key] = (_greedy_plan(dem, caps, masks, spare) or _max_flow_plan(dem, caps, masks, spare)
+                         if any(dem) else [0] * len(caps))
         return memo[key]
 
     best = [None, None]
@@ -602,6 +648,8 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line):
             raise RulesError(f"`allot` compared {ALLOT_LIMIT:,} ways and was stopped", line, st.prog.path,
                              "offer fewer lists in `wants`, or fewer targets")
         per_type = plan_for(dem)
+        if per_type is None:       # cannot happen when Hall's condition held; kept as a guard
+            return
         used = [c for m, k in zip(masks, per_type) for c in by_mask[m][:k]]
         meals = [alts[i][a] if a is not None else None for i, a in enumerate(chosen)]
         _apply_allotment(st, ss, si, used, ts, meals, note)
@@ -623,7 +671,7 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line):
         for a, v in enumerate(vec_alts[i]):
             for k in range(K):
                 dem[k] += v[k]
-            if plan_for(dem) is not None:
+            if fits(dem):
                 chosen[i] = a
                 dfs(i + 1)
             for k in range(K):
