@@ -275,6 +275,7 @@ class Allot(Stmt):
     spare: Optional[Expr] = None
     note: Optional[str] = None
     prefer: list = attrs.Factory(list)   # list of (direction, Expr)
+    maximal: bool = False                # only ways where no unmet target could still be met
     clause_pos: dict = attrs.Factory(dict)
 
 

@@ -565,7 +565,7 @@ def _greedy_plan(dem, caps, masks, spare):
     return used
 
 
-def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line):
+def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, maximal=False):
     """Search every way to give each target one of its wanted lists of needs, or nothing.
 
     Returns ``(used cards, meal per target)`` for the way best by ``keys``.
@@ -642,7 +642,21 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line):
     leaves = [0]
     orig_src, orig_into = st.z[ss], st.z[si]
 
+    # with `maximal`, what every later target could add at most (to prune "nothing" early)
+    n_t = len(ts)
+    most_after = [[0] * K for _ in range(n_t + 1)]
+    for i in range(n_t - 1, -1, -1):
+        most_after[i] = [most_after[i + 1][k] + max((v[k] for v in vec_alts[i]), default=0) for k in range(K)]
+
+    def fits_with(i, base):
+        for v in vec_alts[i]:
+            if fits([b + x for b, x in zip(base, v)]):
+                return True
+        return False
+
     def leaf():
+        if maximal and any(chosen[i] is None and fits_with(i, dem) for i in range(n_t)):
+            return                   # dominated: an unmet target could still be met
         leaves[0] += 1
         if leaves[0] > ALLOT_LIMIT:
             raise RulesError(f"`allot` compared {ALLOT_LIMIT:,} ways and was stopped", line, st.prog.path,
@@ -677,6 +691,8 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line):
             for k in range(K):
                 dem[k] -= v[k]
         chosen[i] = None
+        if maximal and vec_alts[i] and fits_with(i, [d + m for d, m in zip(dem, most_after[i + 1])]):
+            return                   # i would fit whatever comes after: leaving it out never pays
         dfs(i + 1)
     dfs(0)
     return best[1]
@@ -1133,7 +1149,7 @@ class _Compiler:
         serves = self.gen.ns[self.gen.define(self.ck.defines[s.serves])]
         spare = self.ex(s.spare) if s.spare is not None else (lambda st, V: 0)
         keys = [(d == "highest", self.ex(k)) for d, k in s.prefer]
-        note, line = s.note, s.line
+        note, line, maximal = s.note, s.line, s.maximal
 
         def allot(st, fr):
             V = fr.vars
@@ -1151,7 +1167,7 @@ class _Compiler:
                 for t in ts:
                     st.c[note][t] = None
             plan = solve_allotment(st, V, ss, si, ts, [as_list(st, wants(st, V, t)) for t in ts], serves,
-                                   spare(st, V) or 0, keys, note, line)
+                                   spare(st, V) or 0, keys, note, line, maximal)
             if plan is not None:
                 used, meals = plan
                 _apply_allotment(st, ss, si, used, ts, meals, note)

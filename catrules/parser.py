@@ -448,6 +448,9 @@ class _ToAst(Transformer):
     def allot_spare(self, meta, ch):
         return ("spare", ch[0], _pos(meta))
 
+    def allot_maximal(self, meta, ch):
+        return ("maximal", True, _pos(meta))
+
     def allot_note(self, meta, ch):
         return ("note", str(ch[1]), _pos(meta))
 

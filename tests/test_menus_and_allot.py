@@ -329,3 +329,33 @@ def test_feeding_example_game_plays_to_the_end_for_every_player_count():
                 st.apply(d.player, rng.choice(d.options).id)
             total = sum(len(zone(st, z, owner=p)) for p in range(n) for z in ("home",))
             assert total == 6
+
+
+def test_maximal_compares_only_ways_that_leave_no_target_that_fits():
+    # Same situation as the first allot test: with `maximal` the best is unchanged ...
+    src = ALLOT_GAME.replace("            note meal\n", "            maximal\n            note meal\n")
+    lines = ["setup:", '    move pets where name == "Big" or name == "A" or name == "B" or name == "C" '
+             'to home of first(players)',
+             "    move top(pantry where kind == meat, 2) to food of first(players)",
+             "    move top(pantry where kind == fish, 1) to food of first(players)"]
+    g = catrules.load_source(src + "\n".join(lines) + "\n")
+    st = g.new_state(2, seed=0)
+    meals = {g.card(c)["name"]: st.c["meal"][c] for c in zone(st, "home", owner=0)}
+    assert meals == {"Big": None, "A": ["meat"], "B": ["meat"], "C": ["fish"]}
+
+
+def test_maximal_shortens_the_search(monkeypatch):
+    # 14 meat for 16 meat eaters: without `maximal` thousands of ways are compared.
+    pets = "\n".join(f"    card with name \"P{i}\", points 1, needs [meat]" for i in range(14))
+    src = (ALLOT_GAME.replace('    card with name "Big", points 6, needs [meat, meat, fish]\n', pets + "\n")
+           .replace("        4 cards\n", "        14 cards\n")
+           + "setup:\n    move pets to home of first(players)\n"
+             "    move top(pantry where kind == meat, 14) to food of first(players)\n")
+    monkeypatch.setattr(compiler, "ALLOT_LIMIT", 1000)
+    with pytest.raises(RulesError):
+        catrules.load_source(src).new_state(2, seed=0)
+    g = catrules.load_source(src.replace("            note meal\n", "            maximal\n            note meal\n"))
+    st = g.new_state(2, seed=0)
+    # 16 pets want meat (P0-P13, A, B) and there are 14 meat: 14 are fed, each with meat
+    fed = [st.c["meal"][c] for c in zone(st, "home", owner=0) if st.c["meal"][c] is not None]
+    assert fed == [["meat"]] * 14
