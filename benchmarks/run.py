@@ -3,12 +3,18 @@
     python benchmarks/run.py [--games N] [--players P] [--seed S] [--game FILE]
                              [--option NAME ...] [--only interpreter|handwritten]
                              [--all] [--warmup N] [--repeat R] [--json]
+    python benchmarks/run.py --feeding [SITUATION] [--repeat R] [--json]
 
 Both sides play the same number of games with the same seeds (S, S+1, ...),
 every choice made uniformly at random among the legal options. A *decision*
 is a choice among two or more options. The batch of games is timed R times,
-the two sides taking turns, and the fastest timing counts. See
-benchmarks/README.md.
+the two sides taking turns, and the fastest timing counts. A game without a
+hand-written baseline (Cat Lady) is measured through the interpreter only:
+``--game games/catlady.cat --players 2``, or ``--all`` for every entry.
+
+``--feeding`` measures instead Cat Lady's end-of-game feeding (the ``allot``
+search) on fixed situations (see catlady_feeding.py): the time per feeding,
+the fastest of R timings. See benchmarks/README.md and docs/benchmarks.rst.
 """
 
 from __future__ import annotations
@@ -28,7 +34,8 @@ for _p in (str(REPO_ROOT), str(BENCH_DIR)):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
-import handwritten_meow  # noqa: E402  (needs the path set above)
+import catlady_feeding  # noqa: E402  (needs the path set above)
+import handwritten_meow  # noqa: E402
 
 # Give up on a playout that makes this many moves without finishing.
 MAX_MOVES = 1_000_000
@@ -49,6 +56,9 @@ class Entry:
 # games with a hand-written baseline get the comparison.
 ENTRIES = [
     Entry("meow", "games/meow.cat", 4, handwritten_meow.play_random_game),
+    Entry("catlady", "games/catlady.cat", 2),
+    Entry("catlady", "games/catlady.cat", 3),
+    Entry("catlady", "games/catlady.cat", 4),
 ]
 
 
@@ -169,6 +179,35 @@ def _result(entry: Entry, impl: str, games: int, decisions: int, seconds: float,
     }
 
 
+# --- Cat Lady's feeding -----------------------------------------------------
+
+def run_feeding(args) -> dict:
+    """Time the feeding situations of catlady_feeding.py (all, or the one asked for)."""
+    catrules = import_catrules()
+    game = catrules.load_game(str(REPO_ROOT / catlady_feeding.GAME))
+    names = [args.feeding] if args.feeding != "all" else list(catlady_feeding.SITUATIONS)
+    return {
+        "game": catlady_feeding.GAME,
+        "repeat": args.repeat,
+        "python": sys.version.split()[0],
+        "feeding": [catlady_feeding.time_feeding(game, name, repeat=args.repeat) for name in names],
+    }
+
+
+def print_feeding(report: dict) -> None:
+    print(f"Cat Lady's end-of-game feeding ({report['game']}), {catlady_feeding.PLAYERS} players: "
+          f"time per feeding,\nbest of {report['repeat']} timings, Python {report['python']}")
+    header = f"{'situation':<12} {'holding':<50} {'ms/feeding':>11} {'feedings/s':>11} {'ways':>9}"
+    print(header)
+    print("-" * len(header))
+    for r in report["feeding"]:
+        ways = "?" if r["ways"] is None else f"{r['ways']:,}"
+        print(f"{r['situation']:<12} {r['description']:<50} {r['seconds'] * 1000:>11.2f} "
+              f"{1 / r['seconds'] if r['seconds'] else float('inf'):>11.1f} {ways:>9}")
+    print(f"A feeding is 2 passes of one allot per player ({2 * catlady_feeding.PLAYERS} allots); ways: the "
+          "complete ways of\nfeeding its searches compared (they prune the rest).")
+
+
 # --- command line -----------------------------------------------------------
 
 def run(args) -> dict:
@@ -252,10 +291,21 @@ def main(argv=None) -> None:
     ap.add_argument("--warmup", type=int, default=10, help="unmeasured games played first (default 10)")
     ap.add_argument("--repeat", type=int, default=3,
                     help="time the games this many times, keep the fastest (default 3)")
+    ap.add_argument("--feeding", nargs="?", const="all", choices=["all", *catlady_feeding.SITUATIONS],
+                    metavar="SITUATION",
+                    help="measure Cat Lady's end-of-game feeding instead of playouts: every situation, "
+                         f"or one of: {', '.join(catlady_feeding.SITUATIONS)} (uses --repeat)")
     ap.add_argument("--json", action="store_true", help="print a JSON object instead of a table")
     args = ap.parse_args(argv)
     if args.games < 1 or args.repeat < 1 or args.warmup < 0:
         ap.error("--games and --repeat must be at least 1, --warmup at least 0")
+    if args.feeding:
+        report = run_feeding(args)
+        if args.json:
+            print(json.dumps(report, indent=2))
+        else:
+            print_feeding(report)
+        return
     report = run(args)
     if args.json:
         print(json.dumps(report, indent=2))

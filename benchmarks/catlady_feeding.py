@@ -1,0 +1,143 @@
+"""Cat Lady's end-of-game feeding, measured on its own (``python benchmarks/run.py --feeding``).
+
+At the end of Cat Lady each player's food cubes are shared among their cats
+the way that scores best (the ``allot`` statement of ``phase feeding`` in
+games/catlady.cat): two passes over the players, one ``allot`` per player and
+pass. Its cost grows quickly with the cats and cubes one player holds, so it
+is measured apart from the random playouts, on fixed situations:
+
+* ``spread``: 4 players hold 12 cats and 20 cubes between them (3 cats and
+  5 cubes each);
+* ``one-player``: the worst case, one player of the 4 holds all 12 cats and
+  all 20 cubes.
+
+The 12 cats are chosen to make the search hard: the three strays that take a
+varying amount of food (Cow: any number of cubes; Waffle: 1 to 4 of one kind;
+Truffle: one cube of any kind), Moonbeam (two cubes may serve as wilds),
+Hemingway (scores by the other players' fed cats) and seven cats whose meals
+overlap. The 20 cubes are 6 chicken, 6 tuna, 5 milk and 3 wild.
+
+A situation is a 4-player game paused at its last decision: the market and
+the deck are emptied (into the box), so the line the current player takes
+now is the last of the game; applying that decision runs the feeding and
+ends the game. :func:`time_feeding` times only that ``apply`` (the copy of the
+paused game is made beforehand); the line taken holds no cards, so nearly all
+the time is the feeding. The tests check that these situations are what they
+say (tests/test_catlady_play.py), never their speed.
+"""
+
+from __future__ import annotations
+
+import time
+
+GAME = "games/catlady.cat"
+PLAYERS = 4
+
+#: The 12 cats of every situation, by name.
+CATS = ["Cow", "Waffle", "Truffle", "Moonbeam", "Hemingway", "LeVar Purrton",
+        "Henriette", "Pumpkin", "Sox", "Alvin", "Dinah", "Luna"]
+#: The 20 food cubes, by flavour.
+CUBES = ["chicken"] * 6 + ["tuna"] * 6 + ["milk"] * 5 + ["wild"] * 3
+
+#: name -> (description, holdings: player -> (cat names, cube flavours)).
+SITUATIONS = {
+    "spread": ("4 players hold 12 cats and 20 cubes between them",
+               {p: (CATS[p::PLAYERS], CUBES[p::PLAYERS]) for p in range(PLAYERS)}),
+    "one-player": ("1 player holds 12 cats and 20 cubes",
+                   {0: (CATS, CUBES)}),
+}
+
+
+def build(game, name: str, seed: int = 1):
+    """A 4-player Cat Lady game paused just before its feeding, set up as situation ``name``."""
+    from catrules.testing import card, put, zone
+
+    _desc, holdings = SITUATIONS[name]
+    st = game.new_state(PLAYERS, seed=seed)
+    d = st.pending()[0]                      # the cat token's first line (C03)
+    st.apply(d.player, d.options[0].id)
+    # Empty the market and the deck: the line taken next holds nothing and cannot be
+    # refilled, so that turn is the last and the game goes on to the feeding.
+    put(st, zone(st, "deck") + [c for c in zone(st, "market") if c is not None], "box")
+    supply = zone(st, "supply")
+    for p, (cats, cubes) in holdings.items():
+        for cat in cats:
+            put(st, card(game, name=cat), "cats", p)
+        for flavour in cubes:
+            cube = next(c for c in supply if game.card(c)["flavour"] == flavour)
+            supply.remove(cube)
+            put(st, cube, "cubes", p)
+    d = st.pending()[0]
+    if "where it != blocked" not in _source_line(game, d.line):
+        raise RuntimeError(f"the situation does not stop where a line is taken (line {d.line} of {GAME})")
+    return st
+
+
+def _source_line(game, n: int) -> str:
+    with open(game.path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    return lines[n - 1] if 0 < n <= len(lines) else ""
+
+
+def feed(state):
+    """Take the (empty) last line of a situation: the feeding runs and the game ends."""
+    d = state.pending()[0]
+    state.apply(d.player, d.options[0].id)
+    if not state.finished:
+        raise RuntimeError("the game did not end after the last line (is the situation still right?)")
+    return state
+
+
+def feed_counting(state):
+    """:func:`feed`, also counting the complete ways of feeding that the ``allot`` searches
+    compared; returns (state, ways), ways None if the search cannot be watched (the
+    interpreter's internals changed)."""
+    from catrules import compiler
+
+    inner = getattr(compiler, "_apply_allotment", None)
+    if inner is None:
+        return feed(state), None
+    calls = [0]
+
+    def counting(*args, **kwargs):
+        calls[0] += 1
+        return inner(*args, **kwargs)
+
+    compiler._apply_allotment = counting
+    try:
+        feed(state)
+    finally:
+        compiler._apply_allotment = inner
+    # every way compared is applied once to score it, and each allot applies its best once more
+    return state, max(calls[0] - 2 * PLAYERS, 0)
+
+
+def time_feeding(game, name: str, repeat: int = 3, min_seconds: float = 0.2) -> dict:
+    """Time the feeding of situation ``name``: ``repeat`` timings, the fastest counts.
+
+    A first, untimed feeding counts the ways compared and sets how many feedings
+    one timing plays (enough for ``min_seconds``, as timeit does)."""
+    base = build(game, name)
+    t0 = time.perf_counter()
+    _st, ways = feed_counting(base.clone())
+    first = time.perf_counter() - t0
+    number = max(1, int(min_seconds / first)) if first > 0 else 1
+    times = []
+    for _ in range(repeat):
+        states = [base.clone() for _ in range(number)]
+        t0 = time.perf_counter()
+        for st in states:
+            feed(st)
+        times.append((time.perf_counter() - t0) / number)
+    return {
+        "situation": name,
+        "description": SITUATIONS[name][0],
+        "players": PLAYERS,
+        "holders": sum(1 for cats, _cubes in SITUATIONS[name][1].values() if cats),
+        "cats": len(CATS),
+        "cubes": len(CUBES),
+        "seconds": min(times),              # per feeding: 2 passes x 4 players' allot
+        "all_seconds": times,
+        "feedings_per_timing": number,
+        "ways": ways,
+    }
