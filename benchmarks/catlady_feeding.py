@@ -11,11 +11,12 @@ is measured apart from the random playouts, on fixed situations:
 * ``one-player``: the worst case, one player of the 4 holds all 12 cats and
   all 20 cubes.
 
-The 12 cats are chosen to make the search hard: the three strays that take a
-varying amount of food (Cow: any number of cubes; Waffle: 1 to 4 of one kind;
-Truffle: one cube of any kind), Moonbeam (two cubes may serve as wilds),
-Hemingway (scores by the other players' fed cats) and seven cats whose meals
-overlap. The 20 cubes are 6 chicken, 6 tuna, 5 milk and 3 wild.
+The 12 cats could all be in one game and are chosen to make the search hard:
+as the game's three strays, the three that take a varying amount of food
+(Cow: any number of cubes; Waffle: 1 to 4 of one kind; Truffle: one cube of
+any kind), and nine cats of the deck with long, overlapping meals. The 20
+cubes are 6 chicken, 6 tuna, 5 milk and 3 wild (every wild food card of a
+4-player game).
 
 A situation is a 4-player game paused at its last decision: the market and
 the deck are emptied (into the box), so the line the current player takes
@@ -34,8 +35,9 @@ GAME = "games/catlady.cat"
 PLAYERS = 4
 
 #: The 12 cats of every situation, by name.
-CATS = ["Cow", "Waffle", "Truffle", "Moonbeam", "Hemingway", "LeVar Purrton",
-        "Henriette", "Pumpkin", "Sox", "Alvin", "Dinah", "Luna"]
+CATS = ["Cow", "Waffle", "Truffle",                       # strays: a game deals three
+        "Henriette", "Alvin", "Dinah", "Luna", "Pumpkin", "Sox",
+        "Chairman Meow", "Pablo Picatso", "Keaton"]
 #: The 20 food cubes, by flavour.
 CUBES = ["chicken"] * 6 + ["tuna"] * 6 + ["milk"] * 5 + ["wild"] * 3
 

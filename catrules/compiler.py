@@ -219,7 +219,9 @@ class Program:
             if isinstance(v, list) and decl.per_player:
                 counters[name] = [self._show(st, kind, x, p) for x in v]
             elif decl.per_card:     # only the cards that have a value, keyed by card id
-                counters[name] = {str(i): self._show(st, kind, x, p) for i, x in enumerate(v) if x is not None}
+                vis = st.layout.visible
+                counters[name] = {str(i): self._show(st, kind, x, p) for i, x in enumerate(v)
+                                  if x is not None and vis(st.loc[i], p)}
             else:
                 counters[name] = self._show(st, kind, v, p)
         pend = st.pending_

@@ -359,3 +359,26 @@ def test_maximal_shortens_the_search(monkeypatch):
     # 16 pets want meat (P0-P13, A, B) and there are 14 meat: 14 are fed, each with meat
     fed = [st.c["meal"][c] for c in zone(st, "home", owner=0) if st.c["meal"][c] is not None]
     assert fed == [["meat"]] * 14
+
+
+def test_a_counter_of_a_hidden_card_stays_hidden():
+    src = HEADER + '''
+cards chip in bag:
+    for each value in 1 to 2:
+        card
+zone bag: shared, hidden, pile
+zone open: shared, public, pile
+counter marks of each card = none
+flow:
+    for each c in bag:
+        marks of c = c.value
+    move bag where value == 1 to open
+score:
+    marked = count(open)
+winner:
+    highest total
+'''
+    g = catrules.load_source(src)
+    st = g.new_state(2, seed=0)
+    shown = st.view(0)["counters"]["marks"]
+    assert list(shown.values()) == [1]                       # the card in the hidden bag is not listed
