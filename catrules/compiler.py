@@ -464,6 +464,21 @@ def move_cards(st, fr, cards: list, slot: int, where=None) -> None:
     return False
 
 
+def _ask_one(st, V, who, options, default, kind, var, line, prompt):
+    """Pause for one player's choice among ``options`` (none or one: decided at once)."""
+    if len(options) <= 1:
+        V[var] = options[0] if options else None
+        if options:
+            st.actor = who      # a forced choice is still this player's act
+        return None
+    n = st.n
+    chosen, opts, dflt = [None] * n, [None] * n, [None] * n
+    chosen[who], opts[who], dflt[who] = "?", options, default
+    st.pending_ = {"kind": "choose", "players": [who], "options": opts, "default": dflt, "chosen": chosen,
+                   "times": [None] * n, "okind": kind, "var": var, "slot": None, "line": line, "prompt": prompt}
+    return True
+
+
 def _log_move(st, cards, fr_slot, to_slot) -> None:
     if st.log is not None:
         st.log.append({"t": "move", "cards": list(cards), "from": st.layout.slot_name[fr_slot],
@@ -647,7 +662,7 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
     # with `maximal`, what every later target could add at most (to prune "nothing" early)
     n_t = len(ts)
     most_after = [[0] * K for _ in range(n_t + 1)]
-    for i in range(n_t - 1, -1, -1):
+    for i in range(n_t - 1 if maximal else -1, -1, -1):
         most_after[i] = [most_after[i + 1][k] + max((v[k] for v in vec_alts[i]), default=0) for k in range(K)]
 
     def fits_with(i, base):
@@ -949,14 +964,17 @@ class _Compiler:
         self.emit(do, s.line)
 
     def s_If(self, s: ast.If) -> None:
+        self._branches(s, [(self.ex(cond), cond.line) for cond, _body in s.branches], bool(s.otherwise))
+
+    def _branches(self, s, tests, otherwise=False) -> None:
+        """The first branch whose test holds runs (graph edges ``then``, ``else``), then the end."""
         ends = []
-        for i, (cond, _body) in enumerate(s.branches):
-            c = self.ex(cond)
-            test = self.emit(None, cond.line)
+        for i, (test_fn, line) in enumerate(tests):
+            test = self.emit(None, line)
             self.block(self.body_of(s, "then", branch=i))
             ends.append(self.emit(None, s.line))
-            self.code[test] = _jump_unless(c, len(self.code))
-        if s.otherwise:
+            self.code[test] = _jump_unless(test_fn, len(self.code))
+        if otherwise:
             self.block(self.body_of(s, "else"))
         end = len(self.code)
         for e in ends:
@@ -1091,24 +1109,8 @@ class _Compiler:
 
         def choose(st, fr):
             V = fr.vars
-            who = actor(st, V)
             o, default = options(st, V)
-            if len(o) <= 1:
-                V[var] = o[0] if o else None
-                if o:
-                    st.actor = who      # a forced choice is still this player's act
-                return
-            n = st.n
-            chosen = [None] * n
-            chosen[who] = "?"
-            opts = [None] * n
-            opts[who] = o
-            dflt = [None] * n
-            dflt[who] = default
-            st.pending_ = {"kind": "choose", "players": [who], "options": opts, "default": dflt, "chosen": chosen,
-                           "times": [None] * n, "okind": kind, "var": var, "slot": None, "line": line,
-                           "prompt": prompt}
-            return True
+            return _ask_one(st, V, actor(st, V), o, default, kind, var, line, prompt)
         self.emit(choose, s.line)
 
     def s_Menu(self, s: ast.Menu) -> None:
@@ -1119,30 +1121,11 @@ class _Compiler:
 
         def menu(st, fr):
             V = fr.vars
-            who = actor(st, V)
             o = [label for label, c in conds if c is None or c(st, V)]
-            if len(o) <= 1:
-                V[var] = o[0] if o else None
-                if o:
-                    st.actor = who
-                return
-            n = st.n
-            chosen, opts = [None] * n, [None] * n
-            chosen[who], opts[who] = "?", o
-            st.pending_ = {"kind": "choose", "players": [who], "options": opts, "default": [None] * n,
-                           "chosen": chosen, "times": [None] * n, "okind": "value", "var": var, "slot": None,
-                           "line": line, "prompt": "Choose what to do"}
-            return True
+            return _ask_one(st, V, actor(st, V), o, None, "value", var, line, "Choose what to do")
         self.emit(menu, s.line)
-        ends = []
-        for i, (label, _cond, _body, pos) in enumerate(s.branches):
-            test = self.emit(None, pos["line"])
-            self.block(self.body_of(s, "then", branch=i))
-            ends.append(self.emit(None, s.line))
-            self.code[test] = _jump_unless(lambda st, V, _l=label: V[var] == _l, len(self.code))
-        end = len(self.code)
-        for e in ends:
-            self.code[e] = _jump(end)
+        self._branches(s, [(lambda st, V, _l=label: V[var] == _l, pos["line"])
+                           for label, _cond, _body, pos in s.branches])
 
     def s_Allot(self, s: ast.Allot) -> None:
         source, into = self.slot(s.source), self.slot(s.into)
