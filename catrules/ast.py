@@ -200,6 +200,11 @@ class StopLoop(Stmt):
 
 
 @attrs.define(eq=False)
+class Tally(Stmt):
+    """Score now: add each player's score items to their running totals and show them."""
+
+
+@attrs.define(eq=False)
 class If(Stmt):
     branches: list            # list of (cond Expr, body list)
     otherwise: Optional[list]
@@ -337,10 +342,13 @@ class Trigger(Node):
     owner: Optional[str]
     guard: Optional[Expr]
     body: list
+    source: Optional[str] = None          # `from ZONE`: only cards coming from that zone
+    source_owner: Optional[str] = None    # `from ZONE of NAME`: NAME is the zone's owner
 
     @property
     def label(self) -> str:
-        return f"when card enters {self.zone} (line {self.line})"
+        src = f" from {self.source}" if self.source else ""
+        return f"when card enters {self.zone}{src} (line {self.line})"
 
 
 @attrs.define(eq=False)
@@ -381,6 +389,7 @@ class GameFile(Node):
     flow: list = attrs.Factory(list)
     score: list = attrs.Factory(list)
     ranking: list = attrs.Factory(list)     # RankBy; "ties share" is the default
+    tie_race: int = 0                       # line of `ties race` (players still tied race), or 0
     source: str = ""
     setup_pos: tuple = (0, 0)
     flow_pos: tuple = (0, 0)

@@ -263,6 +263,18 @@ class _Checker:
                 self.rep.error(t, f"zone `{t.zone}` is shared, so `of {t.owner}` names no one",
                                "drop `of ...` or make the zone per player")
             params = [t.var] + ([t.owner] if t.owner else [])
+            if t.source is not None:
+                src = self.zones.get(t.source)
+                if src is None:
+                    self.rep.error(t, f"unknown zone `{t.source}` after `from`", suggest(t.source, self.zones))
+                elif t.source_owner and not src.per_player:
+                    self.rep.error(t, f"zone `{t.source}` is shared, so `from {t.source} of {t.source_owner}` "
+                                      "names no one", "drop `of ...` after the zone")
+                if t.source_owner:
+                    if t.source_owner == t.owner or t.source_owner == t.var:
+                        self.rep.error(t, f"`{t.source_owner}` names two things in this trigger",
+                                       "use another name for the owner of the zone the card comes from")
+                    params.append(t.source_owner)
             sc = _Scope(self.unit_locals(params, t.body), player=bool(spec and spec.per_player))
             if t.guard is not None:
                 self.expr(t.guard, sc)
@@ -319,6 +331,10 @@ class _Checker:
                 self.expr(arg, sc)
         elif isinstance(s, (ast.Announce, ast.EndGame)):
             pass
+        elif isinstance(s, ast.Tally):
+            if not self.g.score:
+                rep.error(s, "`tally` with no `score:` block", "add a `score:` block: `tally` adds its items "
+                          "to each player's running totals")
         elif isinstance(s, ast.StopLoop):
             if sc.loops == 0:
                 rep.error(s, "`stop` outside a loop", "`stop` leaves the innermost repeat or for each")

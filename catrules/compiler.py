@@ -94,6 +94,9 @@ class Program:
         self.score_items: list = []
         self.ranking: list = []
         self.has_setup = bool(g.setup)
+        self.tallies = any(isinstance(n, ast.Tally) for n in ast.walk(
+            [g.setup, g.flow] + [x.body for x in g.phases + g.actions + g.triggers]))
+        self.tie_race = bool(g.tie_race)
         from .engine import Option
         self.card_options = [Option(f"c{i}", self.card_label[i], i, "card") for i in range(self.card_count)]
         self.player_options = [Option(f"p{i + 1}", f"player {i + 1}", i, "player") for i in range(self.max_players)]
@@ -439,29 +442,75 @@ def move_cards(st, fr, cards: list, slot: int, where=None) -> None:
             else:
                 groups.append((s0, [c]))
         if trig:
-            owner = st.layout.slot_owner[slot]
-            for key, var, owner_var, guard, _label in trig:
-                V = {var: c, "player": owner if owner >= 0 else None}
-                if owner_var:
-                    V[owner_var] = owner
-                if guard is None or guard(st, V):
-                    fired.append((key, V))
+            _triggered(st, trig, c, s0, slot, fired)
     if log is not None:
         for s0, cs in groups:
             log.append({"t": "move", "cards": cs, "from": st.layout.slot_name[s0], "to": st.layout.slot_name[slot],
                         "actor": st.actor})
-    if fired:
-        depth = fr.depth + 1
-        if depth > CHAIN_LIMIT:
-            labels = [k for k in _chain_labels(st)] + [fired[0][0]]
-            raise RulesError(f"a chain of triggered effects went {CHAIN_LIMIT} links deep and was stopped: "
-                             + " -> ".join(_trigger_label(prog, k) for k in labels[-6:]),
-                             prog.checked.game.triggers[int(fired[0][0].split(":")[1])].line, prog.path,
-                             "give the trigger a guard (`if ...`) so that the chain ends")
-        for key, V in reversed(fired):
-            st.frames.append(Frame(key, 0, V, depth))
+    return _fire(st, fr, fired)
+
+
+def _triggered(st, trig, c, s0, slot, fired) -> None:
+    """Collect the triggers that card ``c`` sets off by entering ``slot`` from ``s0``."""
+    lay = st.layout
+    owner = lay.slot_owner[slot]
+    for key, var, owner_var, guard, src, src_owner in trig:
+        if src is not None and lay.slot_zone[s0] != src:
+            continue
+        V = {var: c, "player": owner if owner >= 0 else None}
+        if owner_var:
+            V[owner_var] = owner
+        if src_owner:
+            so = lay.slot_owner[s0]
+            V[src_owner] = so if so >= 0 else None
+        if guard is None or guard(st, V):
+            fired.append((key, V))
+
+
+def _fire(st, fr, fired) -> bool:
+    """Run the triggered effects at once (the last pushed runs first), guarding the chain's depth."""
+    if not fired:
+        return False
+    prog = st.prog
+    depth = fr.depth + 1
+    if depth > CHAIN_LIMIT:
+        labels = [k for k in _chain_labels(st)] + [fired[0][0]]
+        raise RulesError(f"a chain of triggered effects went {CHAIN_LIMIT} links deep and was stopped: "
+                         + " -> ".join(_trigger_label(prog, k) for k in labels[-6:]),
+                         prog.checked.game.triggers[int(fired[0][0].split(":")[1])].line, prog.path,
+                         "give the trigger a guard (`if ...`) so that the chain ends")
+    for key, V in reversed(fired):
+        st.frames.append(Frame(key, 0, V, depth))
+    return True
+
+
+#: The one option of the race that `ties race` runs among tied players.
+TIE_RACE_OPTION = "slap"
+
+
+def _tie_race_code(line: int) -> list:
+    """The `tiebreak` unit: players still tied after the ranking race; the order is kept for
+    :meth:`State.winners` (the fastest wins)."""
+    def start(st, fr):
+        sc = st.scores(final=True)
+        keys = st.rank_keys(sc)
+        best = max(keys)
+        tied = [pl for pl in range(st.n) if keys[pl] == best]
+        if len(tied) < 2:
+            fr.pc = 2
+            return False
+        n = st.n
+        opts, chosen = [None] * n, [None] * n
+        for pl in tied:
+            opts[pl], chosen[pl] = [TIE_RACE_OPTION], "?"
+        st.pending_ = {"kind": "race", "players": tied, "options": opts, "default": [None] * n,
+                       "chosen": chosen, "times": [None] * n, "okind": "value", "var": "x", "slot": "order",
+                       "line": line, "prompt": "a tie: race to break it (the fastest wins)"}
         return True
-    return False
+
+    def done(st, fr):
+        st.c["#tiebreak"] = [x[0] for x in fr.vars["order"]]
+    return [start, done]
 
 
 def _ask_one(st, V, who, options, default, kind, var, line, prompt):
@@ -765,10 +814,14 @@ class _Compiler:
             self.unit(key, key)
             zid = self.ck.zones[t.zone].index
             guard = self.ex(t.guard) if t.guard is not None else None
-            p.triggers.setdefault(zid, []).append((key, t.var, t.owner, guard, t.label))
+            src = self.ck.zones[t.source].index if t.source is not None else None
+            p.triggers.setdefault(zid, []).append((key, t.var, t.owner, guard, src, t.source_owner))
         for item in g.score:
             p.score_items.append((item.name, item.counted, self.ex(item.value)))
         p.ranking = [(r.direction, self.ex(r.key)) for r in g.ranking] or [("highest", lambda st, V: V["total"])]
+        if g.tie_race:
+            p.codes["tiebreak"] = _tie_race_code(g.tie_race)
+            p.code_lines["tiebreak"] = [g.tie_race] * 2
 
     def infer_counter_kinds(self) -> None:
         """What each counter holds (card, player, number...), so views can show it properly."""
@@ -876,6 +929,16 @@ class _Compiler:
                 st.log.append({"t": "exchange", "cards": [x, y], "zones": [st.layout.slot_name[sx],
                                                                             st.layout.slot_name[sy]],
                                "actor": st.actor})
+            # each card enters the other's zone, so triggers on those zones fire as for `move`
+            fired = []
+            if sx != sy:
+                trigs = st.prog.triggers
+                zone = st.layout.slot_zone
+                if trigs.get(zone[sy]):
+                    _triggered(st, trigs[zone[sy]], x, sx, sy, fired)
+                if trigs.get(zone[sx]):
+                    _triggered(st, trigs[zone[sx]], y, sy, sx, fired)
+            return _fire(st, fr, fired)
         self.emit(exchange, s.line)
 
     def _target(self, s):
@@ -928,10 +991,17 @@ class _Compiler:
     def s_EndGame(self, s) -> None:
         def end_game(st, fr):
             st.frames.clear()
+            if st.prog.tie_race:
+                st.frames.append(Frame("tiebreak", 0, {}))
             if st.log is not None:
                 st.log.append({"t": "end game"})
             return True
         self.emit(end_game, s.line)
+
+    def s_Tally(self, s) -> None:
+        def tally(st, fr):
+            st.tally()
+        self.emit(tally, s.line)
 
     def s_StopLoop(self, s) -> None:
         idx = self.emit(None, s.line)

@@ -128,6 +128,8 @@ class State:
                 st.c[name] = [init(st, {}) for _ in range(prog.card_count)]
             else:
                 st.c[name] = init(st, {})
+        if prog.tie_race:
+            st.frames.append(Frame("tiebreak", 0, {}))
         st.frames.append(Frame("flow", 0, {}))
         if prog.has_setup:
             st.frames.append(Frame("setup", 0, {}))
@@ -284,8 +286,8 @@ class State:
         return round(max(0.05, self.trng.gauss(mean, spread)), 4)
 
     # ------------------------------------------------------------- results
-    def scores(self) -> list:
-        """Each player's score: a dict of the named components plus ``total``."""
+    def _score_now(self) -> list:
+        """The score block evaluated on the table as it is now, for every player."""
         out = []
         for pl in range(self.n):
             V = {"player": pl}
@@ -300,19 +302,56 @@ class State:
             out.append(row)
         return out
 
-    def winners(self, scores: Optional[list] = None) -> list:
-        """The players who win (more than one when tied players share)."""
-        sc = scores or self.scores()
+    def scores(self, final: Optional[bool] = None) -> list:
+        """Each player's score: a dict of the named components plus ``total``.
+
+        In a game that uses ``tally``, the final score is the sum of the tallies (a note keeps
+        its latest value); before the end (``final`` false, the default while the game runs) the
+        score also counts what a tally would add now, so that bots can weigh their moves.
+        """
+        if not self.prog.tallies:
+            return self._score_now()
+        final = self.over if final is None else final
+        kept = self.c.get("#tally")
+        if kept is None:
+            kept = [{name: 0 for name, _c, _f in self.prog.score_items} | {"total": 0} for _ in range(self.n)]
+        if final:
+            return [dict(r) for r in kept]
+        return _add_rows(self.prog, kept, self._score_now())
+
+    def tally(self) -> list:
+        """Score now (the ``tally`` statement): add this score to the running totals and log it."""
+        now = self._score_now()
+        kept = self.c.get("#tally")
+        rows = now if kept is None else _add_rows(self.prog, kept, now)
+        self.c["#tally"] = rows          # new dicts every time: clones share the old ones
+        self.c["#tallies"] = self.c.get("#tallies", 0) + 1
+        if self.log is not None:
+            self.log.append({"t": "tally", "number": self.c["#tallies"], "scores": now, "totals": rows})
+        return now
+
+    def rank_keys(self, scores: list) -> list:
+        """Each player's ranking key by the `winner:` block (higher is better)."""
         keys = []
         for pl in range(self.n):
-            V = {"player": pl, **sc[pl]}
+            V = {"player": pl, **scores[pl]}
             k = []
             for direction, fn in self.prog.ranking:
                 v = fn(self, V)
                 k.append(v if direction == "highest" else -v)
             keys.append(tuple(k))
+        return keys
+
+    def winners(self, scores: Optional[list] = None) -> list:
+        """The players who win (more than one when tied players share, unless they raced)."""
+        sc = scores or self.scores()
+        keys = self.rank_keys(sc)
         best = max(keys)
-        return [pl for pl in range(self.n) if keys[pl] == best]
+        tied = [pl for pl in range(self.n) if keys[pl] == best]
+        order = self.c.get("#tiebreak")
+        if len(tied) > 1 and order:
+            return [next(pl for pl in order if pl in tied)]
+        return tied
 
     # ---------------------------------------------------------------- views
     def view(self, player: Optional[int]) -> dict:
@@ -402,6 +441,18 @@ def cards_in(zone) -> list:
     if zone and type(zone[0]) is list:
         return [c for line in zone for c in line]
     return [c for c in zone if c is not None]
+
+
+def _add_rows(prog, kept: list, now: list) -> list:
+    """Running totals plus a new score: counted items add up, notes keep the newest value."""
+    out = []
+    for a, b in zip(kept, now):
+        row = {}
+        for name, counted, _fn in prog.score_items:
+            row[name] = a.get(name, 0) + b[name] if counted else b[name]
+        row["total"] = a.get("total", 0) + b["total"]
+        out.append(row)
+    return out
 
 
 def _copy_pending(p):

@@ -39,7 +39,7 @@ OTHER_KEYWORDS = (
     "highest", "lowest", "ties", "share", "move", "shuffle", "fill", "from", "exchange", "add",
     "chooses", "play", "do", "announce", "end", "stop", "preferring", "default", "else", "repeat",
     "times", "until", "while", "clockwise", "secretly", "race", "where", "then", "or", "and", "not",
-    "everyone", "pick", "allot", "into", "wants", "serves", "spare", "prefer", "maximal",
+    "everyone", "pick", "allot", "into", "wants", "serves", "spare", "prefer", "maximal", "tally",
 )
 
 #: All the keywords of the grammar (``grammars/catrules.lark``).

@@ -285,8 +285,13 @@ class _ToAst(Transformer):
         return ast.Action(str(ch[0]), ch[1], ch[2], **_pos(meta))
 
     def trigger(self, meta, ch):
-        var, zone, owner, guard, body = ch
-        return ast.Trigger(str(var), str(zone), str(owner) if owner is not None else None, guard, body, **_pos(meta))
+        var, zone, owner, source, guard, body = ch
+        src, src_owner = source if source is not None else (None, None)
+        return ast.Trigger(str(var), str(zone), str(owner) if owner is not None else None, guard, body,
+                           source=src, source_owner=src_owner, **_pos(meta))
+
+    def trigger_from(self, meta, ch):
+        return (str(ch[0]), str(ch[1]) if ch[1] is not None else None)
 
     def setup(self, meta, ch):
         return ("setup", ch[0], _pos(meta))
@@ -309,6 +314,9 @@ class _ToAst(Transformer):
 
     def ties_share(self, meta, ch):
         return None
+
+    def ties_race(self, meta, ch):
+        return ("race", _pos(meta))
 
     def winner(self, meta, ch):
         return ("winner", [c for c in ch if c is not None])
@@ -349,7 +357,11 @@ class _ToAst(Transformer):
                 elif kind == "score":
                     g.score.extend(item[1])
                 elif kind == "winner":
-                    g.ranking.extend(item[1])
+                    for r in item[1]:
+                        if isinstance(r, tuple):
+                            g.tie_race = r[1]["line"]
+                        else:
+                            g.ranking.append(r)
         return g
 
     # ---- statements ----
@@ -392,6 +404,9 @@ class _ToAst(Transformer):
 
     def end_game(self, meta, ch):
         return ast.EndGame(**_pos(meta))
+
+    def tally(self, meta, ch):
+        return ast.Tally(**_pos(meta))
 
     def stop(self, meta, ch):
         return ast.StopLoop(**_pos(meta))

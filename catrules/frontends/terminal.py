@@ -332,6 +332,8 @@ class Painter:
             return out
         if t == "announce":
             return Text(str(ev.get("text", "")), style="bold")
+        if t == "tally":
+            return tally_table(ev, self, score_notes(self.game) if self.game is not None else ())
         if t in ("end game", "end"):
             return Text("the game is over", style="bold") if t == "end" else None
         if t == "decision":
@@ -596,6 +598,27 @@ def _score_table_by_item(scores, winners, painter, notes, items) -> Table:
                   *[Text(_num(row.get(k)), style="dim" if k in notes else "") for row in scores])
     t.add_section()
     t.add_row(Text("total", style="bold"), *[Text(_num(row.get("total")), style="bold") for row in scores])
+    return t
+
+
+def tally_table(ev: dict, painter: Painter, notes: Iterable[str] = ()) -> Table:
+    """A ``tally`` event: each item of this score, this score's total and the running totals."""
+    notes = set(notes)
+    scores, totals = ev.get("scores", []), ev.get("totals", [])
+    items = [k for k in (scores[0] if scores else {}) if k != "total"]
+    t = Table(title=f"Score {ev.get('number', '')}", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
+              title_style="bold", title_justify="left")
+    t.add_column("", no_wrap=True)
+    for pl in range(len(scores)):
+        t.add_column(f"{pl + 1} {painter.seat_name(pl)}", justify="right", overflow="fold")
+    for k in items:
+        t.add_row(Text(nice(k) + (" (note)" if k in notes else ""), style="dim" if k in notes else ""),
+                  *[Text(_num(row.get(k)), style="dim" if k in notes else "") for row in scores])
+    t.add_section()
+    t.add_row(Text("this time", style="bold"), *[Text(_num(row.get("total")), style="bold") for row in scores])
+    if totals:
+        t.add_row(Text("running total", style="bold"),
+                  *[Text(_num(row.get("total")), style="bold cyan") for row in totals])
     return t
 
 
