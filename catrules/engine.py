@@ -273,7 +273,7 @@ class State:
         if p["kind"] == "race":
             order.sort(key=lambda pl: (p["times"][pl], pl))
         fr.vars[p["slot"]] = [[pl, p["chosen"][pl], i + 1] for i, pl in enumerate(order)]
-        if self.log is not None:
+        if self.log is not None and order:      # nobody took part: nothing to show
             ev = {"t": "reveal" if p["kind"] == "secret" else "race", "line": p["line"],
                   "choices": [{"player": pl, "option": self.prog.option_id(p["okind"], p["chosen"][pl])}
                               for pl in order if p["chosen"][pl] is not None]}

@@ -100,7 +100,7 @@ class Match:
         for _ in range(max(1, samples)):
             st = self.state.sample_for(player, self.rng)
             st.apply(player, option, 0.0 if self._is_race() else None)
-            out.append(st.scores())
+            out.append(follow(st, player, LOOKAHEAD_FOLLOW))
         return out
 
     def _is_race(self) -> bool:
@@ -195,6 +195,43 @@ class Match:
         m = cls(game, state, seats, on_event=on_event)
         m.rng = _rng_in(data["bot_rng"])
         return m
+
+
+#: How many of its own follow-up choices a look-ahead makes (a menu, then a place...).
+LOOKAHEAD_FOLLOW = 2
+
+
+def follow(st: State, me: int, depth: int) -> list:
+    """Every player's scores once the decision just made has played out, as far as ``me`` can tell.
+
+    The other players' answers still missing from the same simultaneous decision are their
+    defaults (or first options; in a race, an average reaction time).  When the next decision is
+    ``me``'s own single choice (a menu that leads to a choice of place, say), up to ``depth`` of
+    them are made too, each the best way for ``me``, so that a choice is judged by where it leads.
+    """
+    while True:
+        p = st.pending_
+        if p is None:
+            return st.scores()
+        ds = st.pending()
+        if p["kind"] != "choose" and me not in [d.player for d in ds]:
+            for d in ds:
+                st.apply(d.player, d.default or d.options[0].id, 0.6 if d.timed else None)
+            continue
+        break
+    if depth <= 0 or p["kind"] != "choose" or ds[0].player != me:
+        return st.scores()
+    best, best_lead = None, None
+    for o in ds[0].options:
+        s2 = st.clone()
+        s2.log = None
+        s2.apply(me, o.id)
+        sc = follow(s2, me, depth - 1)
+        others = [s["total"] for i, s in enumerate(sc) if i != me]
+        lead = sc[me]["total"] - (max(others) if others else 0)
+        if best_lead is None or lead > best_lead:
+            best, best_lead = sc, lead
+    return best
 
 
 #: Reflex settings for bots: mean and spread of the reaction time in seconds.
