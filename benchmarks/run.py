@@ -9,7 +9,7 @@ Both sides play the same number of games with the same seeds (S, S+1, ...),
 every choice made uniformly at random among the legal options. A *decision*
 is a choice among two or more options. The batch of games is timed R times,
 the two sides taking turns, and the fastest timing counts. A game without a
-hand-written baseline (Cat Lady) is measured through the interpreter only:
+hand-written baseline (Cat Lady, Flap Cat!) is measured through the interpreter only:
 ``--game games/catlady.cat --players 2``, or ``--all`` for every entry.
 
 ``--feeding`` measures instead Cat Lady's end-of-game feeding (the ``allot``
@@ -59,6 +59,9 @@ ENTRIES = [
     Entry("catlady", "games/catlady.cat", 2),
     Entry("catlady", "games/catlady.cat", 3),
     Entry("catlady", "games/catlady.cat", 4),
+    Entry("flapcat", "games/flapcat.cat", 2),
+    Entry("flapcat", "games/flapcat.cat", 4),
+    Entry("flapcat", "games/flapcat.cat", 6),
 ]
 
 

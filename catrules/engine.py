@@ -286,7 +286,7 @@ class State:
         return round(max(0.05, self.trng.gauss(mean, spread)), 4)
 
     # ------------------------------------------------------------- results
-    def _score_now(self) -> list:
+    def score_now(self) -> list:
         """The score block evaluated on the table as it is now, for every player."""
         out = []
         for pl in range(self.n):
@@ -310,18 +310,18 @@ class State:
         score also counts what a tally would add now, so that bots can weigh their moves.
         """
         if not self.prog.tallies:
-            return self._score_now()
+            return self.score_now()
         final = self.over if final is None else final
         kept = self.c.get("#tally")
         if kept is None:
             kept = [{name: 0 for name, _c, _f in self.prog.score_items} | {"total": 0} for _ in range(self.n)]
         if final:
             return [dict(r) for r in kept]
-        return _add_rows(self.prog, kept, self._score_now())
+        return _add_rows(self.prog, kept, self.score_now())
 
     def tally(self) -> list:
         """Score now (the ``tally`` statement): add this score to the running totals and log it."""
-        now = self._score_now()
+        now = self.score_now()
         kept = self.c.get("#tally")
         rows = now if kept is None else _add_rows(self.prog, kept, now)
         self.c["#tally"] = rows          # new dicts every time: clones share the old ones

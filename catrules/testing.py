@@ -49,6 +49,19 @@ def put(state, card_ids: Iterable[int] | int, zone: str, owner: Optional[int] = 
         _insert(state, c, s, None)
 
 
+def put_line(state, card_ids: Iterable[int], zone: str, owner: Optional[int] = None) -> None:
+    """Lay cards, in order, as a new line of a ``lines`` zone (a cat, a snake...)."""
+    s = slot(state, zone, owner)
+    if state.layout.slot_shape[s] != "lines":
+        raise ValueError(f"{zone} is not a lines zone")
+    line = []
+    for c in card_ids:
+        _remove(state, c)
+        line.append(c)
+        state.loc[c] = s
+    state.z[s].append(line)
+
+
 def zone(state, zone: str, owner: Optional[int] = None) -> list:
     """The card ids in a zone (a copy; lines zones give a list of lines)."""
     z = state.z[slot(state, zone, owner)]

@@ -230,3 +230,71 @@ def test_greedy_beats_random_bots_in_meow():
     rates = [s.win_rate for s in res.seats]
     random_mean = (rates[0] + rates[2] + rates[3]) / 3
     assert rates[1] > random_mean * 1.5, rates
+
+
+MENU_THEN_PICK = """catrules 1
+game "Menu then pick"
+players 2 to 2
+cards token in pool:
+    card with value 1
+    card with value 5
+zone pool: shared, public
+zone mine: per player, public
+counter bonus of each player = 0
+flow:
+    for each player p:
+        p chooses:
+            "pick a card":
+                p chooses c from pool
+                move c to mine of p
+            "take the sure point":
+                add 1 to bonus of p
+score:
+    points = sum(mine, value) + bonus
+"""
+
+SECRET_THEN_PLACE = """catrules 1
+game "Secret then place"
+players 2 to 2
+cards token in pool:
+    card with value 1
+    card with value 4
+    card with value 2
+    card with value 3
+zone pool: shared, public
+zone hand: per player, owner
+zone shown: per player, public
+zone kept: per player, public
+setup:
+    for each player p:
+        move top(pool, 2) to hand of p
+flow:
+    secretly each player p chooses c from hand of p default lowest c.value:
+        move c to shown of p
+    for each player p:
+        p chooses d from shown of p
+        move d to kept of p
+score:
+    points = sum(kept, value)
+"""
+
+
+def test_greedy_follows_its_own_next_choice_a_menu_then_a_pick():
+    """A menu option that only pays off in the next choice (pick the 5) beats the sure point."""
+    game = catrules.load_source(MENU_THEN_PICK)
+    st = game.new_state(2, seed=1, log=True)
+    bot = GreedyBot()
+    Match(game, st, [bot, RandomBot()]).run()
+    assert st.scores()[0]["points"] == 5
+
+
+def test_greedy_judges_a_secret_choice_by_where_it_leads():
+    """In a secret choice the others' answers are unknown: the look-ahead gives them their
+    defaults and plays on, so the card that scores more is chosen (without that, nothing
+    would resolve, every option would look alike and the default, the lower card, be taken)."""
+    game = catrules.load_source(SECRET_THEN_PLACE)
+    for seed in range(5):
+        st = game.new_state(2, seed=seed)
+        hand = sorted(game.card(c)["value"] for c in st.z[st.layout.base[st.prog.zone_by_name["hand"].index]])
+        Match(game, st, [GreedyBot(), RandomBot()]).run()
+        assert st.scores()[0]["points"] == hand[-1]

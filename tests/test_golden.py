@@ -14,6 +14,13 @@ a costume tie, a single catnip, a food penalty and a wild cube eaten)::
     catrules play games/catlady.cat --seats greedy,random,greedy:fast --seed 4 --quiet \\
         --log tests/golden/catlady-3p-seed4.jsonl
 
+``tests/golden/flapcat-4p-seed22.jsonl`` (seed 22 was picked because its game
+has PAWS IN! races, SWAP races (one with two swappers), cards given by
+DONATE (some in chains), rebuilt heads and tails, and every advanced option on)::
+
+    catrules play games/flapcat.cat --seats greedy,random,greedy:fast,random:slow --seed 22 \\
+        --option advanced --quiet --log tests/golden/flapcat-4p-seed22.jsonl
+
 If a change to the engine or to a game file alters the game, the replay test
 says where the game first went another way; regenerate the file with its
 command only when the change is meant to alter play.  The other tests check
@@ -33,9 +40,10 @@ from catrules.logs import replay
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "meow-4p-seed2026.jsonl"
 CATLADY_GOLDEN = ROOT / "tests" / "golden" / "catlady-3p-seed4.jsonl"
+FLAPCAT_GOLDEN = ROOT / "tests" / "golden" / "flapcat-4p-seed22.jsonl"
 
 
-@pytest.mark.parametrize("path", [GOLDEN, CATLADY_GOLDEN], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [GOLDEN, CATLADY_GOLDEN, FLAPCAT_GOLDEN], ids=lambda p: p.stem)
 def test_golden_log_replays_exactly(monkeypatch, path):
     monkeypatch.chdir(ROOT)
     report = replay(path)
@@ -238,3 +246,55 @@ def test_golden_catlady_result_agrees_with_what_each_player_holds():
     # C16: highest total, then the most fed cats, then a shared win
     best = max((s["total"], s["cats_fed"]) for s in scores)
     assert winners == [p for p in range(n) if (scores[p]["total"], scores[p]["cats_fed"]) == best]
+
+
+# ------------------------------------------------------------------ Flap Cat!
+
+def flapcat_events():
+    lines = [json.loads(x) for x in FLAPCAT_GOLDEN.read_text().splitlines()]
+    return lines[0], [x for x in lines[1:-1]], lines[-1]
+
+
+def flapcat_line(text):
+    src = (ROOT / "games" / "flapcat.cat").read_text().splitlines()
+    found = [i for i, line in enumerate(src, 1) if text in line]
+    assert len(found) == 1
+    return found[0]
+
+
+def test_golden_flapcat_three_tallies_add_up_to_the_result():
+    header, events, result = flapcat_events()
+    tallies = [e for e in events if e["event"] == "tally"]
+    assert [t["number"] for t in tallies] == [1, 2, 3]                       # F16
+    for p in range(header["players"]):
+        assert sum(t["scores"][p]["total"] for t in tallies) == result["scores"][p]["total"]
+        for item in ("star_points", "bonus_points", "negative_points"):
+            assert sum(t["scores"][p][item] for t in tallies) == result["scores"][p][item]
+        # F16: the tie-break note is the final round's
+        assert result["scores"][p]["one_colour_pieces"] == tallies[-1]["scores"][p]["one_colour_pieces"]
+
+
+def test_golden_flapcat_paws_in_the_slowest_discards():
+    _header, events, _result = flapcat_events()
+    line = flapcat_line("race each player p in others(first(pawing))")
+    races = [i for i, e in enumerate(events) if e["event"] == "race" and e["line"] == line]
+    assert races
+    for i in races:
+        slowest = events[i]["choices"][-1]["player"]
+        nxt = events[i + 1]
+        assert nxt["event"] == "move" and nxt["from"] == f"front of player {slowest + 1}" and nxt["to"] == "discard"
+        # nobody else lost their card to this race
+        assert not (events[i + 2]["event"] == "move" and events[i + 2]["to"] == "discard")
+
+
+def test_golden_flapcat_cards_are_given_to_other_players_areas():
+    _header, events, _result = flapcat_events()
+    given = [e for e in events if e["event"] == "move" and e["from"].startswith("hand of")
+             and e["to"].startswith(("cats of", "beside of")) and e["from"][-1] != e["to"][-1]]
+    assert len(given) >= 3
+    for e in given:
+        for c in e["cards"]:
+            if e["to"].startswith("beside"):
+                assert c["part"] in ("rat", "fish_bone")                  # F10
+            else:
+                assert c["part"] == "middle"                                # F10: only middles into a cat
