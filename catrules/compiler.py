@@ -503,9 +503,8 @@ def _tie_race_code(line: int) -> list:
         opts, chosen = [None] * n, [None] * n
         for pl in tied:
             opts[pl], chosen[pl] = [TIE_RACE_OPTION], "?"
-        st.pending_ = {"kind": "race", "players": tied, "options": opts, "default": [None] * n,
-                       "chosen": chosen, "times": [None] * n, "okind": "value", "var": "x", "slot": "order",
-                       "line": line, "prompt": "a tie: race to break it (the fastest wins)"}
+        st.pending_ = _pending("race", tied, opts, [None] * n, chosen, "value", "x", "order", line,
+                               "a tie: race to break it (the fastest wins)")
         return True
 
     def done(st, fr):
@@ -523,9 +522,16 @@ def _ask_one(st, V, who, options, default, kind, var, line, prompt):
     n = st.n
     chosen, opts, dflt = [None] * n, [None] * n, [None] * n
     chosen[who], opts[who], dflt[who] = "?", options, default
-    st.pending_ = {"kind": "choose", "players": [who], "options": opts, "default": dflt, "chosen": chosen,
-                   "times": [None] * n, "okind": kind, "var": var, "slot": None, "line": line, "prompt": prompt}
+    st.pending_ = _pending("choose", [who], opts, dflt, chosen, kind, var, None, line, prompt)
     return True
+
+
+def _pending(kind, players, options, default, chosen, okind, var, slot, line, prompt) -> dict:
+    """A pending decision as the state keeps it (plain data, saved with the game): per-player
+    lists of options, defaults, answers ("?" while awaited) and race times, indexed by seat."""
+    return {"kind": kind, "players": players, "options": options, "default": default, "chosen": chosen,
+            "times": [None] * len(chosen), "okind": okind, "var": var, "slot": slot, "line": line,
+            "prompt": prompt}
 
 
 def _log_move(st, cards, fr_slot, to_slot) -> None:
@@ -1258,8 +1264,7 @@ class _Compiler:
                 acting.append(pl)
                 opts[pl], dflt[pl] = o, d
                 chosen[pl] = o[0] if (len(o) == 1 and mode == "secret") else "?"
-            p = {"kind": mode, "players": acting, "options": opts, "default": dflt, "chosen": chosen,
-                 "times": [None] * n, "okind": kind, "var": var, "slot": slot, "line": line, "prompt": prompt}
+            p = _pending(mode, acting, opts, dflt, chosen, kind, var, slot, line, prompt)
             V[idx] = 0
             if all(chosen[pl] != "?" for pl in acting):
                 st._resolve(p)
