@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 import catrules
+from catrules.bots import make_seat
 from catrules.engine import cards_in
 from catrules.match import Match
-from catrules.bots import make_seat
-from catrules.testing import slot, zone
+from catrules.testing import zone
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = catrules.load_game(ROOT / "games" / "flapcat.cat")

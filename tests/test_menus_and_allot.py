@@ -14,7 +14,7 @@ import pytest
 import catrules
 from catrules import compiler
 from catrules.errors import GameFileError, RulesError
-from catrules.testing import card, cards, put, zone
+from catrules.testing import zone
 
 ROOT = Path(__file__).resolve().parents[1]
 FEEDING = ROOT / "tests" / "games" / "feeding.cat"

@@ -8,7 +8,7 @@ import pytest
 
 from catrules.api import load_game, load_source
 from catrules.errors import CatrulesError
-from catrules.testing import card, cards, put, refresh, zone
+from catrules.testing import card, put, refresh, zone
 
 HERE = Path(__file__).parent
 GIFTS = HERE / "games" / "gifts.cat"
