@@ -62,7 +62,9 @@ class GreedyBot(Seat):
 
     For each option the table plays that option in ``samples`` states consistent with
     the bot's view (cards it cannot see dealt at random) and runs the game to the next
-    decision; the option's value is the mean, over the samples, of the bot's total score
+    decision (see :func:`catrules.match.follow`: others still answering the same
+    simultaneous decision take their defaults, and the bot's own follow-up choices are
+    made the best way); the option's value is the mean, over the samples, of the bot's total score
     minus the best total of the other players.  Ties go to the decision's default option
     when it is among the best, else to the first of them.  A decision with one option
     costs nothing.

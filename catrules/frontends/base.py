@@ -44,8 +44,9 @@ class Table(Protocol):
 
     def lookahead(self, player: int, option: str, samples: int = 1) -> list:
         """``player``'s score after choosing ``option``, for each of ``samples`` states that are
-        consistent with that player's view (cards they cannot see are dealt at random).
-        Each item is the list of every player's score dict."""
+        consistent with that player's view (cards they cannot see are dealt at random), once
+        the choice has played out (:func:`catrules.match.follow`). Each item is the list of
+        every player's score dict."""
 
 
 class Seat:
