@@ -497,7 +497,7 @@ def _tie_race_code(line: int) -> list:
         best = max(keys)
         tied = [pl for pl in range(st.n) if keys[pl] == best]
         if len(tied) < 2:
-            fr.pc = 2
+            fr.pc = 2           # past `done`: no tie, no race
             return False
         n = st.n
         opts, chosen = [None] * n, [None] * n

@@ -586,9 +586,11 @@ def score_table(scores: list, winners: Iterable[int], painter: Painter, notes: I
     return t
 
 
-def _score_table_by_item(scores, winners, painter, notes, items) -> Table:
+def _score_table_by_item(scores, winners, painter, notes, items, title="Final score",
+                         total_label="total") -> Table:
     """Many score items: one row per item and a column per player, so it fits 80 columns."""
-    t = Table(title="Final score", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, title_style="bold")
+    t = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, title_style="bold",
+              title_justify="center" if title == "Final score" else "left")
     t.add_column("", no_wrap=True)
     for pl in range(len(scores)):
         head = ("★ " if pl in winners else "") + f"{pl + 1} {painter.seat_name(pl)}"
@@ -597,25 +599,16 @@ def _score_table_by_item(scores, winners, painter, notes, items) -> Table:
         t.add_row(Text(nice(k) + (" (note)" if k in notes else ""), style="dim" if k in notes else ""),
                   *[Text(_num(row.get(k)), style="dim" if k in notes else "") for row in scores])
     t.add_section()
-    t.add_row(Text("total", style="bold"), *[Text(_num(row.get("total")), style="bold") for row in scores])
+    t.add_row(Text(total_label, style="bold"), *[Text(_num(row.get("total")), style="bold") for row in scores])
     return t
 
 
 def tally_table(ev: dict, painter: Painter, notes: Iterable[str] = ()) -> Table:
     """A ``tally`` event: each item of this score, this score's total and the running totals."""
-    notes = set(notes)
     scores, totals = ev.get("scores", []), ev.get("totals", [])
     items = [k for k in (scores[0] if scores else {}) if k != "total"]
-    t = Table(title=f"Score {ev.get('number', '')}", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
-              title_style="bold", title_justify="left")
-    t.add_column("", no_wrap=True)
-    for pl in range(len(scores)):
-        t.add_column(f"{pl + 1} {painter.seat_name(pl)}", justify="right", overflow="fold")
-    for k in items:
-        t.add_row(Text(nice(k) + (" (note)" if k in notes else ""), style="dim" if k in notes else ""),
-                  *[Text(_num(row.get(k)), style="dim" if k in notes else "") for row in scores])
-    t.add_section()
-    t.add_row(Text("this time", style="bold"), *[Text(_num(row.get("total")), style="bold") for row in scores])
+    t = _score_table_by_item(scores, (), painter, set(notes), items, title=f"Score {ev.get('number', '')}",
+                             total_label="this time")
     if totals:
         t.add_row(Text("running total", style="bold"),
                   *[Text(_num(row.get("total")), style="bold cyan") for row in totals])
