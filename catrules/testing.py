@@ -85,6 +85,24 @@ def refresh(state) -> None:
     state.run()
 
 
+def play_until(state, stop=None, policy=None, limit: int = 5000):
+    """Answer each pending decision until ``stop(state)`` holds (without ``stop``: to the end).
+
+    An answer is ``policy(state, decision)`` if given, else the decision's default (or its
+    first option); a race answers in 0.5 s.  Fails if the game ends first or never gets there.
+    """
+    for _ in range(limit):
+        if stop is None and state.finished:
+            return state
+        if stop is not None and stop(state):
+            return state
+        assert not state.finished, "the game ended before the situation was reached"
+        d = state.pending()[0]
+        option = policy(state, d) if policy else (d.default or d.options[0].id)
+        state.apply(d.player, option, 0.5 if d.timed else None)
+    raise AssertionError("the situation was never reached")
+
+
 def choose(state, player: int, **attrs) -> None:
     """Apply the pending option of ``player`` whose card matches ``attrs``."""
     prog = state.prog

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules.testing import card, cards, empty, put, put_line, refresh, zone
+from catrules.testing import card, cards, empty, play_until, put, put_line, refresh, zone
 
 GAME_PATH = Path(__file__).resolve().parents[1] / "games" / "flapcat.cat"
 
@@ -150,16 +150,6 @@ def moves(st, since=0) -> list:
     return [e for e in st.log[since:] if e["t"] == "move"]
 
 
-def play_defaults(st, stop=lambda st: False) -> None:
-    """Apply each pending decision's default (or its first option) until ``stop`` or the end."""
-    for _ in range(5000):
-        if st.finished or stop(st):
-            return
-        d = st.pending()[0]
-        st.apply(d.player, d.default or d.options[0].id, 0.5 if d.timed else None)
-    raise AssertionError("the game did not stop")
-
-
 class Table:
     """A game paused at its first construction step, emptied, for laying out a situation.
 
@@ -173,7 +163,7 @@ class Table:
         self.game = game
         self.n = n
         st = self.st = game.new_state(n, seed=seed, log=True, options=list(options))
-        play_defaults(st, stop=lambda s: any(d.kind == "secret" for d in s.pending()))
+        play_until(st, lambda s: any(d.kind == "secret" for d in s.pending()))
         for p in range(n):
             for z in ("hand", "front", "cats", "beside", "covered"):
                 empty(st, z, p, to="deck")
@@ -825,7 +815,7 @@ COUNTED = ["star_points", "bonus_points", "negative_points", "longest_meow_point
 @pytest.mark.parametrize("n, seed, options", [(3, 1, []), (4, 7, ["advanced"])])
 def test_F16_three_rounds_are_tallied_and_add_up(game, n, seed, options):
     st = game.new_state(n, seed=seed, log=True, options=options)
-    play_defaults(st)
+    play_until(st)
     assert st.finished
     tl = tallies(st)
     assert [e["number"] for e in tl] == [1, 2, 3]
@@ -869,7 +859,7 @@ def _final_round(game, seed=1):
     """A 3-player game at the first step of its final round, emptied, with the totals of the
     first two rounds set to 0 (so that the last round alone decides)."""
     st = game.new_state(3, seed=seed, log=True)
-    play_defaults(st, stop=lambda s: s.c.get("#tallies") == 2 and is_secret_step(s))
+    play_until(st, lambda s: s.c.get("#tallies") == 2 and is_secret_step(s))
     for p in range(3):
         for z in ("hand", "front", "cats", "beside", "covered"):
             empty(st, z, p, to="deck")

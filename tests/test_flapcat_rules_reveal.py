@@ -27,7 +27,7 @@ import pytest
 
 import catrules
 from catrules.match import visible_event
-from catrules.testing import card, cards, put, put_line, refresh, zone
+from catrules.testing import card, cards, play_until, put, put_line, refresh, zone
 
 GAME_PATH = Path(__file__).resolve().parents[1] / "games" / "flapcat.cat"
 
@@ -78,18 +78,6 @@ def plain(game, colour, part="middle", stars=5) -> int:
     return card(game, colour=colour, part=part, stars=stars, icon=None)
 
 
-def play_defaults_until(st, stop, limit=2000) -> None:
-    """Answer every pending decision with its default (or first option), 0.5 s for races,
-    until ``stop(st)`` holds."""
-    for _ in range(limit):
-        if stop(st):
-            return
-        assert not st.finished, "the game ended before the point wanted"
-        for d in st.pending():
-            st.apply(d.player, d.default or d.options[0].id, 0.5 if d.timed else None)
-    raise AssertionError("the point wanted was never reached")
-
-
 def is_secret(st) -> bool:
     ds = st.pending()
     return bool(ds) and ds[0].kind == "secret"
@@ -98,7 +86,7 @@ def is_secret(st) -> bool:
 def at_construction(game, n, seed=1):
     """A game paused at the first secret choice of round 1 (the slap is over)."""
     st = game.new_state(n, seed=seed, log=True)
-    play_defaults_until(st, is_secret)
+    play_until(st, is_secret)
     return st
 
 
@@ -223,7 +211,7 @@ def test_F01_first_player_moves_clockwise_each_round(game, n, seed):
     first = st.c["first_player"]
     seen = [first]
     for r in (2, 3):
-        play_defaults_until(st, lambda s, r=r: len(deals(s)) == r)
+        play_until(st, lambda s, r=r: len(deals(s)) == r)
         seen.append(st.c["first_player"])
         # the new round's deal starts at the new first player
         assert deals(st)[-1][0][0] == f"pile of player {seen[-1] + 1}"
@@ -338,11 +326,11 @@ def test_F02_slap_ends_with_hands_of_8(game, n):
 def test_F03_piles_become_one_shuffled_draw_pile(game, n):
     st = game.new_state(n, seed=5, log=True)
     # stop at the last slap race and note what is left in the piles
-    play_defaults_until(st, lambda s: s.pending()[0].kind == "race" and len(zone(s, "hand", 0)) == HAND - 1)
+    play_until(st, lambda s: s.pending()[0].kind == "race" and len(zone(s, "hand", 0)) == HAND - 1)
     left = [c for p in range(n) for c in zone(st, "pile", p)]
     assert len(left) == DECK_SIZE - HAND * n
     assert zone(st, "deck") == []
-    play_defaults_until(st, is_secret)
+    play_until(st, is_secret)
     assert all(zone(st, "pile", p) == [] and zone(st, "second_pile", p) == [] for p in range(n))
     assert zone(st, "table") == []
     assert hand_sizes(st) == [HAND] * n
@@ -639,7 +627,7 @@ def test_F17_two_cards_revealed_each_and_two_races_per_step(game):
 def test_F17_no_paws_in_in_a_whole_two_player_game(game):
     st = game.new_state(2, seed=1, log=True)
     paws = sorted(cards(game, icon="paws_in"))
-    play_defaults_until(st, lambda s: s.finished, limit=5000)
+    play_until(st)
     assert sorted(zone(st, "box")) == paws
     # they were boxed at the setup and never moved again
     moved = [e for e in st.log if e["t"] in ("move", "exchange") and set(e["cards"]) & set(paws)]

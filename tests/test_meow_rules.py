@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules.testing import cards, choose, empty, put, refresh, zone
+from catrules.testing import cards, choose, empty, play_until, put, refresh, zone
 
 GAME_PATH = Path(__file__).resolve().parents[1] / "games" / "meow.cat"
 
@@ -270,17 +270,6 @@ def recorded_games() -> tuple:
             for seed in range(4):
                 out.append(play_recorded(game, n, seed, expert))
     return tuple(out)
-
-
-def play_until(st, stop, policy=None, limit=5000):
-    """Apply decisions (the default option unless ``policy``) until ``stop(st)`` holds."""
-    for _ in range(limit):
-        if stop(st):
-            return st
-        assert not st.finished, "the game ended before the situation was reached"
-        d = st.pending()[0]
-        st.apply(d.player, policy(st, d) if policy else d.default)
-    raise AssertionError("the situation was never reached")
 
 
 def at_round_start(k):
