@@ -72,9 +72,10 @@ class Game:
         return self.program.card_dicts[card_id]
 
     def new_state(self, players: int, seed: Optional[int] = None, options: Iterable[str] = (),
-                  log: bool = False) -> State:
-        """Start a game; it runs until the first decision."""
-        return State.new(self.program, players, options, seed, log)
+                  log: bool = False, ask_forced: bool = False) -> State:
+        """Start a game; it runs until the first decision.  With ``ask_forced``, a choice with a
+        single legal option is asked too (see :class:`~catrules.engine.State`)."""
+        return State.new(self.program, players, options, seed, log, ask_forced)
 
     def restore(self, data: dict) -> State:
         """A state from :meth:`State.to_dict`, exactly where it paused."""

@@ -171,6 +171,8 @@ class Choose(Stmt):
     var: str
     source: Expr
     opts: ChooseOpts
+    public: bool = False              # ``openly``: everyone sees the option chosen
+    count: Optional[Expr] = None      # ``chooses 3 cards``: several cards, ``var`` is their list
 
 
 @attrs.define(eq=False)
@@ -253,6 +255,7 @@ class Together(Stmt):
     source: Expr
     opts: ChooseOpts
     body: list
+    count: Optional[Expr] = None      # ``chooses 3 cards``: several cards each (secret only)
 
 
 @attrs.define(eq=False)
@@ -260,6 +263,7 @@ class Menu(Stmt):
     """``p chooses:`` with named branches; a branch is offered while its condition holds."""
     actor: str
     branches: list            # list of (label str, cond Expr or None, body list)
+    public: bool = False      # ``openly``: everyone sees the branch chosen
 
 
 @attrs.define(eq=False)

@@ -314,6 +314,7 @@ class _Checker:
         elif isinstance(s, ast.Choose):
             self.actor(s, s.actor, sc)
             self.expr(s.source, sc)
+            self.choose_count(s.count, sc)
             self.choose_opts(s.opts, s.var, sc)
         elif isinstance(s, ast.Play):
             if s.phase not in self.phases:
@@ -377,6 +378,7 @@ class _Checker:
                 self.expr(s.among, sc)
             inner = sc.with_(player=True)
             self.expr(s.source, inner)
+            self.choose_count(s.count, inner)
             self.choose_opts(s.opts, s.var, inner)
             self.block(s.body, inner.with_(loops=0))
         else:  # pragma: no cover - the parser makes no other statement
@@ -423,6 +425,21 @@ class _Checker:
             self.rep.error(node, f"unknown player `{name}`",
                            suggest(name, sc.locals | set(self.counters)) or
                            "the chooser is a player variable, such as the `p` of `for each player p`")
+
+    def choose_count(self, count, sc: _Scope) -> None:
+        """``chooses N cards``: N is a whole number (at least 1 when written as a number)."""
+        if count is None:
+            return
+        if isinstance(count, ast.Const):
+            if not isinstance(count.value, int) or isinstance(count.value, bool) or count.value < 1:
+                self.rep.error(count, f"a choice takes at least 1 card, not {count.value!r}",
+                               "write `chooses 2 cards c from ...`, or `chooses c from ...` for one")
+            return
+        if isinstance(count, (ast.ListExpr, ast.Where)) or (isinstance(count, ast.Const) and
+                                                            not isinstance(count.value, int)):
+            self.rep.error(count, "the number of cards to choose must be a number",
+                           "write `chooses (count(players) - 1) cards c from ...`")
+        self.expr(count, sc)
 
     def choose_opts(self, opts: ast.ChooseOpts, var: str, sc: _Scope) -> None:
         el = sc.with_(element=True, locals=sc.locals | {"it", var})

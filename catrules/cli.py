@@ -214,7 +214,8 @@ def cmd_play(args) -> int:
     # ---------------------------------------------------------------- state
     if state is None:
         try:
-            state = game.new_state(players, seed=seed, options=options, log=True)
+            # a person at the table: forced choices are asked too (their timing says nothing)
+            state = game.new_state(players, seed=seed, options=options, log=True, ask_forced=bool(humans))
         except RulesError:
             raise
         except CatrulesError as exc:
@@ -240,7 +241,7 @@ def cmd_play(args) -> int:
         match.on_event = lambda ev: spectator.event(visible_event(match.state, ev, None))
     writer = None
     if log_path:
-        writer = _open_log(log_path, game, state, specs, match)
+        writer = _open_log(log_path, game, state, specs, match, _viewer(args, players))
 
     extra = {"cli": {"seats": specs, "log": str(Path(log_path).resolve()) if log_path else None,
                      "game_abs": str(Path(game.path).resolve()), "players": players, "options": options}}
@@ -285,17 +286,30 @@ def _make_seats(specs, game, console, names) -> list:
     return seats
 
 
-def _open_log(path, game, state, specs, match):
-    """A full log of the game; a resumed game's log is written again from the start (from its
-    decisions), so that it can be replayed."""
+def _viewer(args, players: int):
+    """``--viewer P`` (a player from 1) as a player index, checked; None without it."""
+    v = getattr(args, "viewer", None)
+    if v is None:
+        return None
+    if not args.log:
+        raise UsageError("--viewer says whose view the log holds", "add --log FILE")
+    if not 1 <= v <= players:
+        raise UsageError(f"--viewer {v}: there are players 1 to {players}")
+    return v - 1
+
+
+def _open_log(path, game, state, specs, match, viewer=None):
+    """The game's log (full, or for one viewer); a resumed game's log is written again from the
+    start (from its decisions), so that a full log can be replayed."""
     from .logs import LogWriter
     try:
-        writer = LogWriter(path, game, state.n, state.options, state.seed, specs)
+        writer = LogWriter(path, game, state.n, state.options, state.seed, specs, viewer)
     except OSError as exc:
         raise Failure(f"cannot write the log {path}: {exc.strerror or exc}") from None
     writer.attach(match)
     if state.history:
-        again = game.new_state(state.n, seed=state.seed, options=state.options, log=True)
+        again = game.new_state(state.n, seed=state.seed, options=state.options, log=True,
+                               ask_forced=state.ask_forced)
         for rec in state.history:
             again.apply(rec[0], rec[1], rec[2] if len(rec) > 2 else None)
         for ev in again.log:
@@ -363,7 +377,7 @@ def cmd_simulate(args) -> int:
         if bar is not None:
             bar.start()
         result = simulate(game, players, args.games, args.seed, seats=seats, options=options,
-                          log_path=args.log, progress=progress)
+                          log_path=args.log, progress=progress, viewer=_viewer(args, players))
     except KeyboardInterrupt:
         if bar is not None:
             bar.stop()
@@ -577,6 +591,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--option", action="append", metavar="NAME",
                     help="turn on a game option (repeat, or separate with commas; default: none)")
     sp.add_argument("--log", metavar="FILE", help="write a full JSON Lines log of the game (default: none)")
+    sp.add_argument("--viewer", type=int, metavar="P",
+                    help="with --log: write only what player P (from 1) may see, as P's seat is shown the game")
     sp.add_argument("--save", metavar="FILE",
                     help="where an interrupted game is saved (default: <game>-<seed>.save.json here)")
     sp.add_argument("--resume", metavar="FILE", help="continue a saved game exactly where it stopped")
@@ -598,6 +614,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="turn on a game option (repeat, or separate with commas; default: none)")
     sp.add_argument("--json", action="store_true", help="print the result as JSON on stdout (no progress bar)")
     sp.add_argument("--log", metavar="FILE", help="write every game to one JSON Lines log (default: none)")
+    sp.add_argument("--viewer", type=int, metavar="P",
+                    help="with --log: write only what player P (from 1) may see in each game")
     sp.set_defaults(func=cmd_simulate)
 
     sp = sub.add_parser("check", help="check game files and report every problem", description=_CHECK_DESC,

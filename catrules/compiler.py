@@ -19,7 +19,7 @@ from . import ast
 from . import graph as graphmod
 from .checker import Checked
 from .codegen import CodeGen
-from .engine import CHAIN_LIMIT, STEP_LIMIT as STEP_GUARD, Frame, cards_in
+from .engine import CHAIN_LIMIT, STEP_LIMIT as STEP_GUARD, Frame, Option, cards_in
 from .errors import CatrulesError, RulesError, suggest
 
 
@@ -148,6 +148,8 @@ class Program:
 
     # -------------------------------------------------------------- options
     def option_id(self, kind: str, v) -> str:
+        if v is None:
+            return "none"
         if kind == "card":
             return f"c{v}"
         if kind == "player":
@@ -162,6 +164,8 @@ class Program:
 
     def options_for(self, kind: str, values, st) -> list:
         """Option objects for the values of a decision (cached for cards and players)."""
+        if values == [None]:
+            return [NONE_OPTION]
         if kind == "card":
             co = self.card_options
             return [co[v] for v in values]
@@ -173,6 +177,8 @@ class Program:
 
     def option_value(self, kind: str, values, oid: str):
         """The value of option ``oid`` among ``values``, or raise ``LookupError``."""
+        if oid == "none" and None in values:
+            return None
         if kind == "card" and oid[:1] == "c" and oid[1:].isdigit():
             v = int(oid[1:])
             if v in values:
@@ -235,7 +241,11 @@ class Program:
                "last_line": None}
         if pend is not None and pend["kind"] != "choose" and p is not None and p in pend["players"]:
             mine = pend["chosen"][p]
-            if mine != "?":
+            if mine == "?" and pend.get("picks") and pend["picks"][p]:
+                mine = pend["picks"][p]             # a choice of several cards, part made
+            if isinstance(mine, list):
+                out["my_choice"] = [self.option_id(pend["okind"], x) for x in mine]
+            elif mine != "?":
                 out["my_choice"] = self.option_id(pend["okind"], mine)
         if st.over:
             sc = st.scores()
@@ -266,6 +276,10 @@ def _card_label(attrs_: dict) -> str:
         if v is not None and v != ():
             parts.append("+".join(map(str, v)) if isinstance(v, tuple) else str(v))
     return " ".join(parts) or "card"
+
+
+#: The one option of a choice with nothing to choose from: the player is still asked.
+NONE_OPTION = Option("none", "nothing to choose", None, "none")
 
 
 # ======================================================= lines, grids, places
@@ -512,26 +526,44 @@ def _tie_race_code(line: int) -> list:
     return [start, done]
 
 
-def _ask_one(st, V, who, options, default, kind, var, line, prompt):
-    """Pause for one player's choice among ``options`` (none or one: decided at once)."""
-    if len(options) <= 1:
-        V[var] = options[0] if options else None
-        if options:
-            st.actor = who      # a forced choice is still this player's act
-        return None
+def _ask_one(st, V, who, options, default, kind, var, line, prompt, public=False, need=None):
+    """Pause for one player's choice among ``options``.
+
+    A choice with one legal option, or none (then the one option is ``none``), is a decision
+    like any other: the engine answers it itself unless ``st.ask_forced``, and logs it the same
+    way, so that a forced choice looks to everyone else exactly like a free one.  ``need`` is the number of cards of a ``chooses N cards`` choice.
+    """
     n = st.n
     chosen, opts, dflt = [None] * n, [None] * n, [None] * n
-    chosen[who], opts[who], dflt[who] = "?", options, default
-    st.pending_ = _pending("choose", [who], opts, dflt, chosen, kind, var, None, line, prompt)
+    if need is not None and need <= 0:
+        V[var] = []
+        return None
+    chosen[who], opts[who], dflt[who] = "?", (options or [None]), default
+    p = _pending("choose", [who], opts, dflt, chosen, kind, var, None, line, prompt, public,
+                 None if need is None else [need if pl == who else None for pl in range(n)])
+    if st.answer_forced(p, who):
+        return None
+    st.pending_ = p
     return True
 
 
-def _pending(kind, players, options, default, chosen, okind, var, slot, line, prompt) -> dict:
+def _pending(kind, players, options, default, chosen, okind, var, slot, line, prompt, public=False,
+             need=None) -> dict:
     """A pending decision as the state keeps it (plain data, saved with the game): per-player
-    lists of options, defaults, answers ("?" while awaited) and race times, indexed by seat."""
-    return {"kind": kind, "players": players, "options": options, "default": default, "chosen": chosen,
-            "times": [None] * len(chosen), "okind": okind, "var": var, "slot": slot, "line": line,
-            "prompt": prompt}
+    lists of options, defaults, answers ("?" while awaited) and race times, indexed by seat.
+
+    ``need`` (per player) is set for a choice of several cards: each pick is one decision, the
+    picks so far are kept in ``picks``.  ``public`` marks a choice everyone sees (``openly``).
+    """
+    p = {"kind": kind, "players": players, "options": options, "default": default, "chosen": chosen,
+         "times": [None] * len(chosen), "okind": okind, "var": var, "slot": slot, "line": line,
+         "prompt": prompt}
+    if public:
+        p["public"] = True
+    if need is not None:
+        p["need"] = need
+        p["picks"] = [[] if x is not None else None for x in need]
+    return p
 
 
 def _log_move(st, cards, fr_slot, to_slot) -> None:
@@ -1165,8 +1197,13 @@ class _Compiler:
             return o, default
         return options
 
-    def _prompt(self, source, kind: str, mode: str) -> str:
-        what = {"card": "a card", "player": "a player", "line": "a line", "place": "a place",
+    def _prompt(self, source, kind: str, mode: str, count=None) -> str:
+        if count is not None:
+            n = count.value if isinstance(count, ast.Const) else "some"
+            what = f"{n} card{'s' if n != 1 else ''}"
+        else:
+            what = None
+        what = what or {"card": "a card", "player": "a player", "line": "a line", "place": "a place",
                 "number": "a number"}.get(kind, "an option")
         src = source.source if isinstance(source, ast.Where) else source
         zone = ""
@@ -1175,30 +1212,47 @@ class _Compiler:
         pre = {"choose": "Choose", "secret": "Secretly choose", "race": "Race! Grab"}[mode]
         return f"{pre} {what}{zone}"
 
+    def _count(self, count, line: int):
+        """``chooses N cards``: a function giving N, checked to be a whole number when it runs."""
+        if count is None:
+            return None
+        fn = self.ex(count)
+        path = self.p.path
+
+        def need(st, V):
+            k = fn(st, V)
+            if type(k) is not int or k < 0:
+                raise RulesError(f"the number of cards to choose is {k!r}, not a whole number of 0 or more",
+                                 line, path, "make the count a number, such as `count(hand of p) - 1`")
+            return k
+        return need
+
     def s_Choose(self, s: ast.Choose) -> None:
         actor = self._actor(s.actor)
         options = self._options(s.source, s.opts, s.var)
         var = s.var
         kind = self.kind_of(s.source)
-        prompt = self._prompt(s.source, kind, "choose")
-        line = s.line
+        prompt = self._prompt(s.source, kind, "choose", s.count)
+        line, public = s.line, s.public
+        need = self._count(s.count, s.line)
 
         def choose(st, fr):
             V = fr.vars
             o, default = options(st, V)
-            return _ask_one(st, V, actor(st, V), o, default, kind, var, line, prompt)
+            return _ask_one(st, V, actor(st, V), o, default, kind, var, line, prompt, public,
+                            need(st, V) if need is not None else None)
         self.emit(choose, s.line)
 
     def s_Menu(self, s: ast.Menu) -> None:
         actor = self._actor(s.actor)
         conds = [(label, self.ex(cond) if cond is not None else None) for label, cond, _b, _p in s.branches]
         var = self.new_var()
-        line = s.line
+        line, public = s.line, s.public
 
         def menu(st, fr):
             V = fr.vars
             o = [label for label, c in conds if c is None or c(st, V)]
-            return _ask_one(st, V, actor(st, V), o, None, "value", var, line, "Choose what to do")
+            return _ask_one(st, V, actor(st, V), o, None, "value", var, line, "Choose what to do", public)
         self.emit(menu, s.line)
         self._branches(s, [(lambda st, V, _l=label: V[var] == _l, pos["line"])
                            for label, _cond, _body, pos in s.branches])
@@ -1245,8 +1299,9 @@ class _Compiler:
         among = self.ex(s.among) if s.among is not None else None
         options = self._options(s.source, s.opts, s.var)
         kind = self.kind_of(s.source)
-        prompt = self._prompt(s.source, kind, s.mode)
+        prompt = self._prompt(s.source, kind, s.mode, s.count)
         mode, pvar, var, line = s.mode, s.player, s.var, s.line
+        need = self._count(s.count, s.line)
         slot, idx = self.new_var(), self.new_var()
 
         def together(st, fr):
@@ -1254,23 +1309,30 @@ class _Compiler:
             who = list(as_list(st, among(st, V))) if among is not None else list(range(st.n))
             n = st.n
             opts, dflt, chosen = [None] * n, [None] * n, [None] * n
-            acting = []
+            needs = [None] * n if need is not None else None
             for pl in who:
                 V[pvar] = pl
                 V["player"] = pl
                 o, d = options(st, V)
-                if not o:
-                    continue
-                acting.append(pl)
-                opts[pl], dflt[pl] = o, d
-                chosen[pl] = o[0] if (len(o) == 1 and mode == "secret") else "?"
-            p = _pending(mode, acting, opts, dflt, chosen, kind, var, slot, line, prompt)
+                if not o and mode == "race":
+                    continue                # racing is seen by all: with nothing to grab, no race
+                # everyone named is asked, with one option or none too: nobody learns who was forced
+                opts[pl], dflt[pl], chosen[pl] = (o or [None]), d, "?"
+                if needs is not None:
+                    needs[pl] = need(st, V)
+                    if needs[pl] == 0:
+                        chosen[pl] = []
+            who = [pl for pl in who if chosen[pl] is not None]
+            p = _pending(mode, who, opts, dflt, chosen, kind, var, slot, line, prompt, False, needs)
             V[idx] = 0
-            if all(chosen[pl] != "?" for pl in acting):
+            if not any(chosen[pl] == "?" for pl in who):
                 st._resolve(p)
-            else:
-                st.pending_ = p
-                return True
+                return None
+            for pl in who:
+                if chosen[pl] == "?" and st.answer_forced(p, pl):
+                    return None
+            st.pending_ = p
+            return True
         self.emit(together, s.line)
         head = self.emit(None, s.line)
         self.loops.append([])
@@ -1286,6 +1348,7 @@ class _Compiler:
                 fr.pc = end
             else:
                 pl, val, pos = items[i]
+                st.actor = pl               # the body acts for this player (not whoever answered last)
                 V[idx] = i + 1
                 V[pvar] = pl
                 V["player"] = pl

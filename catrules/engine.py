@@ -88,17 +88,25 @@ class Decision:
 
 
 class State:
-    """One game in progress.  Use :meth:`pending` and :meth:`apply` to play it."""
+    """One game in progress.  Use :meth:`pending` and :meth:`apply` to play it.
+
+    ``ask_forced``: whether a player is asked a single choice that has only one legal option
+    (or none).  Off (the default, for simulations and tests), the engine answers it itself; on
+    (a :class:`~catrules.match.Match` turns it on when a person plays), the player is asked, so
+    that nobody can tell a forced choice from a free one by the time it takes.  Either way the
+    answer is logged as the same ``decision`` event, and secret choices and races always ask.
+    """
 
     __slots__ = ("prog", "n", "options", "seed", "z", "loc", "c", "frames", "pending_", "rng", "trng",
-                 "over", "decisions", "history", "log", "actor", "layout", "steps")
+                 "over", "decisions", "history", "log", "actor", "layout", "steps", "ask_forced")
 
     # ------------------------------------------------------------ creation
     @classmethod
     def new(cls, prog, players: int, options: Iterable[str] = (), seed: Optional[int] = None,
-            log: bool = False) -> "State":
+            log: bool = False, ask_forced: bool = False) -> "State":
         prog.check_start(players, options)
         st = cls()
+        st.ask_forced = bool(ask_forced)
         st.prog = prog
         st.n = players
         st.options = sorted(set(options))
@@ -158,6 +166,7 @@ class State:
         st.actor = self.actor
         st.layout = self.layout
         st.steps = self.steps
+        st.ask_forced = self.ask_forced
         return st
 
     # ------------------------------------------------------------ running
@@ -216,13 +225,28 @@ class State:
                 out.append(self._decision(p, pl))
         return out
 
+    @staticmethod
+    def _values(p: dict, pl: int) -> list:
+        """The values ``pl`` may choose now: for a choice of several cards, those not picked yet
+        (``none`` once none is left, so that every pick is asked, whatever the hand holds)."""
+        vals = p["options"][pl]
+        picks = p.get("picks")
+        if picks is not None and picks[pl]:
+            got = picks[pl]
+            vals = [v for v in vals if v not in got] or [None]
+        return vals
+
     def _decision(self, p: dict, pl: int) -> Decision:
         prog = self.prog
         kind = p["okind"]
-        opts = prog.options_for(kind, p["options"][pl], self)
+        vals = self._values(p, pl)
+        opts = prog.options_for(kind, vals, self)
         default = p["default"][pl]
-        did = prog.option_id(kind, default) if default is not None else None
-        return Decision(pl, p["kind"], p["prompt"], opts, did, p["line"], p["kind"] == "race")
+        did = prog.option_id(kind, default) if default is not None and default in vals else None
+        prompt = p["prompt"]
+        if p.get("need") is not None:
+            prompt = f"{prompt} ({len(p['picks'][pl]) + 1} of {p['need'][pl]})"
+        return Decision(pl, p["kind"], prompt, opts, did, p["line"], p["kind"] == "race")
 
     def waiting_for(self) -> list:
         p = self.pending_
@@ -238,31 +262,66 @@ class State:
         if player not in p["players"] or p["chosen"][player] != "?":
             raise IllegalChoice(f"player {player + 1} has nothing to decide now")
         kind = p["okind"]
+        vals = self._values(p, player)
         try:
-            value = self.prog.option_value(kind, p["options"][player], option_id)
+            value = self.prog.option_value(kind, vals, option_id)
         except LookupError:
-            legal = ", ".join(self.prog.option_id(kind, v) for v in p["options"][player])
+            legal = ", ".join(self.prog.option_id(kind, v) for v in vals)
             raise IllegalChoice(f"{option_id!r} is not a legal option for player {player + 1}; legal: {legal}")
+        if p["kind"] == "race" and reaction_time is None:
+            raise IllegalChoice("a race needs a reaction time (seconds)")
+        if self._take(p, player, value, option_id, reaction_time):
+            self.pending_ = None
+            self.run()
+
+    def _take(self, p: dict, player: int, value, option_id: str, reaction_time=None, record: bool = True) -> bool:
+        """Record one answer of a pending decision; True once every answer is in and the
+        decision is resolved into the running frame.  ``record`` is false for a forced answer the
+        engine gives itself (see :attr:`ask_forced`): it is logged like any other answer but
+        kept out of :attr:`history`, since a replay makes it again."""
         if p["kind"] == "race":
-            if reaction_time is None:
-                raise IllegalChoice("a race needs a reaction time (seconds)")
             p["times"][player] = float(reaction_time)
         self.decisions += 1
         self.steps = 0
-        rec = [player, option_id] if reaction_time is None else [player, option_id, float(reaction_time)]
-        self.history.append(rec)
+        if record:
+            self.history.append([player, option_id] if reaction_time is None
+                                else [player, option_id, float(reaction_time)])
         self.actor = player
         if self.log is not None:
             ev = {"t": "decision", "player": player, "kind": p["kind"], "option": option_id, "line": p["line"]}
             if reaction_time is not None:
                 ev["time"] = float(reaction_time)
-            self.log.append(ev)
+            if p.get("public"):
+                ev["public"] = True
+            if p["kind"] == "secret":
+                # shown at the reveal, in seat order: the order of answers says nothing
+                p.setdefault("answers", []).append(ev)
+            else:
+                self.log.append(ev)
+        picks = p.get("picks")
+        if picks is not None:
+            picks[player].append(value)
+            if len(picks[player]) < p["need"][player]:
+                return False                # more cards to pick: the same player is asked again
+            value = [v for v in picks[player] if v is not None]
         p["chosen"][player] = value
         if any(p["chosen"][pl] == "?" for pl in p["players"]):
-            return
+            return False
         self._resolve(p)
-        self.pending_ = None
-        self.run()
+        return True
+
+    def answer_forced(self, p: dict, player: int) -> bool:
+        """Give ``player``'s forced answers (one legal option, or none) when :attr:`ask_forced`
+        is off; True if the decision is then resolved.  Races are always asked: their time counts."""
+        if self.ask_forced or p["kind"] == "race":
+            return False
+        while p["chosen"][player] == "?":
+            vals = self._values(p, player)
+            if len(vals) != 1:
+                return False
+            if self._take(p, player, vals[0], self.prog.option_id(p["okind"], vals[0]), None, record=False):
+                return True
+        return False
 
     def _resolve(self, p: dict) -> None:
         fr = self.frames[-1]
@@ -274,12 +333,37 @@ class State:
             order.sort(key=lambda pl: (p["times"][pl], pl))
         fr.vars[p["slot"]] = [[pl, p["chosen"][pl], i + 1] for i, pl in enumerate(order)]
         if self.log is not None and order:      # nobody took part: nothing to show
-            ev = {"t": "reveal" if p["kind"] == "secret" else "race", "line": p["line"],
-                  "choices": [{"player": pl, "option": self.prog.option_id(p["okind"], p["chosen"][pl])}
-                              for pl in order if p["chosen"][pl] is not None]}
-            if p["kind"] == "race":
-                ev["times"] = [p["times"][pl] for pl in order]
-            self.log.append(ev)
+            self.log.extend(sorted(p.pop("answers", []), key=lambda ev: ev["player"]))
+            self.log.append(self._reveal_event(p, order))
+
+    def _reveal_event(self, p: dict, order: list) -> dict:
+        """The event of a secret choice's reveal or a race's result.
+
+        A chosen card is named with the zone it lies in (``from``), so that each player's
+        filtered log shows it only if that player can see that zone: cards chosen in secret
+        become visible only as far as the zones they go to are visible.
+        """
+        prog = self.prog
+        okind = p["okind"]
+        choices = []
+        for pl in order:
+            v = p["chosen"][pl]
+            if okind == "card":
+                if isinstance(v, list):
+                    ch = {"player": pl, "option": [prog.option_id(okind, c) for c in v],
+                          "from": [self.layout.slot_name[self.loc[c]] for c in v]}
+                elif v is None:
+                    ch = {"player": pl, "option": "none", "from": None}
+                else:
+                    ch = {"player": pl, "option": prog.option_id(okind, v),
+                          "from": self.layout.slot_name[self.loc[v]]}
+            else:
+                ch = {"player": pl, "option": prog.option_id(okind, v)}
+            choices.append(ch)
+        ev = {"t": "reveal" if p["kind"] == "secret" else "race", "line": p["line"], "choices": choices}
+        if p["kind"] == "race":
+            ev["times"] = [p["times"][pl] for pl in order]
+        return ev
 
     def reaction_time(self, mean: float = 0.6, spread: float = 0.25) -> float:
         """A bot's reaction time in seconds, drawn from the game's seeded source for races."""
@@ -402,7 +486,7 @@ class State:
             "frames": [[f.key, f.pc, f.vars, f.depth] for f in self.frames],
             "pending": self.pending_, "rng": _rng_out(self.rng), "trng": _rng_out(self.trng),
             "over": self.over, "decisions": self.decisions, "history": self.history, "steps": self.steps,
-            "actor": self.actor,
+            "actor": self.actor, "ask_forced": self.ask_forced,
         }
 
     @classmethod
@@ -430,6 +514,7 @@ class State:
         st.history = d["history"]
         st.steps = d.get("steps", 0)
         st.actor = d.get("actor")
+        st.ask_forced = bool(d.get("ask_forced", False))
         st.log = None
         return st
 
@@ -461,6 +546,10 @@ def _copy_pending(p):
     q = dict(p)
     for k in ("chosen", "times", "default"):
         q[k] = list(p[k])
+    if "answers" in p:
+        q["answers"] = list(p["answers"])
+    if "picks" in p:
+        q["picks"] = [list(x) if x is not None else None for x in p["picks"]]
     return q
 
 

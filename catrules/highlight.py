@@ -40,6 +40,7 @@ OTHER_KEYWORDS = (
     "chooses", "play", "do", "announce", "end", "stop", "preferring", "default", "else", "repeat",
     "times", "until", "while", "clockwise", "secretly", "race", "where", "then", "or", "and", "not",
     "everyone", "pick", "allot", "into", "wants", "serves", "spare", "prefer", "maximal", "tally",
+    "openly", "cards",
 )
 
 #: All the keywords of the grammar (``grammars/catrules.lark``).

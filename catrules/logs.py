@@ -437,7 +437,8 @@ def _replay_game(lg: LoggedGame, gr: GameReplay, log_dir: Path, loaded: dict, lo
     if h.get("title") is not None and h["title"] != game.title:
         gr.notes.append(f"the log names the game {h['title']!r}, the file {gp} is {game.title!r}")
     try:
-        st = game.new_state(h["players"], h["seed"], h.get("options", []), log=True)
+        # every answer, forced ones too, comes from the log: the replay asks for each
+        st = game.new_state(h["players"], h["seed"], h.get("options", []), log=True, ask_forced=True)
     except CatrulesError as exc:
         raise _Differs(hl, f"the game does not start: {exc}") from None
     log = st.log
@@ -447,6 +448,7 @@ def _replay_game(lg: LoggedGame, gr: GameReplay, log_dir: Path, loaded: dict, lo
     def after() -> str:
         return f" (the game went another way after the decision on line {last_decision})" if last_decision else ""
 
+    deferred: list = []          # answers to a secret choice: logged at its reveal, in seat order
     for lineno, line in lg.events:
         if k >= len(log):
             if st.finished:
@@ -463,13 +465,20 @@ def _replay_game(lg: LoggedGame, gr: GameReplay, log_dir: Path, loaded: dict, lo
                                line, {"pending": [d.to_dict() for d in st.pending()]}) from None
             except CatrulesError as exc:
                 raise _Differs(lineno, f"the replayed game fails after this decision: {exc}", line, None) from None
-        got = _roundtrip(event_line(game, log[k], k + 1))
-        if got != line:
-            raise _Differs(lineno, "the replayed event differs from the logged one" + after(), line, got)
-        if line.get("event") == "decision":
-            last_decision = lineno
-        k += 1
-        gr.events = k
+            if k >= len(log):
+                deferred.append((lineno, line))
+                continue
+        for ln, ln_line in deferred + [(lineno, line)]:
+            if k >= len(log):
+                raise _Differs(ln, "the replayed game has no event here" + after(), ln_line, None)
+            got = _roundtrip(event_line(game, log[k], k + 1))
+            if got != ln_line:
+                raise _Differs(ln, "the replayed event differs from the logged one" + after(), ln_line, got)
+            if ln_line.get("event") == "decision":
+                last_decision = ln
+            k += 1
+            gr.events = k
+        deferred = []
     end_line = (lg.result_line or lg.last_line + 1)
     if k < len(log):
         got = _roundtrip(event_line(game, log[k], k + 1))

@@ -58,8 +58,27 @@ def visible_event(state: State, ev: dict, player: Optional[int]) -> Optional[dic
         return {**ev, "cards": None, "count": len(ev["cards"])}
     if t == "decision":
         # The chooser sees their choice; others learn that a choice was made, and see what it
-        # did through the events that follow (a reveal, cards that move into view).
-        return ev if ev["player"] == player else {**ev, "option": None}
+        # did through the events that follow (a reveal, cards that move into view), unless
+        # the choice is made openly (said aloud at the table).
+        return ev if ev["player"] == player or ev.get("public") else {**ev, "option": None}
+    if t in ("reveal", "race"):
+        # A chosen card shows only to who can see the zone it lies in (its `from`): cards
+        # chosen in secret are seen as far as the zones they go to are visible.
+        if all("from" not in ch or ch["player"] == player for ch in ev["choices"]):
+            return ev
+        idx = state.prog.slot_index(state.layout)
+        lay = state.layout
+        choices = []
+        for ch in ev["choices"]:
+            if "from" in ch and ch["player"] != player:
+                src = ch["from"]
+                if isinstance(src, list):
+                    seen = [s is not None and lay.visible(idx[s], player) for s in src]
+                    ch = {**ch, "option": [o if ok else None for o, ok in zip(ch["option"], seen)]}
+                elif src is None or not lay.visible(idx[src], player):
+                    ch = {**ch, "option": None}
+            choices.append(ch)
+        return {**ev, "choices": choices}
     if t == "exchange":
         idx = state.prog.slot_index(state.layout)
         if all(state.layout.visible(idx[z], player) for z in ev["zones"]):
@@ -87,6 +106,9 @@ class Match:
             state.log = []          # a resumed game: what came before was shown already
         self._shown = 0
         self._interactive = any(getattr(s, "interactive", False) for s in seats)
+        if self._interactive:
+            # a person could time another player's answer: forced choices are asked as well
+            state.ask_forced = True
         for i, s in enumerate(seats):
             s.start(self, i)
 
@@ -217,6 +239,9 @@ def follow(st: State, me: int, depth: int) -> list:
         if p["kind"] != "choose" and me not in [d.player for d in ds]:
             for d in ds:
                 st.apply(d.player, d.default or d.options[0].id, 0.6 if d.timed else None)
+            continue
+        if p["kind"] == "choose" and len(ds[0].options) == 1:
+            st.apply(ds[0].player, ds[0].options[0].id)      # a forced choice: it plays itself
             continue
         break
     if depth <= 0 or p["kind"] != "choose" or ds[0].player != me:

@@ -390,8 +390,14 @@ class _ToAst(Transformer):
         pref, direction, key = ch
         return ast.ChooseOpts(pref, str(direction) if direction is not None else None, key, **_pos(meta))
 
+    def how_many(self, meta, ch):
+        n = ch[0]
+        return ast.Const(int(n), line=n.line, column=n.column) if isinstance(n, Token) else n
+
     def choose(self, meta, ch):
-        return ast.Choose(str(ch[0]), str(ch[1]), ch[2], ch[3], **_pos(meta))
+        openly, actor, count, var, source, opts = ch
+        return ast.Choose(str(actor), str(var), source, opts, public=openly is not None, count=count,
+                          **_pos(meta))
 
     def play(self, meta, ch):
         return ast.Play(str(ch[0]), **_pos(meta))
@@ -449,7 +455,7 @@ class _ToAst(Transformer):
         return (ch[0][1:-1], ch[1], ch[2], _pos(meta))
 
     def menu_stmt(self, meta, ch):
-        return ast.Menu(str(ch[0]), list(ch[1:]), **_pos(meta))
+        return ast.Menu(str(ch[1]), list(ch[2:]), public=ch[0] is not None, **_pos(meta))
 
     def prefer_key(self, meta, ch):
         return (str(ch[0]), ch[1])
@@ -483,7 +489,8 @@ class _ToAst(Transformer):
         return node
 
     def secret_stmt(self, meta, ch):
-        return ast.Together("secret", str(ch[0]), ch[1], str(ch[2]), ch[3], ch[4], ch[5], **_pos(meta))
+        player, among, count, var, source, opts, body = ch
+        return ast.Together("secret", str(player), among, str(var), source, opts, body, count=count, **_pos(meta))
 
     def race_stmt(self, meta, ch):
         return ast.Together("race", str(ch[0]), ch[1], str(ch[2]), ch[3], ch[4], ch[5], **_pos(meta))

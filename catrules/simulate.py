@@ -122,11 +122,12 @@ def _seat_specs(seats, players: int) -> list:
 
 def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | str = "random", options=(),
              log_path: Optional[str | Path] = None,
-             progress: Optional[Callable[[int, int], None]] = None) -> SimResult:
+             progress: Optional[Callable[[int, int], None]] = None, viewer: Optional[int] = None) -> SimResult:
     """Play ``games`` games of ``game`` (a loaded game or a game file) with bot seats.
 
     ``seats`` is one seat spec for every player or a list of one per player (see
     :func:`catrules.bots.make_seat`).  ``progress(done, total)`` is called after each game.
+    ``viewer`` (a player from 0) makes the log hold only what that player may see.
     """
     from .logs import LogWriter
     if isinstance(game, (str, Path)):
@@ -139,6 +140,8 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
     specs = _seat_specs(seats, players)
     options = sorted(set(options))
     game.program.check_start(players, options)     # a wrong player count or option fails here
+    if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < players):
+        raise ValueError(f"the viewer must be one of the {players} players, not {viewer!r}")
 
     wins = [0] * players
     sums = [0.0] * players
@@ -156,7 +159,7 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
             match = Match(game, state, seat_objs)
             writer = None
             if log_file is not None:
-                writer = LogWriter(log_file, game, players, options, s, specs).attach(match)
+                writer = LogWriter(log_file, game, players, options, s, specs, viewer=viewer).attach(match)
             try:
                 match.run()
             except Exception as exc:

@@ -374,14 +374,18 @@ def test_F04_choice_is_secret_until_all_have_chosen(game):
         assert "my_choice" not in v
         assert all(d["player"] == viewer for d in v["decisions"])
     assert st.view(0)["my_choice"] == option_for(ds[0], a)
-    # the log as the players see it: the others learn that player 0 chose, not what
-    (ev,) = [e for e in st.log if e["t"] == "decision" and e["player"] == 0 and e["kind"] == "secret"]
-    assert visible_event(st, ev, 1)["option"] is None
-    assert visible_event(st, ev, 0)["option"] == option_for(ds[0], a)
+    # nothing is logged before everyone has chosen: the order of answers says nothing
+    assert not [e for e in st.log if e["t"] == "decision" and e["kind"] == "secret"]
     # the last two choose: the reveal happens then, for all three at once
     st.apply(1, option_for(ds[1], b))
     assert where(st, b) == ("hand", 1) and zone(st, "front", 0) == []
     st.apply(2, option_for(ds[2], c))
+    # the answers are logged at the reveal, in seat order; the others learn that player 0
+    # chose, not what (the card shows when it moves to the public front)
+    evs = [e for e in st.log if e["t"] == "decision" and e["kind"] == "secret"]
+    assert [e["player"] for e in evs] == [0, 1, 2]
+    assert visible_event(st, evs[0], 1)["option"] is None
+    assert visible_event(st, evs[0], 0)["option"] == option_for(ds[0], a)
     ev = [e for e in st.log if e["t"] == "reveal"][-1]
     assert {(x["player"], x["option"]) for x in ev["choices"]} == {(0, f"c{a}"), (1, f"c{b}"), (2, f"c{c}")}
     assert [where(st, x) for x in (a, b, c)] == [("cats", 0), ("cats", 1), ("cats", 2)]

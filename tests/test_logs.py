@@ -215,7 +215,7 @@ def test_replay_of_a_fresh_log(tmp_path, meow):
 def other_legal_option(game, log: list, target: int) -> str:
     """Replay the decisions before log line ``target`` and return another legal option there."""
     h = log[0]
-    st = game.new_state(h["players"], h["seed"], h["options"])
+    st = game.new_state(h["players"], h["seed"], h["options"], ask_forced=True)   # every logged answer is applied
     for ln in log[1:target]:
         if ln.get("event") == "decision":
             st.apply(ln["player"], ln["option"], ln["time"])

@@ -51,11 +51,15 @@ def test_secret_choice_stays_hidden_until_everyone_has_chosen():
     shown = [z for z in v1["zones"] if z["zone"] == "shown"]
     assert all(z["count"] == 0 for z in shown)
     assert chosen not in str(v1)
-    ev = [e for e in st.log if e["t"] == "decision"][-1]
-    assert visible_event(st, ev, 1)["option"] is None
-    assert visible_event(st, ev, 0)["option"] == chosen
+    assert not [e for e in st.log if e["t"] == "decision"]     # answers show at the reveal
     # the chooser sees their own choice
     assert st.view(0)["my_choice"] == chosen
+    d1 = st.pending()[0]
+    st.apply(1, d1.options[0].id)
+    ev = [e for e in st.log if e["t"] == "decision"][0]
+    assert ev["player"] == 0
+    assert visible_event(st, ev, 1)["option"] is None
+    assert visible_event(st, ev, 0)["option"] == chosen
 
 
 def test_reveal_happens_after_the_last_choice_and_highest_bid_wins():

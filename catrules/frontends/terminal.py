@@ -168,7 +168,16 @@ class Painter:
     def option_id(self, oid: str) -> Text:
         """An option id from an event (``c12``, ``p2``, ``n3``, ``yes``...) as text."""
         if oid is None:
-            return Text("?", style="dim")
+            return Text("a hidden choice", style="dim")
+        if isinstance(oid, list):               # several cards chosen at once
+            out = Text()
+            for i, x in enumerate(oid):
+                if i:
+                    out.append(", ")
+                out.append_text(self.option_id(x))
+            return out
+        if oid == "none":
+            return Text("nothing", style="dim")
         if re.fullmatch(r"c\d+", oid):
             return self.card(int(oid[1:]))
         if re.fullmatch(r"p\d+", oid):
