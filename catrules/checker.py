@@ -30,7 +30,7 @@ BUILTINS = {
     "previous": (1, 2, None), "random": (1, 1, None), "any": (1, 1, None), "others": (1, 1, None),
     "rows": (1, 1, None), "columns": (1, 1, None), "lines": (1, 1, None), "places": (1, 1, None),
     "abs": (1, 1, None), "range": (2, 2, None), "copies": (2, 2, None), "collect": (2, 2, 1),
-    "join": (1, 1, None),
+    "join": (1, 1, None), "tallied": (1, 2, None),
 }
 
 #: Attributes of places and lines (values of lines and grid zones).
@@ -615,13 +615,34 @@ class _Checker:
         if e.name == "bottom":
             rep.error(e, "`bottom(...)` is a place to move cards to, not a value", "write `move c to bottom(deck)`")
         self.names[id(e)] = ("builtin", e.name)
+        if e.name == "tallied":
+            self.tallied(e)
         for i, a in enumerate(e.args):
+            if e.name == "tallied" and i == 1:
+                continue                     # a score item's name, checked by tallied()
             if per_el is not None and i == per_el:
                 self.expr(a, sc.with_(element=True, locals=sc.locals | {"it"}))
             elif e.name == "top" and i == 0 and not isinstance(a, (ast.Where, ast.Call)):
                 self.zone_expr(a, sc, "take the top of")
             else:
                 self.expr(a, sc)
+
+    def tallied(self, e: ast.Call) -> None:
+        """``tallied(p, ITEM)``: ITEM is a bare score item name; warn if the game never tallies."""
+        if len(e.args) == 2 and not (isinstance(e.args[1], ast.Name) and e.args[1].name in self.components):
+            what = e.args[1].name if isinstance(e.args[1], ast.Name) else ""
+            self.rep.error(e.args[1], f"`{what}` is not a score item" if what else "`tallied(p, ITEM)` "
+                           "takes the name of a score item", suggest(what, self.components) or
+                           f"name an item of the `score:` block ({', '.join(self.components) or 'none'}), "
+                           "or write `tallied(p)` for the total")
+        g = self.g
+        if getattr(self, "_tallied_seen", False):
+            return                           # the warning below is given once
+        self._tallied_seen = True
+        if not any(isinstance(n, ast.Tally) for n in ast.walk(
+                [g.setup, g.flow] + [x.body for x in g.phases + g.actions + g.triggers])):
+            self.rep.warning(e, "`tallied` is always 0: the game never runs `tally`",
+                             "add `tally` where the rules score a round")
 
     def resolve(self, e: ast.Name, sc: _Scope):
         n = e.name

@@ -303,6 +303,10 @@ class CodeGen:
     def b_join(self, e, env):
         return f"[_x for _l in {self._arg_list(e, env)} for _x in _L(st, _l)]"
 
+    def b_tallied(self, e, env):
+        item = e.args[1].name if len(e.args) > 1 else "total"
+        return f"st.tallied({self.gen(e.args[0], env)}, {item!r})"
+
     def _zone_slot(self, e, env):
         node = e.args[0]
         spec = self.ck.zones[node.name]

@@ -414,6 +414,11 @@ class State:
             self.log.append({"t": "tally", "number": self.c["#tallies"], "scores": now, "totals": rows})
         return now
 
+    def tallied(self, pl, item: str = "total"):
+        """Player ``pl``'s running total (or one score item's) over the tallies so far; 0 before the first."""
+        kept = self.c.get("#tally")
+        return 0 if kept is None else kept[pl][item]
+
     def rank_keys(self, scores: list) -> list:
         """Each player's ranking key by the `winner:` block (higher is better)."""
         keys = []

@@ -50,7 +50,7 @@ KEYWORDS = DECLARATIONS + CONSTANTS + OTHER_KEYWORDS
 BUILTINS = (
     "count", "sum", "max", "min", "best", "worst", "first", "last", "top", "bottom", "owner",
     "next", "previous", "random", "any", "others", "rows", "columns", "lines", "places", "abs",
-    "range", "copies", "collect", "join",
+    "range", "copies", "collect", "join", "tallied",
 )
 
 _NAME = r"[a-zA-Z_][a-zA-Z0-9_]*"

@@ -811,6 +811,43 @@ def test_C10_feeding_more_cats_with_catnip(game):
     assert (sc[0]["fed_cats"], sc[0]["unfed_cats"], sc[0]["catnip"], sc[0]["cats_fed"]) == (2, -2, 4, 2)
 
 
+@pytest.mark.parametrize("order", [["Pablo Picatso", "Shadow", "Bronte"], ["Shadow", "Bronte", "Pablo Picatso"]])
+def test_C10_equally_good_feedings_feed_the_most_cats(game, order):
+    # cubes t, t, t.  Pablo (t t t) alone: 6 - 2 - 2 = 2, no cube left.  Shadow (t) and Bronte (t t):
+    # 1 + 3 - 2 = 2, no cube left.  Same feeding score, same leftover: the ruling feeds the most
+    # cats, Shadow and Bronte, whichever order the cats are in.
+    t, sc = finished(game, 2, p0=dict(cats=order, cubes="ttt"))
+    assert t.meal("Pablo Picatso") is None
+    assert t.meal("Shadow") == ["tuna"] and t.meal("Bronte") == ["tuna", "tuna"]
+    assert (sc[0]["fed_cats"], sc[0]["unfed_cats"], sc[0]["cats_fed"]) == (4, -2, 2)
+    assert t.leftover(0) == 0
+
+
+def test_C10_most_cats_fed_decides_the_C16_tie(game):
+    # P0 as above: 2 from feeding, costumes tied 1-1: 3 -> 5, and 2 fed cats (Shadow, Bronte).
+    # P1: Snowflake (m) 2 + 3 = 5, 1 fed cat.  Feeding Pablo alone would give P0 1 fed cat and a
+    # shared win; feeding the most cats gives P0 the win.
+    t, sc = finished(game, 2, p0=dict(cats=["Pablo Picatso", "Shadow", "Bronte"], cubes="ttt", kept=["Crown"]),
+                     p1=dict(cats=["Snowflake"], cubes="m", kept=["Pirate"]))
+    assert [s["total"] for s in sc] == [5, 5]
+    assert [s["cats_fed"] for s in sc] == [2, 1]
+    assert t.st.winners() == [0]
+
+
+@pytest.mark.parametrize("owner", [0, 2])
+def test_C10_most_cats_fed_counts_against_an_opponents_hemingway(game, owner):
+    # The rival (P1) holds Pablo, Jazz and Bronte with t, t, t: Pablo alone or Jazz and Bronte,
+    # both 2 with no cube left; the ruling feeds Jazz and Bronte, 2 cats.  Hemingway's owner feeds
+    # 2 (Hemingway m, Shadow t): tied for the most, Hemingway scores 3, not 7.
+    t = Table(game, 3)
+    t.give(owner, cats=["Hemingway", "Shadow"], cubes="mt")
+    t.give(1, cats=["Pablo Picatso", "Jazz", "Bronte"], cubes="ttt")
+    sc = t.finish()
+    assert t.meal("Pablo Picatso") is None and t.meal("Jazz") == ["tuna"]
+    assert sc[1]["cats_fed"] == 2 and sc[owner]["cats_fed"] == 2
+    assert (sc[owner]["fed_cats"], sc[owner]["abilities"]) == (1, 3)
+
+
 # ========================================================================== C11
 
 def test_C11_most_leftover_loses_two(game):
