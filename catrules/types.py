@@ -80,6 +80,8 @@ def join(a: Optional[Type], b: Optional[Type]) -> Type:
             return Type("list", join(element(a), element(b)), none=none)
         if kinds == {"symbol", "text"}:
             return Type("symbol", none=none)
+        if kinds == {"number", "player"}:          # players are numbered: `counter leader = 0`
+            return Type("player", none=none)
         return ANY
     of = join(a.of, b.of) if (a.of is not None or b.of is not None) else None
     cards = a.cards | b.cards if (a.cards and b.cards) else frozenset()
@@ -87,7 +89,8 @@ def join(a: Optional[Type], b: Optional[Type]) -> Type:
 
 
 _FAMILY = {"number": "number", "bool": "truth value", "symbol": "symbol", "text": "symbol",
-           "player": "player", "card": "card", "list": "list", "zone": "list", "line": "list",
+           "player": "number",      # players are numbered (`counter leader = 0`)
+           "card": "card", "list": "list", "zone": "list", "line": "list",
            "place": "place"}
 
 
@@ -307,7 +310,7 @@ class ExprChecker:
         """``ZONE of X``, ``COUNTER of X``: X must be a ``want`` (player or card) and not none."""
         if t.kind == "none" or t.none:
             self.rep.error(owner, f"`{what} of ...` needs {want}, and this may be none", _none_hint(owner))
-        elif family(t) not in (None, want.split()[-1]):
+        elif family(t) not in (None, "number" if want == "a player" else "card"):
             self.rep.error(owner, f"`{what} of ...` needs {want}; this is {describe(t)}",
                            "name a player, such as the `p` of `for each player p`, `owner(c)` or `next(p)`"
                            if want == "a player" else "name a card, such as the `c` of `for each c in ...`")
