@@ -537,6 +537,11 @@ class ExprChecker:
             ts.append(t)
         if len(ts) < lo:
             return ANY
+        want = {"next": "number", "previous": "number", "others": "number", "owner": "card"}.get(e.name)
+        if want and family(ts[0]) not in (None, want):
+            rep.error(e.args[0], f"`{e.name}` needs {'a player' if want == 'number' else 'a card'}; "
+                                 f"this is {describe(ts[0])}",
+                      f"write `{e.name}(p)` for a player p" if want == "number" else "write `owner(c)` for a card c")
         t = self.builtin_type(e.name, ts)
         if (isinstance(e.args[0], ast.Keyword) and e.args[0].word != "player") or \
                 "some " + str(path(e.args[0])) in sc.narrow:

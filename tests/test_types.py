@@ -76,6 +76,14 @@ def test_a_guard_narrows_maybe_none(use):
     catrules.load_source(src, "t.cat")
 
 
+def test_next_needs_a_player_and_owner_a_card():
+    d = only_error(HEAD + "flow:\n    for each c in deck:\n        move c to hand of next(c)\n")
+    assert (d.line, d.column) == (12, 32)
+    assert d.message == "`next` needs a player; this is a card"
+    d = only_error(HEAD + "flow:\n    for each player p:\n        move top(deck) to hand of owner(p)\n")
+    assert d.message == "`owner` needs a card; this is a player"
+
+
 def test_arithmetic_on_what_may_be_none():
     d = only_error(HEAD + "counter total = 0\nflow:\n    total = top(deck).value + 1\n")
     assert (d.line, d.column) == (12, 23)
