@@ -12,16 +12,15 @@ means, so that :mod:`catrules.compiler` never has to guess.
 
 from __future__ import annotations
 
-from typing import Optional
-
 import attrs
 import networkx as nx
 
 from . import ast
 from .errors import GameFileError, Reporter, suggest
 from .parser import LANGUAGE_VERSION, keywords
-from .types import ANY, BUILTINS, NUMBER, PLACE_ATTRS, PLAYER, CARD, Scope as _Scope, ExprChecker, \
-    Type, describe, element, family, join, list_of, not_none, value_type
+from .types import BUILTINS, PLACE_ATTRS  # noqa: F401  (the builtins' table, and place attributes, live in types)
+from .types import ANY, CARD, NUMBER, PLAYER, ExprChecker, Scope as _Scope, Type, element, join, list_of, \
+    not_none, value_type
 
 VISIBILITIES = ("public", "owner", "hidden")
 SHAPES = ("pile", "row", "grid", "lines")

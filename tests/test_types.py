@@ -65,12 +65,11 @@ def test_a_counter_that_may_be_none_needs_a_guard_before_zone_of():
 
 @pytest.mark.parametrize("use", [
     "    if current != none:\n        move top(deck) to hand of current\n",
-    "    if current == none:\n        stop_here = 1\n        announce \"none\" \n    else:\n        move top(deck) to hand of current\n",
+    "    if current == none:\n        announce \"none\"\n    else:\n        move top(deck) to hand of current\n",
     "    if current != none and count(hand of current) > 0:\n        announce \"x\"\n",
     "    n = if current == none then 0 else count(hand of current)\n    announce \"n\"\n    add n to turns\n",
 ])
 def test_a_guard_narrows_maybe_none(use):
-    use = use.replace("        stop_here = 1\n", "")
     src = HEAD + "counter current = none\ncounter turns = 0\nflow:\n" \
         "    current = best(players, count(hand of it))\n" + use
     catrules.load_source(src, "t.cat")
@@ -174,8 +173,8 @@ def test_max_of_two_numbers_inside_an_aggregate_keeps_the_element():
 
 
 def test_an_inner_it_that_hides_an_outer_one_is_a_warning():
-    g = catrules.load_source(HEAD + deal("flow:\n    announce \"x\"\n") +
-                             "score:\n    n = count(hand of player where count(deck where it.value < 2) > 0)\n", "t.cat")
+    score = "score:\n    n = count(hand of player where count(deck where it.value < 2) > 0)\n"
+    g = catrules.load_source(HEAD + deal("flow:\n    announce \"x\"\n") + score, "t.cat")
     (w,) = [w for w in g.warnings if "hides" in w.message]
     assert (w.line, w.column) == (16, 42)
     assert w.message == "this `it` hides the `it` of the list around it"
