@@ -538,7 +538,9 @@ class ExprChecker:
         if len(ts) < lo:
             return ANY
         want = {"next": "number", "previous": "number", "others": "number", "owner": "card"}.get(e.name)
-        if want and family(ts[0]) not in (None, want):
+        if want == "number" and (ts[0].kind == "none" or ts[0].none):
+            rep.error(e.args[0], f"`{e.name}` needs a player, and this may be none", _none_hint(e.args[0]))
+        elif want and family(ts[0]) not in (None, want):
             rep.error(e.args[0], f"`{e.name}` needs {'a player' if want == 'number' else 'a card'}; "
                                  f"this is {describe(ts[0])}",
                       f"write `{e.name}(p)` for a player p" if want == "number" else "write `owner(c)` for a card c")

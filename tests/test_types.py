@@ -81,6 +81,10 @@ def test_next_needs_a_player_and_owner_a_card():
     assert d.message == "`next` needs a player; this is a card"
     d = only_error(HEAD + "flow:\n    for each player p:\n        move top(deck) to hand of owner(p)\n")
     assert d.message == "`owner` needs a card; this is a player"
+    d = only_error(HEAD + "counter last = none\nflow:\n    last = last(players where count(hand of it) > 1)\n"
+                          "    move top(deck) to hand of next(last)\n")
+    assert (d.line, d.column) == (13, 36)
+    assert d.message == "`next` needs a player, and this may be none"
 
 
 def test_arithmetic_on_what_may_be_none():
