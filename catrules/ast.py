@@ -100,9 +100,16 @@ class IfElse(Expr):
 
 @attrs.define(eq=False)
 class Where(Expr):
-    """``collection where condition``; the condition sees each element as ``it``."""
+    """``collection where condition``; the condition sees each element as ``it``.
+
+    ``each NAME in collection [where condition]`` names the element instead
+    (``var``), leaving an outer ``it`` alone; without a condition it is the
+    whole collection, whose element a per-element argument (``sum(each c in
+    l, c.value)``) also sees as ``NAME``.
+    """
     source: Expr
-    cond: Expr
+    cond: Optional[Expr]
+    var: Optional[str] = None
 
 
 @attrs.define(eq=False)

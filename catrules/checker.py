@@ -12,29 +12,15 @@ means, so that :mod:`catrules.compiler` never has to guess.
 
 from __future__ import annotations
 
-from typing import Optional
-
 import attrs
 import networkx as nx
 
 from . import ast
 from .errors import GameFileError, Reporter, suggest
 from .parser import LANGUAGE_VERSION, keywords
-
-#: Builtin functions: name -> (fewest, most arguments, index of the argument
-#: evaluated once per element of the first one, or None).
-BUILTINS = {
-    "count": (1, 1, None), "sum": (1, 2, 1), "max": (1, 2, 1), "min": (1, 2, 1),
-    "best": (2, 2, 1), "worst": (2, 2, 1), "first": (1, 1, None), "last": (1, 1, None),
-    "top": (1, 2, None), "bottom": (1, 1, None), "owner": (1, 1, None), "next": (1, 2, None),
-    "previous": (1, 2, None), "random": (1, 1, None), "any": (1, 1, None), "others": (1, 1, None),
-    "rows": (1, 1, None), "columns": (1, 1, None), "lines": (1, 1, None), "places": (1, 1, None),
-    "abs": (1, 1, None), "range": (2, 2, None), "copies": (2, 2, None), "collect": (2, 2, 1),
-    "join": (1, 1, None), "tallied": (1, 2, None),
-}
-
-#: Attributes of places and lines (values of lines and grid zones).
-PLACE_ATTRS = {"index", "cards", "new", "start", "end", "before", "after", "line", "position"}
+from .types import BUILTINS, PLACE_ATTRS  # noqa: F401  (the builtins' table, and place attributes, live in types)
+from .types import ANY, CARD, NUMBER, PLAYER, ExprChecker, Scope as _Scope, Type, element, join, list_of, \
+    not_none, value_type
 
 VISIBILITIES = ("public", "owner", "hidden")
 SHAPES = ("pile", "row", "grid", "lines")
@@ -69,24 +55,7 @@ class Checked:
     warnings: list
     card_types: dict             # name -> ast.CardType
     components: list             # score item names
-
-
-class _Scope:
-    """What a name may mean here: the local variables, whether ``it`` and bare card
-    attributes are about an element, whether ``player`` means someone, loop depth."""
-    __slots__ = ("locals", "element", "player", "loops")
-
-    def __init__(self, locals_, element=False, player=False, loops=0):
-        self.locals = locals_
-        self.element = element
-        self.player = player
-        self.loops = loops
-
-    def with_(self, **kw):
-        s = _Scope(self.locals, self.element, self.player, self.loops)
-        for k, v in kw.items():
-            setattr(s, k, v)
-        return s
+    types: dict = attrs.Factory(dict)   # id(expression node) -> types.Type
 
 
 def check(game: ast.GameFile) -> Checked:
@@ -94,7 +63,7 @@ def check(game: ast.GameFile) -> Checked:
     return _Checker(game).run()
 
 
-class _Checker:
+class _Checker(ExprChecker):
     def __init__(self, game: ast.GameFile):
         self.g = game
         self.rep = Reporter(game.path, game.source)
@@ -109,6 +78,14 @@ class _Checker:
         self.phases: dict = {}
         self.card_types: dict = {}
         self.components: list = []
+        self.rejected: dict = {}          # names whose declaration was refused -> kind
+        self.types: dict = {}
+        self.attr_types: dict = {}
+        # what the last typing pass learnt: (unit, local) / counter / definition / (kind, name, i) -> Type
+        self.local_types: dict = {}
+        self.counter_types: dict = {}
+        self.define_types: dict = {}
+        self.param_types: dict = {}
 
     # ------------------------------------------------------------------ top
     def run(self) -> Checked:
@@ -124,13 +101,48 @@ class _Checker:
             rep.error(g, f"players {g.min_players} to {g.max_players} is not a possible range",
                       f"write `players A to B` with 1 <= A <= B <= {MAX_PLAYERS}")
         self.declare()
-        self.check_bodies()
+        self.check_typed()
         self.check_reachability()
         self.check_trigger_cycles()
         rep.raise_if_errors()
         return Checked(g, self.zones, self.attributes, self.symbols, self.counters, self.options, self.defines,
                        self.actions, self.phases, self.names, rep.warnings, self.card_types,
-                       self.components)
+                       self.components, self.types)
+
+    def check_typed(self) -> None:
+        """Check the bodies, after quiet passes that learn the types of locals, counters,
+        definitions and parameters from how they are set and used."""
+        loud = self.rep
+        last = None
+        for _ in range(6):
+            self.rep = Reporter(self.g.path, "")
+            self.typing_pass()
+            now = (self.local_types, self.counter_types, self.define_types, self.param_types)
+            if now == last:
+                break
+            last = now
+        self.rep = loud
+        self.typing_pass()
+        self.check_unread()
+
+    def typing_pass(self) -> None:
+        self._local_new, self._counter_new, self._define_new, self._param_new = {}, {}, {}, {}
+        self.reads: set = set()
+        self.assigned: dict = {}      # (unit, local) -> first Assign node
+        self.check_bodies()
+        self.local_types, self.counter_types = self._local_new, self._counter_new
+        self.define_types, self.param_types = self._define_new, self._param_new
+
+    def check_unread(self) -> None:
+        """A local variable that is set but never read is a mistake, usually a misspelt counter."""
+        for (unit, name), node in self.assigned.items():
+            if (unit, name) in self.reads or any(d.line == node.line for d in self.rep.errors):
+                continue                  # read, or the line has a mistake already
+            others = list(self.counters) + [n for (u, n) in self.assigned if u == unit and n != name] + \
+                [n for (u, n) in self.reads if u == unit]
+            self.rep.error(node, f"`{name}` is set here but never used: it is a new local variable, "
+                                 "not a counter", suggest(name, others) or
+                           f"to keep the value, declare `counter {name} = ...`; otherwise remove this line")
 
     def _taken(self, name: str):
         for kind, table in (("zone", self.zones), ("counter", self.counters), ("option", self.options),
@@ -148,6 +160,7 @@ class _Checker:
         other = self._taken(name)
         if other:
             self.rep.error(node, f"`{name}` is already the name of a {other}", f"give this {kind} another name")
+            self.rejected.setdefault(name, kind)
             return
         table[name] = value
 
@@ -192,6 +205,7 @@ class _Checker:
             rep.error(self.g, "the game has no `flow:` block", "add `flow:` with the phases to play, in order")
         if not g.cards:
             rep.error(self.g, "the game declares no cards", "add `cards NAME in ZONE:` with card rows")
+        self.check_card_values()
         seen = set()
         for item in g.score:
             if item.name in seen:
@@ -201,6 +215,28 @@ class _Checker:
                           f"call it something else, such as `{item.name}_points`")
             seen.add(item.name)
             self.components.append(item.name)
+
+    def check_card_values(self) -> None:
+        """Each name means one thing: a card value may not be the name of a value the rules
+        can name (a counter, zone, option, definition or card type: in the rules the name
+        would mean that, never the card value); and learn each attribute's type from its values.
+        Actions and phases are not values (`do NAME`, `play NAME`), so they may share a name."""
+        seen = set()
+        for ct in self.g.cards:
+            for row in ct.rows:
+                for k, v in row.attrs.items():
+                    self.attr_types[k] = join(self.attr_types.get(k), value_type(v))
+                    for item in (v if isinstance(v, tuple) else (v,)):
+                        if isinstance(item, ast.Sym) and self._taken(str(item)) not in (None, "action", "phase") \
+                                and (row.line, item) not in seen:
+                            seen.add((row.line, item))
+                            kind = self._taken(str(item))
+                            self.rep.error(row, f"card value `{item}` is also the name of a {kind}",
+                                           f"in the rules `{item}` would mean the {kind}, never this card "
+                                           f"value: rename the value or the {kind}")
+        # a card without a value has none for it, but which cards have one is the game's
+        # business: an attribute is not "maybe none" (that would flag correct games)
+        self.attr_types = {k: t.maybe(False) for k, t in self.attr_types.items()}
 
     def zone_spec(self, z: ast.Zone, index: int) -> ZoneSpec:
         spec = ZoneSpec(z.name, index, line=z.line)
@@ -250,11 +286,13 @@ class _Checker:
     def check_bodies(self) -> None:
         g = self.g
         for c in g.counters:
-            self.expr(c.value, _Scope(set(), player=c.per_player))
+            self.note_counter(c.name, self.expr(c.value, _Scope(set(), player=c.per_player, unit="counters")))
         for d in g.defines:
-            self.expr(d.body, _Scope(set(d.params)))
+            self._define_new[d.name] = self.expr(d.body, _Scope(set(d.params), unit=f"define:{d.name}",
+                                                                elem=self.params_of(("define", d.name), d.params)))
         for a in g.actions:
-            self.block(a.body, _Scope(self.unit_locals(a.params, a.body)))
+            self.block(a.body, _Scope(self.unit_locals(a.params, a.body), unit=f"action:{a.name}",
+                                      elem=self.params_of(("action", a.name), a.params)))
         for t in g.triggers:
             spec = self.zones.get(t.zone)
             if spec is None:
@@ -275,18 +313,20 @@ class _Checker:
                         self.rep.error(t, f"`{t.source_owner}` names two things in this trigger",
                                        "use another name for the owner of the zone the card comes from")
                     params.append(t.source_owner)
-            sc = _Scope(self.unit_locals(params, t.body), player=bool(spec and spec.per_player))
+            sc = _Scope(self.unit_locals(params, t.body), player=bool(spec and spec.per_player),
+                        unit=f"trigger:{t.line}", elem={t.var: CARD, **{n: PLAYER for n in params[1:]}})
             if t.guard is not None:
                 self.expr(t.guard, sc)
             self.block(t.body, sc)
-        for body in (g.setup, g.flow):
-            self.block(body, _Scope(self.unit_locals([], body)))
+        for unit, body in (("setup", g.setup), ("flow", g.flow)):
+            self.block(body, _Scope(self.unit_locals([], body), unit=unit))
         for ph in g.phases:
-            self.block(ph.body, _Scope(self.unit_locals([], ph.body)))
+            self.block(ph.body, _Scope(self.unit_locals([], ph.body), unit=f"phase:{ph.name}"))
         for item in g.score:
-            self.expr(item.value, _Scope(set(), player=True))
+            self.expr(item.value, _Scope(set(), player=True, unit="score"))
+        scores = dict.fromkeys(["total", *self.components], NUMBER)
         for r in g.ranking:
-            self.expr(r.key, _Scope({"total", *self.components}, player=True))
+            self.expr(r.key, _Scope(set(scores), player=True, unit="winner", elem=scores))
 
     def block(self, body, sc: _Scope) -> None:
         for st in body:
@@ -310,14 +350,18 @@ class _Checker:
             self.expr(s.second, sc)
         elif isinstance(s, (ast.Assign, ast.Add)):
             self.assign_target(s, sc)
-            self.expr(s.value if isinstance(s, ast.Assign) else s.amount, sc)
+            t = self.expr(s.value if isinstance(s, ast.Assign) else s.amount, sc)
+            if isinstance(s, ast.Add):
+                self.need_number(s.amount, t, "`add`")
+            self.note_set(s, t if isinstance(s, ast.Assign) else NUMBER, sc)
         elif isinstance(s, ast.Choose):
             self.actor(s, s.actor, sc)
-            self.expr(s.source, sc)
+            t = self.expr(s.source, sc)
             self.choose_count(s.count, sc)
-            self.choose_opts(s.opts, s.var, sc)
+            self.note_local(sc, s.var, list_of(element(t)) if s.count is not None else element(t))
+            self.choose_opts(s.opts, s.var, t, sc)
         elif isinstance(s, ast.Play):
-            if s.phase not in self.phases:
+            if s.phase not in self.phases and self.rejected.get(s.phase) != "phase":
                 rep.error(s, f"unknown phase `{s.phase}`", suggest(s.phase, self.phases) or
                           "declare it with `phase NAME:`")
         elif isinstance(s, ast.Do):
@@ -328,8 +372,7 @@ class _Checker:
             elif len(s.args) != len(a.params):
                 rep.error(s, f"action `{s.action}` takes {len(a.params)} argument(s), not {len(s.args)}",
                           f"write `do {s.action}({', '.join(a.params)})`")
-            for arg in s.args:
-                self.expr(arg, sc)
+            self.note_args(("action", s.action), [self.expr(arg, sc) for arg in s.args])
         elif isinstance(s, (ast.Announce, ast.EndGame)):
             pass
         elif isinstance(s, ast.Tally):
@@ -340,13 +383,16 @@ class _Checker:
             if sc.loops == 0:
                 rep.error(s, "`stop` outside a loop", "`stop` leaves the innermost repeat or for each")
         elif isinstance(s, ast.If):
+            known = frozenset()           # what the earlier conditions being false tells
             for cond, body in s.branches:
-                self.expr(cond, sc)
-                self.block(body, sc)
+                self.expr(cond, sc.knowing(known))
+                self.block(body, sc.knowing(known | not_none(cond, True)))
+                known |= not_none(cond, False)
             if s.otherwise:
-                self.block(s.otherwise, sc)
+                self.block(s.otherwise, sc.knowing(known))
         elif isinstance(s, ast.RepeatTimes):
-            self.expr(s.count, sc)
+            self.need_number(s.count, self.expr(s.count, sc), "`repeat ... times`",
+                             "count a list first: `repeat count(hand of p) times:`")
             self.block(s.body, sc.with_(loops=sc.loops + 1))
         elif isinstance(s, ast.RepeatUntil):
             self.expr(s.cond, sc)
@@ -356,9 +402,10 @@ class _Checker:
                 self.expr(s.start, sc)
             if s.among is not None:
                 self.expr(s.among, sc)
+            self.note_local(sc, s.var, PLAYER)
             self.block(s.body, sc.with_(loops=sc.loops + 1))
         elif isinstance(s, ast.ForEach):
-            self.expr(s.source, sc)
+            self.note_local(sc, s.var, element(self.expr(s.source, sc)))
             self.block(s.body, sc.with_(loops=sc.loops + 1))
         elif isinstance(s, ast.Menu):
             self.actor(s, s.actor, sc)
@@ -377,9 +424,14 @@ class _Checker:
             if s.among is not None:
                 self.expr(s.among, sc)
             inner = sc.with_(player=True)
-            self.expr(s.source, inner)
+            t = self.expr(s.source, inner)
             self.choose_count(s.count, inner)
-            self.choose_opts(s.opts, s.var, inner)
+            self.note_local(sc, s.player, PLAYER)
+            self.note_local(sc, s.var, list_of(element(t)) if s.count is not None else element(t))
+            if s.mode == "race":
+                self.note_local(sc, "position", NUMBER)
+                self.note_local(sc, "racers", list_of(PLAYER))
+            self.choose_opts(s.opts, s.var, t, inner)
             self.block(s.body, inner.with_(loops=0))
         else:  # pragma: no cover - the parser makes no other statement
             rep.error(s, f"unknown statement {type(s).__name__}")
@@ -391,14 +443,14 @@ class _Checker:
             if spec is not None and spec.shape not in ("pile", "row"):
                 rep.error(node, f"`{verb}` needs a pile or a row; `{spec.name}` is a {spec.shape}",
                           "allot from and into a pile of resource cards")
-        self.expr(s.targets, sc)
+        targets = self.expr(s.targets, sc)
         for what, hint in (("wants", "wants LIST_OF_NEED_LISTS (for the target `it`)"),
                            ("serves", "serves DEFINITION (resource, need)"),
                            ("prefer", "prefer highest EXPR [then lowest EXPR]")):
             if what not in s.clause_pos:
                 rep.error(s, f"`allot` needs a `{what}` line", f"add `{hint}` in its block")
         if s.wants is not None:
-            self.expr(s.wants, sc.with_(element=True, locals=sc.locals | {"it"}))
+            self.expr(s.wants, sc.bind("it", element(targets), element=True))
         if s.serves is not None:
             d = self.defines.get(s.serves)
             pos = s.clause_pos["serves"]
@@ -417,10 +469,28 @@ class _Checker:
             if c is None or not c.per_card:
                 rep.error((pos["line"], pos["column"]), f"`note` needs a counter of each card, not `{s.note}`",
                           f"declare `counter {s.note} of each card = none`")
+            self.note_counter(s.note, ANY)
         for _direction, key in s.prefer:
             self.expr(key, sc)
 
+    def tallied(self, e: ast.Call) -> None:
+        """``tallied(p, ITEM)``: ITEM is a bare score item name; warn if the game never tallies."""
+        if len(e.args) == 2 and not (isinstance(e.args[1], ast.Name) and e.args[1].name in self.components):
+            what = e.args[1].name if isinstance(e.args[1], ast.Name) else ""
+            self.rep.error(e.args[1], f"`{what}` is not a score item" if what else "`tallied(p, ITEM)` "
+                           "takes the name of a score item", suggest(what, self.components) or
+                           f"name an item of the `score:` block ({', '.join(self.components) or 'none'}), "
+                           "or write `tallied(p)` for the total")
+        g = self.g
+        never = "`tallied` is always 0: the game never runs `tally`"
+        if any(d.message == never for d in self.rep.items):
+            return                           # the warning is given once
+        if not any(isinstance(n, ast.Tally) for n in ast.walk(
+                [g.setup, g.flow] + [x.body for x in g.phases + g.actions + g.triggers])):
+            self.rep.warning(e, never, "add `tally` where the rules score a round")
+
     def actor(self, node, name: str, sc: _Scope) -> None:
+        self.reads.add((sc.unit, name))
         if name not in sc.locals and name not in self.counters:
             self.rep.error(node, f"unknown player `{name}`",
                            suggest(name, sc.locals | set(self.counters)) or
@@ -435,14 +505,10 @@ class _Checker:
                 self.rep.error(count, f"a choice takes at least 1 card, not {count.value!r}",
                                "write `chooses 2 cards c from ...`, or `chooses c from ...` for one")
             return
-        if isinstance(count, (ast.ListExpr, ast.Where)) or (isinstance(count, ast.Const) and
-                                                            not isinstance(count.value, int)):
-            self.rep.error(count, "the number of cards to choose must be a number",
-                           "write `chooses (count(players) - 1) cards c from ...`")
-        self.expr(count, sc)
+        self.need_number(count, self.expr(count, sc), "the number of cards to choose")
 
-    def choose_opts(self, opts: ast.ChooseOpts, var: str, sc: _Scope) -> None:
-        el = sc.with_(element=True, locals=sc.locals | {"it", var})
+    def choose_opts(self, opts: ast.ChooseOpts, var: str, source: Type, sc: _Scope) -> None:
+        el = sc.bind("it", element(source), element=True).bind(var, element(source))
         if opts.preferring is not None:
             self.expr(opts.preferring, el)
         if opts.default_key is not None:
@@ -472,6 +538,15 @@ class _Checker:
         if name in self.zones or name in self.options or name in self.defines or name in self.attributes:
             self.rep.error(s, f"`{name}` is not a counter or a variable, so it cannot be set")
 
+    def note_set(self, s, t: Type, sc: _Scope) -> None:
+        """Learn from `NAME [of X] = value` / `add`: the counter or local variable may hold ``t``."""
+        if s.name in self.counters:
+            self.note_counter(s.name, t)
+        elif s.owner is None and s.name in sc.locals:
+            self.note_local(sc, s.name, t)
+            if isinstance(s, ast.Assign):
+                self.assigned.setdefault((sc.unit, s.name), s)
+
     def dest(self, node, sc: _Scope) -> None:
         if isinstance(node, ast.Call) and node.name == "bottom":
             if len(node.args) != 1:
@@ -490,199 +565,6 @@ class _Checker:
         if isinstance(node, ast.Of):
             return node.name in self.zones
         return False
-
-    def zone_expr(self, node, sc: _Scope, verb: str) -> Optional[ZoneSpec]:
-        if isinstance(node, ast.Name) and node.name in self.zones and node.name not in sc.locals:
-            spec = self.zones[node.name]
-            if spec.per_player and not sc.player:
-                self.rep.error(node, f"zone `{node.name}` belongs to each player: say whose",
-                               f"write `{node.name} of p`")
-            self.names[id(node)] = ("zone", spec)
-            return spec
-        if isinstance(node, ast.Of) and node.name in self.zones:
-            spec = self.zones[node.name]
-            self.names[id(node)] = ("zone", spec)
-            if isinstance(node.owner, ast.Keyword) and node.owner.word == "everyone":
-                self.rep.error(node, f"cannot {verb} the zones of everyone at once", "name one player's zone")
-            elif not spec.per_player:
-                self.rep.error(node, f"zone `{node.name}` is shared, so `of ...` names no one", "drop `of ...`")
-            else:
-                self.expr(node.owner, sc)
-            return spec
-        name = node.name if isinstance(node, (ast.Name, ast.Of)) else None
-        self.rep.error(node, f"`{verb}` needs a zone here",
-                       (suggest(name, self.zones) if name else "") or "name a zone, such as `deck` or `hand of p`")
-        return None
-
-    # ---------------------------------------------------------- expressions
-    def expr(self, e, sc: _Scope) -> None:
-        rep = self.rep
-        if isinstance(e, ast.Const) or isinstance(e, ast.Keyword):
-            if isinstance(e, ast.Keyword) and e.word == "player" and not sc.player:
-                rep.error(e, "`player` means nobody here",
-                          "`player` is the scored player in score and winner blocks, the zone's owner in a "
-                          "trigger, and the chooser in `secretly`/`race` blocks; use a variable instead")
-            return
-        if isinstance(e, ast.Name):
-            self.names[id(e)] = self.resolve(e, sc)
-            return
-        if isinstance(e, ast.Attr):
-            self.expr(e.target, sc)
-            if e.name not in self.attributes and e.name not in PLACE_ATTRS:
-                rep.error(e, f"unknown attribute `{e.name}`",
-                          suggest(e.name, self.attributes + sorted(PLACE_ATTRS)) or
-                          "attributes come from the card rows (`with colour red, ...`)")
-            return
-        if isinstance(e, ast.Of):
-            if e.name in self.zones:
-                spec = self.zones[e.name]
-                self.names[id(e)] = ("zone", spec)
-                if not spec.per_player:
-                    rep.error(e, f"zone `{e.name}` is shared, so `of ...` names no one", f"write just `{e.name}`")
-                if not (isinstance(e.owner, ast.Keyword) and e.owner.word == "everyone"):
-                    self.expr(e.owner, sc)
-            elif e.name in self.counters:
-                self.names[id(e)] = ("counter", self.counters[e.name])
-                c = self.counters[e.name]
-                if not (c.per_player or c.per_card):
-                    rep.error(e, f"counter `{e.name}` is shared, so `of ...` names no one", f"write just `{e.name}`")
-                self.expr(e.owner, sc)
-            elif e.name in self.attributes:
-                self.names[id(e)] = ("attr", e.name)
-                self.expr(e.owner, sc)
-            else:
-                rep.error(e, f"unknown zone, counter or attribute `{e.name}`",
-                          suggest(e.name, list(self.zones) + list(self.counters) + self.attributes))
-            return
-        if isinstance(e, ast.Call):
-            self.call(e, sc)
-            return
-        if isinstance(e, ast.ListExpr):
-            for it in e.items:
-                self.expr(it, sc)
-            return
-        if isinstance(e, ast.Unary):
-            self.expr(e.operand, sc)
-            return
-        if isinstance(e, ast.Binary):
-            self.expr(e.left, sc)
-            self.expr(e.right, sc)
-            return
-        if isinstance(e, ast.IfElse):
-            self.expr(e.cond, sc)
-            self.expr(e.then, sc)
-            self.expr(e.other, sc)
-            return
-        if isinstance(e, ast.Where):
-            self.expr(e.source, sc)
-            self.expr(e.cond, sc.with_(element=True, locals=sc.locals | {"it"}))
-            return
-        if isinstance(e, ast.Pick):
-            self.expr(e.key, sc)
-            for k, v in e.cases:
-                self.expr(k, sc)
-                self.expr(v, sc)
-            if e.default is not None:
-                self.expr(e.default, sc)
-            return
-        rep.error(e, f"unexpected expression {type(e).__name__}")  # pragma: no cover
-
-    def call(self, e: ast.Call, sc: _Scope) -> None:
-        rep = self.rep
-        if e.name in self.defines:
-            d = self.defines[e.name]
-            if len(e.args) != len(d.params):
-                rep.error(e, f"`{e.name}` takes {len(d.params)} argument(s), not {len(e.args)}",
-                          f"write `{e.name}({', '.join(d.params)})`")
-            for a in e.args:
-                self.expr(a, sc)
-            self.names[id(e)] = ("define", d)
-            return
-        if e.name not in BUILTINS:
-            if e.name in self.actions:
-                rep.error(e, f"`{e.name}` is an action, not a value", f"run it as a statement: `do {e.name}(...)`")
-            else:
-                rep.error(e, f"unknown function `{e.name}`",
-                          suggest(e.name, list(BUILTINS) + list(self.defines)) or
-                          "see the list of builtin functions in the language reference")
-            for a in e.args:
-                self.expr(a, sc)
-            return
-        lo, hi, per_el = BUILTINS[e.name]
-        if not lo <= len(e.args) <= hi:
-            want = str(lo) if lo == hi else f"{lo} or {hi}"
-            rep.error(e, f"`{e.name}` takes {want} argument(s), not {len(e.args)}")
-        if e.name == "bottom":
-            rep.error(e, "`bottom(...)` is a place to move cards to, not a value", "write `move c to bottom(deck)`")
-        self.names[id(e)] = ("builtin", e.name)
-        if e.name == "tallied":
-            self.tallied(e)
-        for i, a in enumerate(e.args):
-            if e.name == "tallied" and i == 1:
-                continue                     # a score item's name, checked by tallied()
-            if per_el is not None and i == per_el:
-                self.expr(a, sc.with_(element=True, locals=sc.locals | {"it"}))
-            elif e.name == "top" and i == 0 and not isinstance(a, (ast.Where, ast.Call)):
-                self.zone_expr(a, sc, "take the top of")
-            else:
-                self.expr(a, sc)
-
-    def tallied(self, e: ast.Call) -> None:
-        """``tallied(p, ITEM)``: ITEM is a bare score item name; warn if the game never tallies."""
-        if len(e.args) == 2 and not (isinstance(e.args[1], ast.Name) and e.args[1].name in self.components):
-            what = e.args[1].name if isinstance(e.args[1], ast.Name) else ""
-            self.rep.error(e.args[1], f"`{what}` is not a score item" if what else "`tallied(p, ITEM)` "
-                           "takes the name of a score item", suggest(what, self.components) or
-                           f"name an item of the `score:` block ({', '.join(self.components) or 'none'}), "
-                           "or write `tallied(p)` for the total")
-        g = self.g
-        if getattr(self, "_tallied_seen", False):
-            return                           # the warning below is given once
-        self._tallied_seen = True
-        if not any(isinstance(n, ast.Tally) for n in ast.walk(
-                [g.setup, g.flow] + [x.body for x in g.phases + g.actions + g.triggers])):
-            self.rep.warning(e, "`tallied` is always 0: the game never runs `tally`",
-                             "add `tally` where the rules score a round")
-
-    def resolve(self, e: ast.Name, sc: _Scope):
-        n = e.name
-        if sc.element and n in self.attributes and n not in sc.locals:
-            return ("attr", n)
-        if n in sc.locals:
-            return ("local", n)
-        if n in self.counters:
-            c = self.counters[n]
-            if c.per_player and not sc.player:
-                self.rep.error(e, f"counter `{n}` belongs to each player: say whose", f"write `{n} of p`")
-            if c.per_card:
-                self.rep.error(e, f"counter `{n}` belongs to each card: say whose", f"write `{n} of c`")
-            return ("counter", c)
-        if n in self.zones:
-            spec = self.zones[n]
-            if spec.per_player and not sc.player:
-                self.rep.error(e, f"zone `{n}` belongs to each player: say whose", f"write `{n} of p`")
-            return ("zone", spec)
-        if n in self.options:
-            return ("option", n)
-        if n in self.defines:
-            d = self.defines[n]
-            if d.params:
-                self.rep.error(e, f"`{n}` takes {len(d.params)} argument(s)", f"write `{n}({', '.join(d.params)})`")
-            return ("define", d)
-        if n in self.card_types:
-            return ("cardtype", n)
-        if n in self.symbols:
-            return ("symbol", n)
-        if n in self.attributes:
-            self.rep.error(e, f"`{n}` is a card attribute: say whose",
-                           f"write `c.{n}` for a card c, or use it inside `where`")
-            return ("symbol", n)
-        cands = (list(sc.locals) + list(self.counters) + list(self.zones) + list(self.options) +
-                 list(self.defines) + list(self.symbols) + list(self.card_types) +
-                 (self.attributes if sc.element else []))
-        self.rep.error(e, f"unknown name `{n}`", suggest(n, cands) or
-                       "it is not a variable, counter, zone, option, definition or card value")
-        return ("symbol", n)
 
     # ------------------------------------------------------ whole-game checks
     def check_reachability(self) -> None:
@@ -704,7 +586,7 @@ class _Checker:
         for r in roots:
             reach |= {r} | nx.descendants(graph, r)
         for p in g.phases:
-            if f"phase:{p.name}" not in reach:
+            if f"phase:{p.name}" not in reach and self.phases.get(p.name) is p:
                 self.rep.error(p, f"phase `{p.name}` is never played",
                                f"add `play {p.name}` to the flow or to a phase, or remove the phase")
         for a in g.actions:

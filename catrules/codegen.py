@@ -32,6 +32,11 @@ class Env:
             loc[n] = name
         return Env(loc, self.depth + 1), name
 
+    def named(self, var):
+        """A new element variable called ``var`` in the game file; ``it`` keeps its meaning."""
+        name = f"_i{self.depth}"
+        return Env({**self.locals, var: name}, self.depth + 1), name
+
 
 class CodeGen:
     """Turns checked expressions into Python source; :meth:`function` compiles one."""
@@ -195,7 +200,9 @@ class CodeGen:
 
     def g_Where(self, e, env):
         src = self.listy(e.source, self.gen(e.source, env))
-        inner, it = env.element()
+        if e.cond is None:
+            return src
+        inner, it = env.named(e.var) if e.var else env.element()
         return f"[{it} for {it} in {src} if {self.gen(e.cond, inner)}]"
 
     def g_Pick(self, e, env):
@@ -221,7 +228,8 @@ class CodeGen:
     def _per(self, e, env):
         """(source list code, element variable, per-element code)."""
         src = self._arg_list(e, env)
-        inner, it = env.element()
+        first = e.args[0]
+        inner, it = env.named(first.var) if isinstance(first, ast.Where) and first.var else env.element()
         return src, it, self.gen(e.args[1], inner)
 
     def b_count(self, e, env):
@@ -236,10 +244,13 @@ class CodeGen:
     def _minmax(self, e, env, fn):
         if len(e.args) == 1:
             return f"_agg({fn}, {self._arg_list(e, env)})"
+        t = self.ck.types.get(id(e.args[0]))
+        if t is not None and t.kind == "number":     # max(a, b) of two numbers: b as it stands
+            return f"{fn}({self.gen(e.args[0], env)}, {self.gen(e.args[1], env)})"
         a = self.gen(e.args[0], env)
-        inner, it = env.element()
-        f = self.gen(e.args[1], inner)
-        return f"_minmax({fn}, st, {a}, lambda {it}: {f})"
+        first = e.args[0]
+        inner, it = env.named(first.var) if isinstance(first, ast.Where) and first.var else env.element()
+        return f"_minmax({fn}, st, {a}, lambda {it}: {self.gen(e.args[1], inner)})"
 
     def b_max(self, e, env):
         return self._minmax(e, env, "max")

@@ -1390,8 +1390,14 @@ class _Compiler:
 
     # ------------------------------------------------------------ expressions
     def kind_of(self, e) -> str:
+        """What ``e`` (or each element of it) is: player, card, number...; the checker's type
+        when it knows one, so a list of players stays players whatever it is made from."""
+        from .types import kind_name
         if e is None:
             return "none"
+        known = kind_name(self.ck.types.get(id(e)))
+        if known is not None and known != "none":
+            return known
         if isinstance(e, ast.Where):
             return self.kind_of(e.source)
         if isinstance(e, (ast.Name, ast.Of)):

@@ -567,6 +567,9 @@ class _ToAst(Transformer):
     def where(self, meta, ch):
         return ast.Where(ch[0], ch[1], **_pos(meta))
 
+    def each_in(self, meta, ch):
+        return ast.Where(ch[1], ch[2], var=str(ch[0]), **_pos(meta))
+
     def ifelse(self, meta, ch):
         return ast.IfElse(ch[0], ch[1], ch[2], **_pos(meta))
 

@@ -121,7 +121,7 @@ cards c in pile:
 zone pile: shared
 counter x = none
 flow:
-    x = top(pile).value + none
+    x = count(pile) / (count(pile) - 1)
 """
     g = catrules.load_source(src, "bad.cat")
     with pytest.raises(catrules.RulesError) as exc:

@@ -525,7 +525,7 @@ def test_F10_a_middle_goes_only_into_an_opponents_cat_a_rat_beside_any_opponent(
     # only player 1 has a cat: no choice of player; no "start a new cat" for a donor; only
     # between the pieces (never before the head or after the tail)
     d = one(st)
-    assert (d.player, d.prompt) == (0, "Choose an option")
+    assert (d.player, d.prompt) == (0, "Choose a place")   # adds(...) is known to give places
     assert labels(st) == ["cats 1: between white head 4 and white middle 1 toy",
                           "cats 1: between white middle 1 toy and white tail 3"]
     do(st, ids(st)[1])

@@ -24,7 +24,7 @@ game "Chip Race"
 players 2 to 3
 
 cards chip in supply:
-    40 cards with kind chip
+    40 cards with kind token
 
 zone supply: shared, public, pile
 zone won: per player, public, pile

@@ -1,0 +1,647 @@
+"""The types the checker gives expressions, and the rules it checks them by.
+
+Every expression of a game file gets a :class:`Type`: a number, a truth
+value, a symbol, text, a player, a card (of known card types when they are
+known), a list of something, a zone (a list of cards), a line, a place, or
+``any`` where it cannot be told.  A type may also be *maybe none*: the value
+can be ``none`` (``first``, ``best``, a choice that had no options, a counter
+that starts as ``none``...).  A guard such as ``if x != none:`` or
+``x != none and ...`` narrows it.  Checks are permissive: ``any`` never causes
+an error, so a correct game never fails because a type was not known.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from . import ast
+from .errors import suggest
+
+
+@attrs.frozen
+class Type:
+    kind: str = "any"     # any number bool symbol text player card list zone line place none
+    of: Optional["Type"] = None      # the element type of a list or zone
+    cards: frozenset = frozenset()   # the card types a card may be of (empty: not known)
+    none: bool = False               # the value may be none
+
+    def maybe(self, flag: bool = True) -> "Type":
+        return attrs.evolve(self, none=flag) if self.kind not in ("any", "none") else self
+
+
+ANY = Type()
+NUMBER = Type("number")
+BOOL = Type("bool")
+SYMBOL = Type("symbol")
+TEXT = Type("text")
+PLAYER = Type("player")
+CARD = Type("card")
+LINE = Type("line")
+PLACE = Type("place")
+NONE = Type("none", none=True)
+LISTY = ("list", "zone", "line")
+
+
+def list_of(t: Type) -> Type:
+    return Type("list", t)
+
+
+def cards_of(types=()) -> Type:
+    return Type("card", cards=frozenset(types))
+
+
+def element(t: Type) -> Type:
+    """The type of one element of ``t`` (a list, a zone or a line)."""
+    if t.kind in ("list", "zone"):
+        return t.of or ANY
+    if t.kind == "line":
+        return CARD
+    return ANY
+
+
+def join(a: Optional[Type], b: Optional[Type]) -> Type:
+    """A type for a value that is either an ``a`` or a ``b``."""
+    if a is None:
+        return b if b is not None else ANY
+    if b is None:
+        return a
+    if a.kind == "none":
+        return b.maybe() if b.kind != "none" else a
+    if b.kind == "none":
+        return a.maybe()
+    if a.kind == "any" or b.kind == "any":
+        return ANY
+    none = a.none or b.none
+    if a.kind != b.kind:
+        kinds = {a.kind, b.kind}
+        if kinds <= {"list", "zone"}:
+            return Type("list", join(element(a), element(b)), none=none)
+        if kinds == {"symbol", "text"}:
+            return Type("symbol", none=none)
+        if kinds == {"number", "player"}:          # players are numbered: `counter leader = 0`
+            return Type("player", none=none)
+        return ANY
+    of = join(a.of, b.of) if (a.of is not None or b.of is not None) else None
+    cards = a.cards | b.cards if (a.cards and b.cards) else frozenset()
+    return Type(a.kind, of, cards, none)
+
+
+_FAMILY = {"number": "number", "bool": "truth value", "symbol": "symbol", "text": "symbol",
+           "player": "number",      # players are numbered (`counter leader = 0`)
+           "card": "card", "list": "list", "zone": "list", "line": "list",
+           "place": "place"}
+
+
+def family(t: Type) -> Optional[str]:
+    return _FAMILY.get(t.kind)
+
+
+def describe(t: Type) -> str:
+    """``a player``, ``a list of cards``, ``a card (or none)``..."""
+    k = t.kind
+    if k == "any":
+        return "a value"
+    if k == "none":
+        return "none"
+    if k == "list":
+        inner = element(t)
+        text = "a list" if inner.kind == "any" else "a list of " + _plural(inner)
+    elif k == "zone":
+        text = "a zone of cards"
+    elif k == "card" and len(t.cards) == 1:
+        text = f"a `{next(iter(t.cards))}` card"
+    else:
+        text = {"number": "a number", "bool": "a truth value", "symbol": "a symbol", "text": "text",
+                "player": "a player", "card": "a card", "line": "a line", "place": "a place"}[k]
+    return text + (" (or none)" if t.none else "")
+
+
+def _plural(t: Type) -> str:
+    return {"number": "numbers", "bool": "truth values", "symbol": "symbols", "text": "texts",
+            "player": "players", "card": "cards", "line": "lines", "place": "places",
+            "list": "lists", "zone": "zones"}.get(t.kind, "values")
+
+
+def kind_name(t: Optional[Type]) -> Optional[str]:
+    """The compiler's kind of a value (element kind for a list): player, card, number..."""
+    if t is None:
+        return None
+    if t.kind in ("list", "zone"):
+        return kind_name(element(t))
+    return {"player": "player", "card": "card", "number": "number", "symbol": "symbol", "text": "symbol",
+            "bool": "bool", "line": "line", "place": "place", "none": "none"}.get(t.kind)
+
+
+#: The attributes of places and lines, and their types.
+PLACE_ATTR_TYPES = {"index": NUMBER, "position": NUMBER, "cards": list_of(CARD), "new": BOOL, "start": BOOL,
+                    "end": BOOL, "before": CARD.maybe(), "after": CARD.maybe(), "line": LINE}
+
+
+def value_type(v) -> Type:
+    """The type of one attribute value in a card row."""
+    if v is None:
+        return NONE
+    if isinstance(v, bool):
+        return BOOL
+    if isinstance(v, int):
+        return NUMBER
+    if isinstance(v, ast.Sym):
+        return SYMBOL
+    if isinstance(v, str):
+        return TEXT
+    if isinstance(v, (tuple, list)):
+        t = None
+        for x in v:
+            t = join(t, value_type(x))
+        return list_of(t or ANY)
+    return ANY
+
+
+def path(e) -> Optional[str]:
+    """A key naming the value ``e`` stands for, for narrowing (``x``, ``placed of p``, ``c.before``)."""
+    if isinstance(e, ast.Name):
+        return e.name
+    if isinstance(e, ast.Keyword) and e.word == "player":
+        return "player"
+    if isinstance(e, ast.Of):
+        inner = path(e.owner)
+        return f"{e.name} of {inner}" if inner else None
+    if isinstance(e, ast.Attr):
+        inner = path(e.target)
+        return f"{inner}.{e.name}" if inner else None
+    return None
+
+
+def _is_none(e) -> bool:
+    return isinstance(e, ast.Const) and e.value is None
+
+
+def not_none(cond, holds: bool = True) -> frozenset:
+    """The values known not to be none when ``cond`` is ``holds``."""
+    if isinstance(cond, ast.Unary) and cond.op == "not":
+        return not_none(cond.operand, not holds)
+    if isinstance(cond, ast.Binary):
+        if cond.op in ("==", "!=") and (_is_none(cond.left) or _is_none(cond.right)):
+            other = cond.right if _is_none(cond.left) else cond.left
+            if (cond.op == "!=") == holds and path(other):
+                return frozenset({path(other)})
+            return frozenset()
+        if (cond.op == "and" and holds) or (cond.op == "or" and not holds):
+            return not_none(cond.left, holds) | not_none(cond.right, holds)
+        # count(L) > 0, count(L) >= 1, count(L) == 2...: L has a first element
+        if isinstance(cond.left, ast.Call) and cond.left.name == "count" and len(cond.left.args) == 1 \
+                and isinstance(cond.right, ast.Const) and type(cond.right.value) is int and path(cond.left.args[0]):
+            k, op = cond.right.value, cond.op
+            some = {">": k >= 0, ">=": k >= 1, "==": k >= 1, "!=": k == 0}.get(op, False)
+            none_ = {"==": k == 0, "<": k <= 1, "<=": k == 0}.get(op, False)
+            if (some and holds) or (none_ and not holds):
+                return frozenset({"some " + path(cond.left.args[0])})
+    if isinstance(cond, ast.Call) and cond.name == "any" and len(cond.args) == 1 and holds and path(cond.args[0]):
+        return frozenset({"some " + path(cond.args[0])})
+    return frozenset()
+
+
+def uses_element(e, attributes, outer: Type) -> bool:
+    """Could a reader of ``e`` take its ``it`` for the outer element ``outer``: does it say
+    ``it``, or a bare card attribute while the outer element may be a card too?"""
+    cardish = outer.kind in ("card", "any")
+    return any(isinstance(n, ast.Name) and (n.name == "it" or (cardish and n.name in attributes))
+               for n in ast.walk(e))
+
+
+#: Builtin functions: name -> (fewest, most arguments, index of the argument
+#: evaluated once per element of the first one, or None).
+BUILTINS = {
+    "count": (1, 1, None), "sum": (1, 2, 1), "max": (1, 2, 1), "min": (1, 2, 1),
+    "best": (2, 2, 1), "worst": (2, 2, 1), "first": (1, 1, None), "last": (1, 1, None),
+    "top": (1, 2, None), "bottom": (1, 1, None), "owner": (1, 1, None), "next": (1, 2, None),
+    "previous": (1, 2, None), "random": (1, 1, None), "any": (1, 1, None), "others": (1, 1, None),
+    "rows": (1, 1, None), "columns": (1, 1, None), "lines": (1, 1, None), "places": (1, 1, None),
+    "abs": (1, 1, None), "range": (2, 2, None), "copies": (2, 2, None), "collect": (2, 2, 1),
+    "join": (1, 1, None), "tallied": (1, 2, None),
+}
+
+#: Attributes of places and lines (values of lines and grid zones).
+PLACE_ATTRS = set(PLACE_ATTR_TYPES)
+
+
+class Scope:
+    """What a name may mean here: the local variables, whether ``it`` and bare card
+    attributes are about an element, whether ``player`` means someone, loop depth,
+    the unit (flow, a phase, an action...), the types of element variables and
+    parameters, and the values a guard has shown not to be none."""
+    __slots__ = ("locals", "element", "player", "loops", "unit", "elem", "narrow")
+
+    def __init__(self, locals_, element=False, player=False, loops=0, unit="", elem=None, narrow=frozenset()):
+        self.locals = locals_
+        self.element = element
+        self.player = player
+        self.loops = loops
+        self.unit = unit
+        self.elem = elem or {}
+        self.narrow = narrow
+
+    def with_(self, **kw):
+        s = Scope(self.locals, self.element, self.player, self.loops, self.unit, self.elem, self.narrow)
+        for k, v in kw.items():
+            setattr(s, k, v)
+        return s
+
+    def bind(self, name: str, t: Type, element: Optional[bool] = None) -> "Scope":
+        """This scope with ``name`` standing for one element of type ``t``."""
+        s = self.with_(locals=self.locals | {name}, elem={**self.elem, name: t},
+                       narrow=frozenset(p for p in self.narrow if name not in p.replace(".", " ").split()))
+        if element is not None:
+            s.element = element
+        return s
+
+    def knowing(self, facts: frozenset) -> "Scope":
+        return self.with_(narrow=self.narrow | facts) if facts else self
+
+
+NONE_HINT = "check it first: `if {0} != none:` (or `{0} != none and ...`)"
+
+
+def _none_hint(e) -> str:
+    p = path(e)
+    return NONE_HINT.format(p) if p else "check it is not none first"
+
+
+class ExprChecker:
+    """The expression half of the checker: resolves each name, gives each expression
+    a :class:`Type` (kept in ``self.types``) and reports type mistakes.
+
+    Mixed into :class:`catrules.checker._Checker`, which provides the tables
+    (zones, counters, attributes...) and the reporter.
+    """
+
+    # ------------------------------------------------------------ helpers
+    def local_type(self, sc: Scope, n: str) -> Type:
+        if n in sc.elem:
+            return sc.elem[n]
+        return self.local_types.get((sc.unit, n), ANY)
+
+    def note_local(self, sc: Scope, n: str, t: Type) -> None:
+        key = (sc.unit, n)
+        self._local_new[key] = join(self._local_new.get(key), t)
+
+    def note_counter(self, n: str, t: Type) -> None:
+        self._counter_new[n] = join(self._counter_new.get(n), t)
+
+    def note_args(self, key, types) -> None:
+        for i, t in enumerate(types):
+            self._param_new[key + (i,)] = join(self._param_new.get(key + (i,)), t)
+
+    def params_of(self, key, params) -> dict:
+        """The types of parameters, from the arguments given; a value that may be none is
+        reported where it is passed (``ZONE of X``...), not inside the definition."""
+        return {p: self.param_types.get(key + (i,), ANY).maybe(False) for i, p in enumerate(params)}
+
+    def need_number(self, node, t: Type, what: str, hint: str = "") -> None:
+        if t.kind == "none" or t.none:
+            self.rep.error(node, f"{what} needs a number, and this may be none", _none_hint(node))
+        elif family(t) not in (None, "number"):
+            self.rep.error(node, f"{what} needs a number; this is {describe(t)}",
+                           hint or "count a list with `count(...)`, add numbers up with `sum(...)`")
+
+    def need_owner(self, node, owner, t: Type, what: str, want: str) -> None:
+        """``ZONE of X``, ``COUNTER of X``: X must be a ``want`` (player or card) and not none."""
+        if t.kind == "none" or t.none:
+            self.rep.error(owner, f"`{what} of ...` needs {want}, and this may be none", _none_hint(owner))
+        elif family(t) not in (None, "number" if want == "a player" else "card"):
+            self.rep.error(owner, f"`{what} of ...` needs {want}; this is {describe(t)}",
+                           "name a player, such as the `p` of `for each player p`, `owner(c)` or `next(p)`"
+                           if want == "a player" else "name a card, such as the `c` of `for each c in ...`")
+
+    def element_scope(self, src_node, src_t: Type, sc: Scope, inner, binder) -> Scope:
+        """The scope of ``inner``, evaluated once per element of ``src_node``."""
+        el = element(src_t)
+        if isinstance(src_node, ast.Where) and src_node.var:
+            return sc.bind(src_node.var, el)
+        if sc.element and inner is not None and uses_element(inner, self.attributes, sc.elem.get("it", ANY)):
+            self.rep.warning(binder, "this `it` hides the `it` of the list around it",
+                             "name the element: `each c in LIST where c.value > 3`, "
+                             "`sum(each c in LIST, c.value)`")
+        return sc.bind("it", el, element=True)
+
+    # ---------------------------------------------------------- expressions
+    def expr(self, e, sc: Scope) -> Type:
+        t = self._expr(e, sc)
+        if t.none and sc.narrow and path(e) in sc.narrow:
+            t = t.maybe(False)
+        self.types[id(e)] = t
+        return t
+
+    def _expr(self, e, sc: Scope) -> Type:
+        rep = self.rep
+        if isinstance(e, ast.Const):
+            v = e.value
+            return NONE if v is None else BOOL if isinstance(v, bool) else NUMBER if isinstance(v, int) else TEXT
+        if isinstance(e, ast.Keyword):
+            if e.word == "player" and not sc.player:
+                rep.error(e, "`player` means nobody here",
+                          "`player` is the scored player in score and winner blocks, the zone's owner in a "
+                          "trigger, and the chooser in `secretly`/`race` blocks; use a variable instead")
+            return PLAYER if e.word == "player" else list_of(PLAYER)
+        if isinstance(e, ast.Name):
+            r = self.names[id(e)] = self.resolve(e, sc)
+            kind = r[0]
+            if kind == "local":
+                self.reads.add((sc.unit, e.name))
+                return self.local_type(sc, e.name)
+            if kind == "attr":
+                return self.attr_types.get(e.name, ANY)
+            if kind == "counter":
+                return self.counter_types.get(e.name, ANY)
+            if kind == "zone":
+                return Type("zone", CARD)
+            if kind == "option":
+                return BOOL
+            if kind == "define":
+                return self.define_types.get(e.name, ANY)
+            if kind == "cardtype":
+                return list_of(cards_of([e.name]))
+            return SYMBOL if e.name in self.symbols else ANY
+        if isinstance(e, ast.Attr):
+            tt = self.expr(e.target, sc)
+            if e.name not in self.attributes and e.name not in PLACE_ATTRS:
+                rep.error(e, f"unknown attribute `{e.name}`",
+                          suggest(e.name, self.attributes + sorted(PLACE_ATTRS)) or
+                          "attributes come from the card rows (`with colour red, ...`)")
+                return ANY
+            if tt.kind in ("number", "bool", "symbol", "text", "player", "list", "zone"):
+                rep.error(e, f"`.{e.name}` is an attribute of a card or a place; this is {describe(tt)}",
+                          "write `c.NAME` for a card c, or use the attribute inside `where`")
+                return ANY
+            if e.name in self.attributes and e.name in PLACE_ATTRS:
+                t = ANY
+            elif e.name in self.attributes:
+                t = self.attr_types.get(e.name, ANY)
+            else:
+                t = PLACE_ATTR_TYPES[e.name]
+            return t.maybe() if tt.none else t
+        if isinstance(e, ast.Of):
+            return self.of(e, sc)
+        if isinstance(e, ast.Call):
+            return self.call(e, sc)
+        if isinstance(e, ast.ListExpr):
+            t = None
+            for it in e.items:
+                t = join(t, self.expr(it, sc))
+            return list_of(t or ANY)
+        if isinstance(e, ast.Unary):
+            t = self.expr(e.operand, sc)
+            if e.op == "not":
+                return BOOL
+            self.need_number(e.operand, t, "`-`")
+            return NUMBER
+        if isinstance(e, ast.Binary):
+            return self.binary(e, sc)
+        if isinstance(e, ast.IfElse):
+            self.expr(e.cond, sc)
+            a = self.expr(e.then, sc.knowing(not_none(e.cond, True)))
+            b = self.expr(e.other, sc.knowing(not_none(e.cond, False)))
+            return join(a, b)
+        if isinstance(e, ast.Where):
+            src = self.expr(e.source, sc)
+            el = element(src)
+            if e.cond is not None:
+                if e.var:
+                    inner = sc.bind(e.var, el)
+                else:
+                    inner = self.element_scope(e.source, src, sc, e.cond, e)
+                self.expr(e.cond, inner)
+            return list_of(el)
+        if isinstance(e, ast.Pick):
+            self.expr(e.key, sc)
+            t = None
+            for k, v in e.cases:
+                self.expr(k, sc)
+                t = join(t, self.expr(v, sc))
+            if e.default is not None:
+                t = join(t, self.expr(e.default, sc))
+            return t or ANY
+        rep.error(e, f"unexpected expression {type(e).__name__}")  # pragma: no cover
+        return ANY
+
+    def binary(self, e: ast.Binary, sc: Scope) -> Type:
+        op, rep = e.op, self.rep
+        if op in ("and", "or"):
+            self.expr(e.left, sc)
+            self.expr(e.right, sc.knowing(not_none(e.left, op == "and")))
+            return BOOL
+        lt, rt = self.expr(e.left, sc), self.expr(e.right, sc)
+        if op in ("==", "!="):
+            fa, fb = family(lt), family(rt)
+            if fa and fb and fa != fb:
+                rep.error(e, f"this compares {describe(lt)} with {describe(rt)}, so it is always "
+                             f"{'false' if op == '==' else 'true'}",
+                          "compare like with like: a player with a player (`p == leader`), "
+                          "a card's attribute with a card value (`c.colour == green`)")
+            return BOOL
+        if op in ("in", "not in"):
+            fb = family(rt)
+            if fb not in (None, "list"):
+                rep.error(e.right, f"`{op}` needs a list on its right; this is {describe(rt)}",
+                          "write `x in LIST`, such as `c in hand of p` or `colour in [red, green]`")
+            else:
+                fa, fe = family(lt), family(element(rt))
+                if fa and fe and fa != fe:
+                    rep.error(e, f"this looks for {describe(lt)} in {describe(rt)}, so it is always "
+                                 f"{'false' if op == 'in' else 'true'}", "look for like in like")
+            return BOOL
+        if op in ("<", ">", "<=", ">="):
+            for node, t in ((e.left, lt), (e.right, rt)):
+                if family(t) not in (None, "number", "player"):
+                    rep.error(node, f"`{op}` compares numbers; this is {describe(t)}",
+                              "compare numbers, such as `c.value > 3` or `count(hand of p) < 2`")
+            return BOOL
+        if op == "+" and {lt.kind, rt.kind} <= {*LISTY, "any"} and {lt.kind, rt.kind} != {"any"}:
+            return list_of(join(element(lt), element(rt)))
+        self.need_number(e.left, lt, f"`{op}`")
+        self.need_number(e.right, rt, f"`{op}`")
+        return NUMBER
+
+    def of(self, e: ast.Of, sc: Scope) -> Type:
+        rep = self.rep
+        if e.name in self.zones:
+            spec = self.zones[e.name]
+            self.names[id(e)] = ("zone", spec)
+            if not spec.per_player:
+                rep.error(e, f"zone `{e.name}` is shared, so `of ...` names no one", f"write just `{e.name}`")
+            elif not (isinstance(e.owner, ast.Keyword) and e.owner.word == "everyone"):
+                self.need_owner(e, e.owner, self.expr(e.owner, sc), e.name, "a player")
+            return Type("zone", CARD)
+        if e.name in self.counters:
+            self.names[id(e)] = ("counter", self.counters[e.name])
+            c = self.counters[e.name]
+            ot = self.expr(e.owner, sc)
+            if not (c.per_player or c.per_card):
+                rep.error(e, f"counter `{e.name}` is shared, so `of ...` names no one", f"write just `{e.name}`")
+            else:
+                self.need_owner(e, e.owner, ot, e.name, "a player" if c.per_player else "a card")
+            return self.counter_types.get(e.name, ANY)
+        if e.name in self.attributes:
+            self.names[id(e)] = ("attr", e.name)
+            ot = self.expr(e.owner, sc)
+            t = self.attr_types.get(e.name, ANY)
+            return t.maybe() if ot.none else t
+        rep.error(e, f"unknown zone, counter or attribute `{e.name}`",
+                  suggest(e.name, list(self.zones) + list(self.counters) + self.attributes))
+        self.expr(e.owner, sc)
+        return ANY
+
+    def call(self, e: ast.Call, sc: Scope) -> Type:
+        rep = self.rep
+        if e.name in self.defines:
+            d = self.defines[e.name]
+            if len(e.args) != len(d.params):
+                rep.error(e, f"`{e.name}` takes {len(d.params)} argument(s), not {len(e.args)}",
+                          f"write `{e.name}({', '.join(d.params)})`")
+            self.note_args(("define", e.name), [self.expr(a, sc) for a in e.args])
+            self.names[id(e)] = ("define", d)
+            return self.define_types.get(e.name, ANY)
+        if e.name not in BUILTINS:
+            if e.name in self.actions:
+                rep.error(e, f"`{e.name}` is an action, not a value", f"run it as a statement: `do {e.name}(...)`")
+            else:
+                rep.error(e, f"unknown function `{e.name}`",
+                          suggest(e.name, list(BUILTINS) + list(self.defines)) or
+                          "see the list of builtin functions in the language reference")
+            # the arguments may be per element (`sum(l, value)` misspelt): no follow-on errors
+            for i, a in enumerate(e.args):
+                self.expr(a, sc if i == 0 else sc.bind("it", ANY, element=True))
+            return ANY
+        lo, hi, per_el = BUILTINS[e.name]
+        if not lo <= len(e.args) <= hi:
+            want = str(lo) if lo == hi else f"{lo} or {hi}"
+            rep.error(e, f"`{e.name}` takes {want} argument(s), not {len(e.args)}")
+        if e.name == "bottom":
+            rep.error(e, "`bottom(...)` is a place to move cards to, not a value", "write `move c to bottom(deck)`")
+        self.names[id(e)] = ("builtin", e.name)
+        if e.name == "tallied":
+            self.tallied(e)
+        ts = []
+        for i, a in enumerate(e.args):
+            if e.name == "tallied" and i == 1:
+                ts.append(ANY)                # a score item's name, checked by tallied()
+                continue
+            if i == 1 and per_el == 1 and e.name in ("max", "min") and ts[0].kind == "number":
+                t = self.expr(a, sc)          # max(a, b) of two numbers: b is not per element
+                self.need_number(a, t, f"`{e.name}(a, b)`")
+            elif i == 1 and per_el == 1:
+                t = self.expr(a, self.element_scope(e.args[0], ts[0], sc, a, e))
+            elif e.name == "top" and i == 0 and not isinstance(a, (ast.Where, ast.Call)):
+                self.zone_expr(a, sc, "take the top of")
+                t = Type("zone", CARD)
+                self.types[id(a)] = t
+            else:
+                t = self.expr(a, sc)
+            ts.append(t)
+        if len(ts) < lo:
+            return ANY
+        want = {"next": "number", "previous": "number", "others": "number", "owner": "card"}.get(e.name)
+        if want == "number" and (ts[0].kind == "none" or ts[0].none):
+            rep.error(e.args[0], f"`{e.name}` needs a player, and this may be none", _none_hint(e.args[0]))
+        elif want and family(ts[0]) not in (None, want):
+            rep.error(e.args[0], f"`{e.name}` needs {'a player' if want == 'number' else 'a card'}; "
+                                 f"this is {describe(ts[0])}",
+                      f"write `{e.name}(p)` for a player p" if want == "number" else "write `owner(c)` for a card c")
+        t = self.builtin_type(e.name, ts)
+        if (isinstance(e.args[0], ast.Keyword) and e.args[0].word != "player") or \
+                "some " + str(path(e.args[0])) in sc.narrow:
+            t = t.maybe(False)            # there is always a player; a list known not to be empty
+        return t
+
+    @staticmethod
+    def builtin_type(name: str, ts: list) -> Type:
+        if name in ("count", "sum", "abs", "max", "min", "tallied"):
+            return NUMBER
+        if name == "any":
+            return BOOL
+        if name in ("best", "worst", "first", "last", "random") or (name == "top" and len(ts) == 1):
+            return element(ts[0]).maybe()
+        if name == "top":
+            return list_of(element(ts[0]))
+        if name in ("owner", "next", "previous"):
+            return PLAYER
+        if name == "others":
+            return list_of(PLAYER)
+        if name in ("rows", "columns", "lines"):
+            return list_of(LINE)
+        if name == "places":
+            return list_of(PLACE)
+        if name == "range":
+            return list_of(NUMBER)
+        if name in ("copies", "collect"):
+            return list_of(ts[0] if name == "copies" else ts[1])
+        if name == "join":
+            return list_of(element(element(ts[0])))
+        return ANY
+
+    def resolve(self, e: ast.Name, sc: Scope):
+        n = e.name
+        if sc.element and n in self.attributes and n not in sc.locals:
+            return ("attr", n)
+        if n in sc.locals:
+            return ("local", n)
+        if n in self.counters:
+            c = self.counters[n]
+            if c.per_player and not sc.player:
+                self.rep.error(e, f"counter `{n}` belongs to each player: say whose", f"write `{n} of p`")
+            if c.per_card:
+                self.rep.error(e, f"counter `{n}` belongs to each card: say whose", f"write `{n} of c`")
+            return ("counter", c)
+        if n in self.zones:
+            spec = self.zones[n]
+            if spec.per_player and not sc.player:
+                self.rep.error(e, f"zone `{n}` belongs to each player: say whose", f"write `{n} of p`")
+            return ("zone", spec)
+        if n in self.options:
+            return ("option", n)
+        if n in self.defines:
+            d = self.defines[n]
+            if d.params:
+                self.rep.error(e, f"`{n}` takes {len(d.params)} argument(s)", f"write `{n}({', '.join(d.params)})`")
+            return ("define", d)
+        if n in self.card_types:
+            return ("cardtype", n)
+        if n in self.symbols:
+            return ("symbol", n)
+        if n in self.attributes:
+            self.rep.error(e, f"`{n}` is a card attribute: say whose",
+                           f"write `c.{n}` for a card c, or use it inside `where`")
+            return ("symbol", n)
+        cands = (list(sc.locals) + list(self.counters) + list(self.zones) + list(self.options) +
+                 list(self.defines) + list(self.symbols) + list(self.card_types) +
+                 (self.attributes if sc.element else []))
+        self.rep.error(e, f"unknown name `{n}`", suggest(n, cands) or
+                       "it is not a variable, counter, zone, option, definition or card value")
+        return ("symbol", n)
+
+    def zone_expr(self, node, sc: Scope, verb: str):
+        if isinstance(node, ast.Name) and node.name in self.zones and node.name not in sc.locals:
+            spec = self.zones[node.name]
+            if spec.per_player and not sc.player:
+                self.rep.error(node, f"zone `{node.name}` belongs to each player: say whose",
+                               f"write `{node.name} of p`")
+            self.names[id(node)] = ("zone", spec)
+            self.types[id(node)] = Type("zone", CARD)
+            return spec
+        if isinstance(node, ast.Of) and node.name in self.zones:
+            spec = self.zones[node.name]
+            self.names[id(node)] = ("zone", spec)
+            self.types[id(node)] = Type("zone", CARD)
+            if isinstance(node.owner, ast.Keyword) and node.owner.word == "everyone":
+                self.rep.error(node, f"cannot {verb} the zones of everyone at once", "name one player's zone")
+            elif not spec.per_player:
+                self.rep.error(node, f"zone `{node.name}` is shared, so `of ...` names no one", "drop `of ...`")
+            else:
+                self.need_owner(node, node.owner, self.expr(node.owner, sc), node.name, "a player")
+            return spec
+        name = node.name if isinstance(node, (ast.Name, ast.Of)) else None
+        self.rep.error(node, f"`{verb}` needs a zone here",
+                       (suggest(name, self.zones) if name else "") or "name a zone, such as `deck` or `hand of p`")
+        return None
