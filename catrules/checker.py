@@ -19,8 +19,8 @@ from . import ast
 from .errors import GameFileError, Reporter, suggest
 from .parser import LANGUAGE_VERSION, keywords
 from .types import BUILTINS, PLACE_ATTRS  # noqa: F401  (the builtins' table, and place attributes, live in types)
-from .types import ANY, CARD, NUMBER, PLAYER, ExprChecker, Scope as _Scope, Type, element, join, list_of, \
-    not_none, value_type
+from .types import ANY, CARD, NUMBER, PLAYER, ExprChecker, Scope as _Scope, Type, describe, element, family, \
+    join, list_of, not_none, value_type
 
 VISIBILITIES = ("public", "owner", "hidden")
 SHAPES = ("pile", "row", "grid", "lines")
@@ -97,6 +97,8 @@ class _Checker(ExprChecker):
             raise GameFileError(rep.items)
         if g.version < 1:
             rep.error(g, f"there is no catrules language {g.version}", f"write `catrules {LANGUAGE_VERSION}`")
+        elif g.version < 2:
+            self.check_version_1()
         if not (1 <= g.min_players <= g.max_players <= MAX_PLAYERS):
             rep.error(g, f"players {g.min_players} to {g.max_players} is not a possible range",
                       f"write `players A to B` with 1 <= A <= B <= {MAX_PLAYERS}")
@@ -143,6 +145,24 @@ class _Checker(ExprChecker):
             self.rep.error(node, f"`{name}` is set here but never used: it is a new local variable, "
                                  "not a counter", suggest(name, others) or
                            f"to keep the value, declare `counter {name} = ...`; otherwise remove this line")
+
+    def check_version_1(self) -> None:
+        """A file that says ``catrules 1`` may not use what language 2 added (it still plays as
+        written; the checks and the hiding of choices are the same for both)."""
+        for n in ast.walk([self.g.setup, self.g.flow, self.g.score, self.g.defines, self.g.counters] +
+                          [x.body for x in self.g.phases + self.g.actions + self.g.triggers]):
+            what = None
+            if isinstance(n, (ast.Choose, ast.Menu)) and n.public:
+                what = "`openly`"
+            elif isinstance(n, (ast.Choose, ast.Together)) and n.count is not None:
+                what = "choosing several cards at once"
+            elif isinstance(n, ast.Where) and n.var is not None:
+                what = "`each NAME in ...`"
+            elif isinstance(n, ast.Call) and n.name == "tallied" and n.name not in self.defines:
+                what = "`tallied`"
+            if what:
+                self.rep.error(n, f"{what} is language 2, and this file says `catrules 1`",
+                               "write `catrules 2` on the first line")
 
     def _taken(self, name: str):
         for kind, table in (("zone", self.zones), ("counter", self.counters), ("option", self.options),
@@ -357,7 +377,7 @@ class _Checker(ExprChecker):
         elif isinstance(s, ast.Choose):
             self.actor(s, s.actor, sc)
             t = self.expr(s.source, sc)
-            self.choose_count(s.count, sc)
+            self.choose_count(s.count, sc, s.source, t)
             self.note_local(sc, s.var, list_of(element(t)) if s.count is not None else element(t))
             self.choose_opts(s.opts, s.var, t, sc)
         elif isinstance(s, ast.Play):
@@ -425,7 +445,7 @@ class _Checker(ExprChecker):
                 self.expr(s.among, sc)
             inner = sc.with_(player=True)
             t = self.expr(s.source, inner)
-            self.choose_count(s.count, inner)
+            self.choose_count(s.count, inner, s.source, t)
             self.note_local(sc, s.player, PLAYER)
             self.note_local(sc, s.var, list_of(element(t)) if s.count is not None else element(t))
             if s.mode == "race":
@@ -496,10 +516,14 @@ class _Checker(ExprChecker):
                            suggest(name, sc.locals | set(self.counters)) or
                            "the chooser is a player variable, such as the `p` of `for each player p`")
 
-    def choose_count(self, count, sc: _Scope) -> None:
-        """``chooses N cards``: N is a whole number (at least 1 when written as a number)."""
+    def choose_count(self, count, sc: _Scope, source=None, t: Type = ANY) -> None:
+        """``chooses N cards``: N is a whole number (at least 1 when written as a number), and the
+        options are cards."""
         if count is None:
             return
+        if family(element(t)) not in (None, "card"):
+            self.rep.error(source, f"`chooses N cards` chooses among cards; the options here are {describe(t)}",
+                           "choose one option at a time: `chooses x from ...`")
         if isinstance(count, ast.Const):
             if not isinstance(count.value, int) or isinstance(count.value, bool) or count.value < 1:
                 self.rep.error(count, f"a choice takes at least 1 card, not {count.value!r}",

@@ -20,7 +20,7 @@ from . import ast
 from .errors import Diagnostic, GameFileError, Reporter
 
 #: The newest language version this interpreter reads.
-LANGUAGE_VERSION = 1
+LANGUAGE_VERSION = 2
 
 
 class _Indenter(Indenter):

@@ -243,3 +243,11 @@ def test_simulate_and_play_write_a_players_log_with_viewer(tmp_path):
     head = json.loads(path2.read_text().splitlines()[0])
     assert head["viewer"] == 0
     assert main(["simulate", str(PASSING), "--players", "3", "--games", "1", "--viewer", "2"]) == 2
+
+
+def test_several_at_once_must_be_cards():
+    text = PASSING.read_text().replace("chooses 3 cards c from hand of p:", "chooses 2 cards c from others(p):")
+    with pytest.raises(GameFileError) as e:
+        api.load_source(text, "players.cat")
+    (d,) = e.value.diagnostics
+    assert (d.line, d.column) == (25, 51) and "among cards" in d.message and "players" in d.message

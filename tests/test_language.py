@@ -144,8 +144,21 @@ def test_unknown_zone_property():
 
 
 def test_newer_language_version_is_refused_with_a_clear_message():
-    d = one_error('catrules 2\ngame "T"\nplayers 2 to 4\n')
-    assert "catrules language 2" in d.message and "upgrade" in d.hint
+    d = one_error('catrules 3\ngame "T"\nplayers 2 to 4\n')
+    assert "catrules language 3" in d.message and "upgrade" in d.hint
+
+
+def test_a_version_1_file_plays_but_may_not_use_what_version_2_added():
+    from catrules import api
+    old = (Path(__file__).parent / "games" / "reveal.cat").read_text().replace("catrules 2", "catrules 1", 1)
+    api.load_source(old, "old.cat").new_state(3, seed=1)              # a version 1 file still works
+    new = (Path(__file__).parent / "games" / "passing.cat").read_text().replace("catrules 2", "catrules 1", 1)
+    with pytest.raises(GameFileError) as e:
+        api.load_source(new, "old.cat")
+    msgs = [(d.line, d.message) for d in e.value.diagnostics]
+    assert msgs == [(25, "choosing several cards at once is language 2, and this file says `catrules 1`"),
+                    (30, "`openly` is language 2, and this file says `catrules 1`")]
+    assert all(d.hint == "write `catrules 2` on the first line" for d in e.value.diagnostics)
 
 
 def test_stop_outside_a_loop():

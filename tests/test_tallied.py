@@ -19,7 +19,7 @@ from catrules.errors import GameFileError
 
 ROOT = Path(__file__).resolve().parents[1]
 
-GAME = '''catrules 1
+GAME = '''catrules 2
 game "Chip Race"
 players 2 to 3
 

@@ -10,7 +10,7 @@ from catrules.errors import GameFileError
 
 ROOT = Path(__file__).resolve().parent.parent
 
-HEAD = """catrules 1
+HEAD = """catrules 2
 game "T"
 players 3 to 3
 cards token in deck:
