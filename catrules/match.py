@@ -18,6 +18,7 @@ from typing import Callable, Optional
 
 from . import __version__
 from .engine import State
+from .errors import RulesError
 from .frontends.base import Choice
 
 SAVE_FORMAT = 1
@@ -86,6 +87,8 @@ class Match:
                                  "the seats and logs see what happens before the first decision")
             state.log = []          # a resumed game: what came before was shown already
         self._shown = 0
+        #: How many imagined games of a look-ahead stopped with a rules error (left out).
+        self.lookahead_errors = 0
         self._interactive = any(getattr(s, "interactive", False) for s in seats)
         for i, s in enumerate(seats):
             s.start(self, i)
@@ -96,11 +99,20 @@ class Match:
         return self.state.reaction_time(mean, spread)
 
     def lookahead(self, player: int, option: str, samples: int = 1) -> list:
+        """See :meth:`catrules.frontends.base.Table.lookahead`.  Each item is an :class:`Outcome`.
+
+        An imagined game belongs to the bot, not to the game file: should the rules stop with
+        an error in one (a sampled state the rules could never reach), that sample is left out,
+        so the list may be shorter than ``samples`` (empty if every sample failed).
+        """
         out = []
         for _ in range(max(1, samples)):
             st = self.state.sample_for(player, self.rng)
-            st.apply(player, option, 0.0 if self._is_race() else None)
-            out.append(follow(st, player, LOOKAHEAD_FOLLOW))
+            try:
+                st.apply(player, option, 0.0 if self._is_race() else None)
+                out.append(follow(st, player, LOOKAHEAD_FOLLOW))
+            except RulesError:
+                self.lookahead_errors += 1
         return out
 
     def _is_race(self) -> bool:
@@ -201,18 +213,54 @@ class Match:
 LOOKAHEAD_FOLLOW = 2
 
 
-def follow(st: State, me: int, depth: int) -> list:
+class Outcome(list):
+    """Every player's score dict once a look-ahead has played out, plus ``ranks``: each
+    player's ranking key by the game's ``winner:`` block (:meth:`State.rank_keys`; a tuple,
+    higher is better), worked out on the imagined state itself."""
+
+    __slots__ = ("ranks",)
+
+    def __init__(self, scores: list, ranks: list):
+        super().__init__(scores)
+        self.ranks = ranks
+
+
+def lead(ranks: list, me: int) -> tuple:
+    """How far ``me`` is ahead of the best other player: the difference of the ranking keys,
+    component by component (the first is what the winner block ranks by first, the others are
+    its tie-breakers); against nobody, ``me``'s own key."""
+    mine = ranks[me]
+    others = [k for i, k in enumerate(ranks) if i != me]
+    if not others:
+        return tuple(_num(x) for x in mine)
+    best = max(others)
+    return tuple(_num(a) - _num(b) for a, b in zip(mine, best))
+
+
+def _num(v):
+    if isinstance(v, bool) or v is None:
+        return int(bool(v))
+    return v if isinstance(v, (int, float)) else 0
+
+
+def _outcome(st: State) -> Outcome:
+    sc = st.scores()
+    return Outcome(sc, st.rank_keys(sc))
+
+
+def follow(st: State, me: int, depth: int) -> Outcome:
     """Every player's scores once the decision just made has played out, as far as ``me`` can tell.
 
     The other players' answers still missing from the same simultaneous decision are their
     defaults (or first options; in a race, an average reaction time).  When the next decision is
     ``me``'s own single choice (a menu that leads to a choice of place, say), up to ``depth`` of
-    them are made too, each the best way for ``me``, so that a choice is judged by where it leads.
+    them are made too, each the best way for ``me`` by the game's ranking (:func:`lead`), so that
+    a choice is judged by where it leads.
     """
     while True:
         p = st.pending_
         if p is None:
-            return st.scores()
+            return _outcome(st)
         ds = st.pending()
         if p["kind"] != "choose" and me not in [d.player for d in ds]:
             for d in ds:
@@ -220,17 +268,16 @@ def follow(st: State, me: int, depth: int) -> list:
             continue
         break
     if depth <= 0 or p["kind"] != "choose" or ds[0].player != me:
-        return st.scores()
+        return _outcome(st)
     best, best_lead = None, None
     for o in ds[0].options:
         s2 = st.clone()
         s2.log = None
         s2.apply(me, o.id)
-        sc = follow(s2, me, depth - 1)
-        others = [s["total"] for i, s in enumerate(sc) if i != me]
-        lead = sc[me]["total"] - (max(others) if others else 0)
-        if best_lead is None or lead > best_lead:
-            best, best_lead = sc, lead
+        out = follow(s2, me, depth - 1)
+        ld = lead(out.ranks, me)
+        if best_lead is None or ld > best_lead:
+            best, best_lead = out, ld
     return best
 
 
