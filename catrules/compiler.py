@@ -409,7 +409,46 @@ def _insert(st, c: int, slot: int, where) -> None:
     st.loc[c] = slot
 
 
-def move_cards(st, fr, cards: list, slot: int, where=None) -> None:
+def seers(st) -> list:
+    """Per slot, the bitmask of the players who can see it (bit ``p`` for player ``p``)."""
+    lay = st.layout
+    cache = st.prog.__dict__.setdefault("_seers", {})
+    out = cache.get(lay.n)
+    if out is None:
+        out = cache[lay.n] = [sum(1 << p for p in range(lay.n) if lay.visible(s, p))
+                              for s in range(len(lay.slot_spec))]
+    return out
+
+
+def learn(st, cards, s0: int, s1: int) -> None:
+    """Keep ``st.known`` (per card, the players who know which slot it is in) up to date after
+    ``cards`` went from slot ``s0`` to ``s1``: whoever sees either slot knows where they are now;
+    whoever sees neither no longer knows where any card left in ``s0`` is (one of them left,
+    which one they cannot tell), nor where the moved cards went."""
+    if s0 == s1:
+        return
+    sees = seers(st)
+    see = sees[s0] | sees[s1]
+    blind = ((1 << st.n) - 1) & ~see
+    known = st.known
+    if blind:
+        keep = ~blind
+        zone = st.z[s0]
+        for d in (zone if st.layout.slot_simple[s0] else cards_in(zone)):
+            known[d] &= keep
+    for c in cards:
+        known[c] = see
+
+
+def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
+    """Move ``cards`` one by one to ``slot`` (at ``where``), logging them and setting off triggers.
+
+    Each card's triggers are tested as it arrives and run to the end (they may pause for
+    decisions) before the next card moves, exactly as if the cards had been moved one by one:
+    when a card sets something off and cards remain, the rest is kept in the frame's variable
+    ``key`` (plain data: ``[slot, where, card, ...]``) and the instruction runs again once the
+    triggers are done.  Returns True when the step loop must look again (frames were pushed).
+    """
     prog = st.prog
     lay = st.layout
     trig = prog.triggers.get(lay.slot_zone[slot])
@@ -428,26 +467,41 @@ def move_cards(st, fr, cards: list, slot: int, where=None) -> None:
                 _remove(st, c)
             dest.append(c)
             loc[c] = slot
+            if s0 != slot:
+                learn(st, (c,), s0, slot)
         return False
-    fired = []
     groups = []
-    for c in cards:
+    lines = log is not None and lay.slot_shape[slot] == "lines"
+    for i, c in enumerate(cards):
         if c is None:
             continue
         s0 = _remove(st, c)
         _insert(st, c, slot, where)
-        if log is not None:
+        learn(st, (c,), s0, slot)
+        if lines:                               # each card with its line and position
+            li, pos = _position(st, c)
+            _log_move(st, [c], s0, slot, line=li + 1, position=pos + 1)
+        elif log is not None:
             if groups and groups[-1][0] == s0:
                 groups[-1][1].append(c)
             else:
                 groups.append((s0, [c]))
         if trig:
+            fired = []
             _triggered(st, trig, c, s0, slot, fired)
-    if log is not None:
-        for s0, cs in groups:
-            log.append({"t": "move", "cards": cs, "from": st.layout.slot_name[s0], "to": st.layout.slot_name[slot],
-                        "actor": st.actor})
-    return _fire(st, fr, fired)
+            if fired:
+                for g0, cs in groups:
+                    _log_move(st, cs, g0, slot)
+                rest = [x for x in cards[i + 1:] if x is not None]
+                if rest:
+                    if key is None:
+                        raise RulesError("internal: a move of several cards that cannot resume")
+                    fr.vars[key] = [slot, list(where) if isinstance(where, tuple) else where] + rest
+                    fr.pc -= 1              # run the move again for the rest, after the triggers
+                return _fire(st, fr, fired)
+    for g0, cs in groups:
+        _log_move(st, cs, g0, slot)
+    return False
 
 
 def _triggered(st, trig, c, s0, slot, fired) -> None:
@@ -482,6 +536,12 @@ def _fire(st, fr, fired) -> bool:
     for key, V in reversed(fired):
         st.frames.append(Frame(key, 0, V, depth))
     return True
+
+
+#: Frame variables that keep a card-moving statement's place while triggers it set off run
+#: (plain data, saved with the game): ``[slot, where, card...]``, ``[slot, next cell]``,
+#: ``[card, from slot, to slot]``.
+RESUME_MOVE, RESUME_FILL, RESUME_EXCHANGE = "#move@", "#fill@", "#exchange@"
 
 
 #: The one option of the race that `ties race` runs among tied players.
@@ -534,10 +594,10 @@ def _pending(kind, players, options, default, chosen, okind, var, slot, line, pr
             "prompt": prompt}
 
 
-def _log_move(st, cards, fr_slot, to_slot) -> None:
+def _log_move(st, cards, fr_slot, to_slot, **extra) -> None:
     if st.log is not None:
         st.log.append({"t": "move", "cards": list(cards), "from": st.layout.slot_name[fr_slot],
-                       "to": st.layout.slot_name[to_slot], "actor": st.actor})
+                       "to": st.layout.slot_name[to_slot], "actor": st.actor, **extra})
 
 
 # ============================================================= allotment search
@@ -885,13 +945,20 @@ class _Compiler:
     def s_Move(self, s: ast.Move) -> None:
         cards = self.ex(s.cards)
         dest = self.dest(s.dest)
+        key = f"{RESUME_MOVE}{len(self.code)}"      # the rest of a move paused by triggers
 
         def move(st, fr):
             V = fr.vars
-            cs = cards(st, V)
-            cs = list(cs) if type(cs) is list else as_list(st, cs)
-            slot, where = dest(st, V)
-            return move_cards(st, fr, cs, slot, where)
+            rest = V.pop(key, None) if key in V else None
+            if rest is not None:
+                slot, where, cs = rest[0], rest[1], rest[2:]
+                if type(where) is list:
+                    where = tuple(where)
+            else:
+                cs = cards(st, V)
+                cs = list(cs) if type(cs) is list else as_list(st, cs)
+                slot, where = dest(st, V)
+            return move_cards(st, fr, cs, slot, where, key)
         self.emit(move, s.line)
 
     def s_Shuffle(self, s: ast.Shuffle) -> None:
@@ -908,42 +975,67 @@ class _Compiler:
         slot = self.slot(s.zone)
         source = self.ex(s.source)
 
+        key = f"{RESUME_FILL}{len(self.code)}"      # [slot, next cell] while triggers run
+
         def fill(st, fr):
-            sl = slot(st, fr.vars)
+            V = fr.vars
+            rest = V.pop(key, None) if key in V else None
+            sl, start = rest if rest is not None else (slot(st, V), 0)
             cells = st.z[sl]
-            fired = False
-            for i in range(len(cells)):
+            for i in range(start, len(cells)):
                 if cells[i] is None:
-                    pile = source(st, fr.vars)
+                    pile = source(st, V)
                     if not pile:
                         break
-                    fired = move_cards(st, fr, [pile[-1]], sl, i) or fired
-            return fired
+                    if move_cards(st, fr, [pile[-1]], sl, i):
+                        V[key] = [sl, i + 1]      # its triggers run first, then the next cell
+                        fr.pc -= 1
+                        return True
+            return False
         self.emit(fill, s.line)
 
     def s_Exchange(self, s: ast.Exchange) -> None:
         a, b = self.ex(s.first), self.ex(s.second)
 
+        key = f"{RESUME_EXCHANGE}{len(self.code)}"  # [second card, from, to] while the first's triggers run
+
         def exchange(st, fr):
-            x, y = a(st, fr.vars), b(st, fr.vars)
+            V = fr.vars
+            trigs = st.prog.triggers
+            zone = st.layout.slot_zone
+            rest = V.pop(key, None) if key in V else None
+            if rest is not None:            # the first card's triggers are done: now the second's
+                y, sy, sx = rest
+                fired = []
+                if trigs.get(zone[sx]):
+                    _triggered(st, trigs[zone[sx]], y, sy, sx, fired)
+                return _fire(st, fr, fired)
+            x, y = a(st, V), b(st, V)
             sx, sy = st.loc[x], st.loc[y]
             px, py = _position(st, x), _position(st, y)
             _put(st, sx, px, y)
             _put(st, sy, py, x)
             st.loc[x], st.loc[y] = sy, sx
+            learn(st, (x,), sx, sy)
+            learn(st, (y,), sy, sx)
             if st.log is not None:
                 st.log.append({"t": "exchange", "cards": [x, y], "zones": [st.layout.slot_name[sx],
                                                                             st.layout.slot_name[sy]],
                                "actor": st.actor})
-            # each card enters the other's zone, so triggers on those zones fire as for `move`
+            # each card enters the other's zone, so triggers on those zones fire as for `move`,
+            # card by card: the second card's are tested once the first card's have run
+            if sx == sy:
+                return False
             fired = []
-            if sx != sy:
-                trigs = st.prog.triggers
-                zone = st.layout.slot_zone
-                if trigs.get(zone[sy]):
-                    _triggered(st, trigs[zone[sy]], x, sx, sy, fired)
+            if trigs.get(zone[sy]):
+                _triggered(st, trigs[zone[sy]], x, sx, sy, fired)
+            if fired:
                 if trigs.get(zone[sx]):
-                    _triggered(st, trigs[zone[sx]], y, sy, sx, fired)
+                    V[key] = [y, sy, sx]
+                    fr.pc -= 1
+                return _fire(st, fr, fired)
+            if trigs.get(zone[sx]):
+                _triggered(st, trigs[zone[sx]], y, sy, sx, fired)
             return _fire(st, fr, fired)
         self.emit(exchange, s.line)
 
@@ -1222,6 +1314,7 @@ class _Compiler:
                 z[ss].extend(back)
                 for c in back:
                     loc[c] = ss
+                learn(st, back, si, ss)
                 _log_move(st, back, si, ss)
             ts = list(as_list(st, targets(st, V)))
             if note is not None:
@@ -1233,6 +1326,7 @@ class _Compiler:
                 used, meals = plan
                 _apply_allotment(st, ss, si, used, ts, meals, note)
                 if used:
+                    learn(st, used, ss, si)
                     _log_move(st, used, ss, si)
         self.emit(allot, s.line)
 

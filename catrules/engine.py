@@ -91,7 +91,7 @@ class State:
     """One game in progress.  Use :meth:`pending` and :meth:`apply` to play it."""
 
     __slots__ = ("prog", "n", "options", "seed", "z", "loc", "c", "frames", "pending_", "rng", "trng",
-                 "over", "decisions", "history", "log", "actor", "layout", "steps")
+                 "over", "decisions", "history", "log", "actor", "layout", "steps", "known")
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -108,6 +108,9 @@ class State:
         st.layout = prog.layout(players)
         st.z = [[None] * (sp.rows * sp.cols) if sp.shape == "grid" else [] for sp in st.layout.slot_spec]
         st.loc = [0] * prog.card_count
+        # per card, the players who know which slot it is in (a bitmask); the game file
+        # says where every card starts, so everyone knows at first
+        st.known = [(1 << players) - 1] * prog.card_count
         st.log = [] if log else None
         st.actor = None
         st.c = {}
@@ -144,6 +147,7 @@ class State:
         st.seed = self.seed
         st.z = [list(s) if s and type(s[0]) is not list else [list(x) for x in s] for s in self.z]
         st.loc = list(self.loc)
+        st.known = list(self.known)
         st.c = {k: (list(v) if type(v) is list else v) for k, v in self.c.items()}
         st.frames = [f.copy() for f in self.frames]
         st.pending_ = _copy_pending(self.pending_)
@@ -402,7 +406,7 @@ class State:
             "frames": [[f.key, f.pc, f.vars, f.depth] for f in self.frames],
             "pending": self.pending_, "rng": _rng_out(self.rng), "trng": _rng_out(self.trng),
             "over": self.over, "decisions": self.decisions, "history": self.history, "steps": self.steps,
-            "actor": self.actor,
+            "actor": self.actor, "known": self.known,
         }
 
     @classmethod
@@ -420,6 +424,8 @@ class State:
         for s, zone in enumerate(st.z):
             for c in cards_in(zone):
                 st.loc[c] = s
+        known = d.get("known")          # saves from before it was kept: everyone knows
+        st.known = list(known) if known is not None else [(1 << st.n) - 1] * prog.card_count
         st.c = d["counters"]
         st.frames = [Frame(k, pc, v, depth) for k, pc, v, depth in d["frames"]]
         st.pending_ = d["pending"]

@@ -1,0 +1,87 @@
+"""Triggers of a statement that brings several cards into a zone run card by card.
+
+Each card's trigger condition is tested when that card's turn comes, after the earlier
+cards' triggers have run (they may pause for a decision), exactly as if the cards had been
+moved one by one: for ``move``, ``fill`` and ``exchange``.  Game: tests/games/order.cat.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import catrules
+from catrules import testing as T
+from catrules.engine import State
+
+GAME = Path(__file__).resolve().parent / "games" / "order.cat"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return catrules.load_game(GAME)
+
+
+def finish(st, pick=0):
+    asked = 0
+    while st.pending():
+        d = st.pending()[0]
+        st.apply(d.player, d.options[pick].id)
+        asked += 1
+    return asked
+
+
+def test_a_trigger_asks_mid_move_and_the_next_card_waits(game):
+    st = game.new_state(2, seed=1, log=True)
+    (d,) = st.pending()
+    assert d.player == 0 and d.line == 37            # the pot's bonus question
+    # only the first chip has moved; the others wait for the trigger to finish
+    assert len(T.zone(st, "pot")) == 1 and len(T.zone(st, "tray")) == 2
+    assert [e["t"] for e in st.log] == ["move"] and len(st.log[0]["cards"]) == 1
+
+
+def test_the_second_cards_guard_sees_what_the_first_cards_trigger_did(game):
+    st = game.new_state(2, seed=1, log=True)
+    asked = finish(st)
+    assert asked == 1                                # one bonus: the budget was spent by the first chip
+    assert st.c["budget"] == 0                       # tested up front, it went to -2
+    assert st.c["arrivals"] == 4                     # three chips and, by the swap, one bonus
+    assert len(T.zone(st, "pot")) == 3
+    kinds = [(e["t"], e.get("from"), e.get("to")) for e in st.log]
+    assert kinds[:5] == [("move", "tray", "pot"), ("decision", None, None),
+                         ("move", "bank", "hand of player 1"), ("move", "tray", "pot"), ("move", "tray", "pot")]
+
+
+def test_fill_tests_each_cells_trigger_in_turn(game):
+    st = game.new_state(2, seed=1)
+    finish(st)
+    assert st.c["board_hits"] == 1 and st.c["board_budget"] == 0
+
+
+def test_exchange_tests_the_second_cards_trigger_after_the_first_cards(game):
+    st = game.new_state(2, seed=1)
+    finish(st)
+    assert st.c["swap_hits"] == 1 and st.c["swap_budget"] == 0
+
+
+def test_a_move_paused_by_a_trigger_saves_and_resumes_exactly(game):
+    st = game.new_state(2, seed=1, log=True)
+    data = json.loads(json.dumps(st.to_dict()))      # plain data, mid-move
+    again = State.from_dict(st.prog, data)
+    again.log = []
+    n = len(st.log)
+    finish(st, pick=1)
+    finish(again, pick=1)
+    assert again.z == st.z and again.c == st.c and again.over
+    assert again.log == st.log[n:]
+
+
+def test_clones_mid_move_do_not_share_the_rest_of_the_move(game):
+    st = game.new_state(2, seed=1)
+    twin = st.clone()
+    finish(st, pick=0)
+    finish(twin, pick=1)
+    assert T.zone(st, "pot") != T.zone(twin, "pot") or T.zone(st, "hand", 0) != T.zone(twin, "hand", 0)
+    assert len(T.zone(st, "pot")) == len(T.zone(twin, "pot")) == 3
