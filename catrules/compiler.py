@@ -865,6 +865,7 @@ class _Compiler:
 
     def run(self) -> None:
         g, p = self.ck.game, self.p
+        p.var_kinds = {}
         for c in g.counters:
             per = "player" if c.per_player else "card" if c.per_card else None
             p.counters.append((c.name, per, self.ex(c.value)))
@@ -888,6 +889,47 @@ class _Compiler:
         if g.tie_race:
             p.codes["tiebreak"] = _tie_race_code(g.tie_race)
             p.code_lines["tiebreak"] = [g.tie_race] * 2
+        self.note_var_kinds()
+
+    def note_var_kinds(self) -> None:
+        """``prog.var_kinds``: what each frame variable holds, where every binding of the name
+        agrees (``card``, ``player``, ``number``...; ``value`` when unknown or mixed), so that a
+        sampled state can rename the cards a variable refers to (:meth:`State.sample_for`)."""
+        g = self.ck.game
+        units = [g.setup, g.flow] + [x.body for x in g.phases + g.actions + g.triggers]
+        seen: dict = {"player": {"player"}, "position": {"number"}, "racers": {"player"}}
+        for t in g.triggers:
+            seen.setdefault(t.var, set()).add("card")
+            for o in (t.owner, t.source_owner):
+                if o:
+                    seen.setdefault(o, set()).add("player")
+        params = {a.name: a.params for a in g.actions}
+
+        def kind_of(e):
+            if isinstance(e, ast.Where):
+                return kind_of(e.source)
+            if isinstance(e, ast.Attr) and e.name == "cards":
+                return "card"
+            if isinstance(e, ast.Name) and self.names.get(id(e), (None, None))[1] == "players":
+                return "player"
+            return self.kind_of(e)
+        for n in ast.walk(units):
+            if isinstance(n, (ast.Choose, ast.Together, ast.ForEach)):
+                seen.setdefault(n.var, set()).add(kind_of(n.source))
+            if isinstance(n, ast.ForPlayers):
+                seen.setdefault(n.var, set()).add("player")
+            if isinstance(n, ast.Together):
+                seen.setdefault(n.player, set()).add("player")
+            if isinstance(n, ast.Assign) and n.name not in self.ck.counters:
+                seen.setdefault(n.name, set()).add(kind_of(n.value))
+            if isinstance(n, ast.Add) and n.name not in self.ck.counters:
+                seen.setdefault(n.name, set()).add("number")
+            if isinstance(n, ast.Do):
+                for k, a in zip(params.get(n.action, ()), n.args):
+                    seen.setdefault(k, set()).add(kind_of(a))
+        for name, kinds in seen.items():
+            kinds.discard("none")
+            self.p.var_kinds.setdefault(name, kinds.pop() if len(kinds) == 1 else "value")
 
     def infer_counter_kinds(self) -> None:
         """What each counter holds (card, player, number...), so views can show it properly."""
@@ -1178,6 +1220,7 @@ class _Compiler:
 
     def s_RepeatTimes(self, s: ast.RepeatTimes) -> None:
         var = self.new_var()
+        self.p.var_kinds[var] = "number"
         count = self.ex(s.count)
 
         def init(st, fr):
@@ -1199,8 +1242,9 @@ class _Compiler:
             return bool(cond(st, fr.vars)) == negate
         self._loop(s, step)
 
-    def _iterate(self, s, var, make_list) -> None:
+    def _iterate(self, s, var, make_list, kind="value") -> None:
         lst, idx = self.new_var(), self.new_var()
+        self.p.var_kinds[lst], self.p.var_kinds[idx] = kind, "number"    # for sampling
 
         def init(st, fr):
             fr.vars[lst] = make_list(st, fr.vars)
@@ -1232,11 +1276,11 @@ class _Compiler:
         else:
             def make(st, V):
                 return list(range(st.n))
-        self._iterate(s, s.var, make)
+        self._iterate(s, s.var, make, "player")
 
     def s_ForEach(self, s: ast.ForEach) -> None:
         src = self.ex(s.source)
-        self._iterate(s, s.var, lambda st, V: list(as_list(st, src(st, V))))
+        self._iterate(s, s.var, lambda st, V: list(as_list(st, src(st, V))), self.kind_of(s.source))
 
     def _options(self, source, opts: ast.ChooseOpts, var: str):
         src = self.ex(source)
