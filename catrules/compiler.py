@@ -594,6 +594,33 @@ def _pending(kind, players, options, default, chosen, okind, var, slot, line, pr
             "prompt": prompt}
 
 
+def log_counter(st, name: str, owner, old, new) -> None:
+    """Log a change of a counter (nothing if its value stays the same).
+
+    ``{"t": "counter", "name", "value"}``, with ``owner`` (the player) for a counter of each
+    player, or ``card`` and that card's ``zone`` for a counter of each card; a value of cards
+    also has ``zones``, where those cards are (the event is filtered by them:
+    :func:`catrules.match.visible_event`).
+    """
+    if old == new and type(old) is type(new):
+        return
+    prog = st.prog
+    names = st.layout.slot_name
+    ev = {"t": "counter", "name": name}
+    if owner is not None:
+        if prog.checked.counters[name].per_card:
+            ev["card"] = owner
+            ev["zone"] = names[st.loc[owner]]
+        else:
+            ev["owner"] = owner
+    ev["value"] = list(new) if type(new) is list else new
+    if prog.counter_kind.get(name) == "card" and new is not None:
+        ids = new if type(new) is list else [new]
+        if all(type(c) is int and 0 <= c < prog.card_count for c in ids):
+            ev["zones"] = [names[st.loc[c]] for c in ids]
+    st.log.append(ev)
+
+
 def _log_move(st, cards, fr_slot, to_slot, **extra) -> None:
     if st.log is not None:
         st.log.append({"t": "move", "cards": list(cards), "from": st.layout.slot_name[fr_slot],
@@ -1100,10 +1127,17 @@ class _Compiler:
         elif kind == "counter":
             def assign(st, fr):
                 v = val(st, fr.vars)
-                st.c[name] = list(v) if type(v) is list else v
+                v = list(v) if type(v) is list else v
+                if st.log is not None:
+                    log_counter(st, name, None, st.c[name], v)
+                st.c[name] = v
         else:
             def assign(st, fr):
-                st.c[name][owner(st, fr.vars)] = val(st, fr.vars)
+                v = val(st, fr.vars)
+                col, o = st.c[name], owner(st, fr.vars)
+                if st.log is not None:
+                    log_counter(st, name, o, col[o], v)
+                col[o] = v
         self.emit(assign, s.line)
 
     def s_Add(self, s: ast.Add) -> None:
@@ -1114,10 +1148,17 @@ class _Compiler:
                 fr.vars[name] += amount(st, fr.vars)
         elif kind == "counter":
             def add(st, fr):
-                st.c[name] += amount(st, fr.vars)
+                old = st.c[name]
+                st.c[name] = new = old + amount(st, fr.vars)
+                if st.log is not None:
+                    log_counter(st, name, None, old, new)
         else:
             def add(st, fr):
-                st.c[name][owner(st, fr.vars)] += amount(st, fr.vars)
+                col, o = st.c[name], owner(st, fr.vars)
+                old = col[o]
+                col[o] = new = old + amount(st, fr.vars)
+                if st.log is not None:
+                    log_counter(st, name, o, old, new)
         self.emit(add, s.line)
 
     def s_Announce(self, s: ast.Announce) -> None:
@@ -1361,6 +1402,7 @@ class _Compiler:
                 learn(st, back, si, ss)
                 _log_move(st, back, si, ss)
             ts = list(as_list(st, targets(st, V)))
+            before = [st.c[note][t] for t in ts] if note is not None and st.log is not None else None
             if note is not None:
                 for t in ts:
                     st.c[note][t] = None
@@ -1372,6 +1414,9 @@ class _Compiler:
                 if used:
                     learn(st, used, ss, si)
                     _log_move(st, used, ss, si)
+            if before is not None:
+                for t, b in zip(ts, before):
+                    log_counter(st, note, t, b, st.c[note][t])
         self.emit(allot, s.line)
 
     def _actor(self, name):

@@ -62,10 +62,25 @@ def visible_event(state: State, ev: dict, player: Optional[int]) -> Optional[dic
         # did through the events that follow (a reveal, cards that move into view).
         return ev if ev["player"] == player else {**ev, "option": None}
     if t == "exchange":
+        # both cards pass through both zones: whoever sees either zone sees both cards
         idx = state.prog.slot_index(state.layout)
-        if all(state.layout.visible(idx[z], player) for z in ev["zones"]):
+        if any(state.layout.visible(idx[z], player) for z in ev["zones"]):
             return ev
         return {**ev, "cards": None}
+    if t == "counter":
+        # counters are public, but a card's own counter shows only while the card does, and
+        # a value that is a card only to whoever can see that card (as in views)
+        idx = state.prog.slot_index(state.layout)
+        vis = state.layout.visible
+        if "card" in ev and not vis(idx[ev["zone"]], player):
+            return None
+        zones = ev.get("zones")
+        if zones is not None and not all(vis(idx[z], player) for z in zones):
+            out = {k: v for k, v in ev.items() if k != "zones"}
+            out["value"] = None
+            out["hidden"] = True
+            return out
+        return ev
     return ev
 
 

@@ -39,7 +39,8 @@ def test_a_trigger_asks_mid_move_and_the_next_card_waits(game):
     assert d.player == 0 and d.line == 37            # the pot's bonus question
     # only the first chip has moved; the others wait for the trigger to finish
     assert len(T.zone(st, "pot")) == 1 and len(T.zone(st, "tray")) == 2
-    assert [e["t"] for e in st.log] == ["move"] and len(st.log[0]["cards"]) == 1
+    assert [e["t"] for e in st.log] == ["move", "counter"] and len(st.log[0]["cards"]) == 1
+    assert st.log[1] == {"t": "counter", "name": "budget", "value": 0}
 
 
 def test_the_second_cards_guard_sees_what_the_first_cards_trigger_did(game):
@@ -49,7 +50,7 @@ def test_the_second_cards_guard_sees_what_the_first_cards_trigger_did(game):
     assert st.c["budget"] == 0                       # tested up front, it went to -2
     assert st.c["arrivals"] == 4                     # three chips and, by the swap, one bonus
     assert len(T.zone(st, "pot")) == 3
-    kinds = [(e["t"], e.get("from"), e.get("to")) for e in st.log]
+    kinds = [(e["t"], e.get("from"), e.get("to")) for e in st.log if e["t"] != "counter"]
     assert kinds[:5] == [("move", "tray", "pot"), ("decision", None, None),
                          ("move", "bank", "hand of player 1"), ("move", "tray", "pot"), ("move", "tray", "pot")]
 
