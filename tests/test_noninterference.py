@@ -321,3 +321,82 @@ def test_the_check_finds_an_inconsistent_redeal(monkeypatch):
     monkeypatch.setattr(me, "LEAKS", {})
     leaks = me.check_file(ROOT / "games" / "meow.cat")
     assert any(kind == "other" for kind, _m in leaks)
+
+
+# ------------------------------------------------------------- filtered events
+
+TELLS = """catrules 1
+game "Tells"
+players 2 to 2
+# counters that change (a player, a card, a card's own counter) and cards laid in lines
+
+cards number in deck:
+    for each value in 1 to 9:
+        card
+
+zone deck: shared, hidden, pile
+zone hand: per player, owner, pile
+zone snake: shared, public, lines
+
+counter holder = 0
+counter peek = none
+counter mark of each card = 0
+
+flow:
+    shuffle deck
+    for each player p:
+        move top(deck, 2) to hand of p
+    holder = next(holder)
+    holder = holder
+    peek = top(deck)
+    mark of first(hand of holder) = 5
+    move top(deck) to snake
+    move top(deck) to snake
+    peek = last(snake)
+
+score:
+    points = sum(hand, value)
+
+winner:
+    highest total
+"""
+
+
+def test_counter_events_and_lines_positions_as_each_player_sees_them():
+    game = catrules.load_source(TELLS, "tells.cat")
+    st = game.new_state(2, seed=3, log=True)
+    counters = [e for e in st.log if e["t"] == "counter"]
+    names = [(e["name"], e.get("owner"), e.get("card")) for e in counters]
+    # `holder = holder` changes nothing and is not logged
+    assert names == [("holder", None, None), ("peek", None, None), ("mark", None, counters[2]["card"]),
+                     ("peek", None, None)]
+    assert counters[0]["value"] == 1
+    hidden_peek, mark, shown_peek = counters[1], counters[2], counters[3]
+    assert hidden_peek["zones"] == ["deck"] and shown_peek["zones"] == ["snake"]
+    assert mark["zone"] == "hand of player 2" and mark["value"] == 5
+    for p in (0, 1):
+        seen = [visible_event(st, e, p) for e in counters]
+        assert seen[0] == counters[0]                              # public
+        assert seen[1]["value"] is None and seen[1]["hidden"] and "zones" not in seen[1]
+        assert seen[3] == shown_peek                               # the card is in view now
+        assert (seen[2] == mark) if p == 1 else seen[2] is None    # only the card's owner sees it
+    moves = [e for e in st.log if e["t"] == "move" and e["to"] == "snake"]
+    assert [(e["line"], e["position"]) for e in moves] == [(1, 1), (2, 1)]
+    # the log writes cards in full, also a counter's card
+    from catrules.logs import event_line
+    line = event_line(game, shown_peek, 9)
+    assert line["value"]["id"] == shown_peek["value"] and line["value"]["type"] == "number"
+    assert event_line(game, mark, 10)["card"]["id"] == mark["card"]
+
+
+def test_an_exchange_is_shown_to_whoever_sees_either_zone():
+    game = catrules.load_game(ROOT / "docs" / "examples" / "exchange.cat")
+    st = game.new_state(2, seed=1, log=True)
+    while not st.finished:
+        d = st.pending()[0]
+        st.apply(d.player, d.options[0].id)
+    ex = [e for e in st.log if e["t"] == "exchange"]
+    assert ex
+    for e in ex:            # a hand (its owner's) and the shop (public): everyone sees both cards
+        for p in (0, 1):
+            assert visible_event(st, e, p)["cards"] == e["cards"]
