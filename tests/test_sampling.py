@@ -11,7 +11,7 @@ import pytest
 import catrules
 from catrules import testing as T
 from catrules.bots import GreedyBot, RandomBot
-from catrules.engine import State
+from catrules.engine import State, type_zones
 from catrules.match import Match, lead
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -236,3 +236,22 @@ def test_errors_in_imagined_games_are_the_bots_and_do_not_happen_now(monkeypatch
         assert st.finished
         errors += m.lookahead_errors
     assert errors > 0
+
+
+def test_meow_tokens_stay_out_of_hands_in_imagined_games():
+    game = catrules.load_game(ROOT / "games" / "meow.cat")
+    prog = game.program
+    zones = {z.index: z.name for z in prog.zones}
+    tz = type_zones(prog)
+    assert {zones[i] for i in tz["award"]} == {"tokens", "row", "won", "used"}
+    assert "tokens" not in {zones[i] for i in tz["cat"]}
+    awards = prog.cards_of_type["award"]
+    for seed in range(10):
+        st = game.new_state(4, seed=seed)
+        rng = random.Random(seed)
+        T.play_until(st, lambda s: s.decisions >= 3 + seed * 4)
+        for p in range(4):
+            s = st.sample_for(p, rng)
+            for c in awards:
+                assert st.layout.slot_spec[s.loc[c]].name in ("tokens", "row", "won", "used")
+            assert s.view(p) == st.view(p)
