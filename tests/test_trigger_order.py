@@ -86,3 +86,72 @@ def test_clones_mid_move_do_not_share_the_rest_of_the_move(game):
     finish(twin, pick=1)
     assert T.zone(st, "pot") != T.zone(twin, "pot") or T.zone(st, "hand", 0) != T.zone(twin, "hand", 0)
     assert len(T.zone(st, "pot")) == len(T.zone(twin, "pot")) == 3
+
+
+ASKING = """catrules 1
+game "Asking"
+players 2 to 2
+# triggers that ask a question in the middle of a fill and of an exchange
+
+cards tile in stack:
+    for each value in 1 to 4:
+        card
+cards gem in bank:
+    for each value in 1 to 6:
+        card
+
+zone stack: shared, public, pile
+zone board: shared, public, grid 1 by 3
+zone bank: shared, public, pile
+zone pot: shared, public, pile
+zone hand: per player, public, pile
+
+counter host = 0
+counter budget = 2
+
+when card c enters board if budget > 0:
+    budget = budget - 1
+    host chooses g from bank
+    move g to hand of host
+
+when card c enters hand of q from pot:
+    host chooses g from bank
+    move g to hand of q
+
+when card c enters pot from hand of giver:
+    host chooses g from bank
+    move g to hand of giver
+
+flow:
+    fill board from stack
+    move top(stack) to pot
+    exchange first(pot) with first(hand of host)
+
+score:
+    gems = count(hand)
+
+winner:
+    highest total
+"""
+
+
+def test_fill_and_exchange_pause_for_questions_and_resume_from_saves():
+    game = catrules.load_source(ASKING, "asking.cat")
+    straight = game.new_state(2, seed=1, log=True)
+    board_when_asked = []
+    while straight.pending():
+        board_when_asked.append(sum(1 for c in T.zone(straight, "board") if c is not None))
+        d = straight.pending()[0]
+        straight.apply(d.player, d.options[-1].id)
+    assert board_when_asked[:2] == [1, 2]          # each cell's trigger runs before the next cell
+    assert len(board_when_asked) == 4              # two cells, then each card of the exchange
+    # the same game, saved and restored as plain data at every question
+    st = game.new_state(2, seed=1, log=True)
+    log = list(st.log)
+    while st.pending():
+        st = State.from_dict(game.program, json.loads(json.dumps(st.to_dict())))
+        st.log = []
+        d = st.pending()[0]
+        st.apply(d.player, d.options[-1].id)
+        log += st.log
+    assert st.z == straight.z and st.c == straight.c and log == straight.log
