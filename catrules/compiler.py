@@ -1018,7 +1018,7 @@ class _Compiler:
 
         def move(st, fr):
             V = fr.vars
-            rest = V.pop(key, None) if key in V else None
+            rest = V.pop(key, None)
             if rest is not None:
                 slot, where, cs = rest[0], rest[1], rest[2:]
                 if type(where) is list:
@@ -1048,7 +1048,7 @@ class _Compiler:
 
         def fill(st, fr):
             V = fr.vars
-            rest = V.pop(key, None) if key in V else None
+            rest = V.pop(key, None)
             sl, start = rest if rest is not None else (slot(st, V), 0)
             cells = st.z[sl]
             for i in range(start, len(cells)):
@@ -1072,7 +1072,7 @@ class _Compiler:
             V = fr.vars
             trigs = st.prog.triggers
             zone = st.layout.slot_zone
-            rest = V.pop(key, None) if key in V else None
+            rest = V.pop(key, None)
             if rest is not None:            # the first card's triggers are done: now the second's
                 y, sy, sx = rest
                 fired = []
