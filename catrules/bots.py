@@ -13,7 +13,8 @@ the greedy bot what is good):
 
 * :class:`RandomBot` picks uniformly among the legal options.
 * :class:`GreedyBot` tries each option one decision ahead and keeps the one
-  that leaves it furthest ahead of the best other player.
+  that leaves it furthest ahead of the best other player, by the game's
+  ``winner:`` block.
 
 :func:`make_seat` turns a seat spec such as ``"random"`` or ``"bot:fast"``
 into a bot.
@@ -22,7 +23,7 @@ into a bot.
 from __future__ import annotations
 
 from .frontends.base import Choice, Seat
-from .match import REFLEXES
+from .match import REFLEXES, lead
 
 #: Bot kinds understood by :func:`make_seat` (``bot`` is the greedy bot).
 BOT_KINDS = ("random", "greedy", "bot")
@@ -64,8 +65,9 @@ class GreedyBot(Seat):
     the bot's view (cards it cannot see dealt at random) and runs the game to the next
     decision (see :func:`catrules.match.follow`: others still answering the same
     simultaneous decision take their defaults, and the bot's own follow-up choices are
-    made the best way); the option's value is the mean, over the samples, of the bot's total score
-    minus the best total of the other players.  Ties go to the decision's default option
+    made the best way); the option's value is the mean, over the samples, of the bot's lead
+    by the game's ``winner:`` block (:meth:`value`): where the lowest total wins it keeps its
+    total low, and it honours the tie-breakers.  Ties go to the decision's default option
     when it is among the best, else to the first of them.  A decision with one option
     costs nothing.
     """
@@ -79,16 +81,24 @@ class GreedyBot(Seat):
         self.samples = samples
         self.name = "greedy" if reflex == "normal" else f"greedy:{reflex}"
 
-    def value(self, option_id: str) -> float:
-        """The mean lead (my total - best other total) after choosing ``option_id``."""
+    def value(self, option_id: str) -> tuple:
+        """The mean lead after choosing ``option_id``: by the game's ``winner:`` block, how far
+        the bot's ranking key is ahead of the best other player's, component by component
+        (:func:`catrules.match.lead`: where the lowest total wins, a lower total is a bigger
+        lead; the later components are the tie-breakers).  Compared as tuples.  Samples whose
+        imagined game failed are left out; an option with no usable sample is worth least."""
         me = self.player
         outcomes = self.table.lookahead(me, option_id, self.samples)
-        lead = 0.0
+        leads = []
         for scores in outcomes:
-            mine = scores[me]["total"]
-            others = [s["total"] for i, s in enumerate(scores) if i != me]
-            lead += mine - (max(others) if others else 0)
-        return lead / len(outcomes) if outcomes else 0.0
+            ranks = getattr(scores, "ranks", None)
+            if ranks is None:          # a table that gives scores only: the totals, highest wins
+                ranks = [(s["total"],) for s in scores]
+            leads.append(lead(ranks, me))
+        if not leads:
+            return (float("-inf"),)
+        width = min(len(x) for x in leads)
+        return tuple(sum(x[k] for x in leads) / len(leads) for k in range(width))
 
     def decide(self, view, decision) -> Choice:
         options = decision.options
@@ -97,11 +107,15 @@ class GreedyBot(Seat):
         else:
             values = [self.value(o.id) for o in options]
             best = max(values)
-            tied = [o for o, v in zip(options, values) if v >= best - _EPS]
+            tied = [o for o, v in zip(options, values) if _close(v, best)]
             option = next((o for o in tied if o.id == decision.default), tied[0])
         if decision.timed:
             return Choice(option.id, self.table.reaction_time(self.reflex))
         return Choice(option.id)
+
+
+def _close(a: tuple, b: tuple) -> bool:
+    return len(a) == len(b) and all(abs(x - y) <= _EPS or x == y for x, y in zip(a, b))
 
 
 def make_seat(spec: str) -> Seat:

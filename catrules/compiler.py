@@ -423,7 +423,46 @@ def _insert(st, c: int, slot: int, where) -> None:
     st.loc[c] = slot
 
 
-def move_cards(st, fr, cards: list, slot: int, where=None) -> None:
+def seers(st) -> list:
+    """Per slot, the bitmask of the players who can see it (bit ``p`` for player ``p``)."""
+    lay = st.layout
+    cache = st.prog.__dict__.setdefault("_seers", {})
+    out = cache.get(lay.n)
+    if out is None:
+        out = cache[lay.n] = [sum(1 << p for p in range(lay.n) if lay.visible(s, p))
+                              for s in range(len(lay.slot_spec))]
+    return out
+
+
+def learn(st, cards, s0: int, s1: int) -> None:
+    """Keep ``st.known`` (per card, the players who know which slot it is in) up to date after
+    ``cards`` went from slot ``s0`` to ``s1``: whoever sees either slot knows where they are now;
+    whoever sees neither no longer knows where any card left in ``s0`` is (one of them left,
+    which one they cannot tell), nor where the moved cards went."""
+    if s0 == s1:
+        return
+    sees = seers(st)
+    see = sees[s0] | sees[s1]
+    blind = ((1 << st.n) - 1) & ~see
+    known = st.known
+    if blind:
+        keep = ~blind
+        zone = st.z[s0]
+        for d in (zone if st.layout.slot_simple[s0] else cards_in(zone)):
+            known[d] &= keep
+    for c in cards:
+        known[c] = see
+
+
+def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
+    """Move ``cards`` one by one to ``slot`` (at ``where``), logging them and setting off triggers.
+
+    Each card's triggers are tested as it arrives and run to the end (they may pause for
+    decisions) before the next card moves, exactly as if the cards had been moved one by one:
+    when a card sets something off and cards remain, the rest is kept in the frame's variable
+    ``key`` (plain data: ``[slot, where, card, ...]``) and the instruction runs again once the
+    triggers are done.  Returns True when the step loop must look again (frames were pushed).
+    """
     prog = st.prog
     lay = st.layout
     trig = prog.triggers.get(lay.slot_zone[slot])
@@ -442,26 +481,41 @@ def move_cards(st, fr, cards: list, slot: int, where=None) -> None:
                 _remove(st, c)
             dest.append(c)
             loc[c] = slot
+            if s0 != slot:
+                learn(st, (c,), s0, slot)
         return False
-    fired = []
     groups = []
-    for c in cards:
+    lines = log is not None and lay.slot_shape[slot] == "lines"
+    for i, c in enumerate(cards):
         if c is None:
             continue
         s0 = _remove(st, c)
         _insert(st, c, slot, where)
-        if log is not None:
+        learn(st, (c,), s0, slot)
+        if lines:                               # each card with its line and position
+            li, pos = _position(st, c)
+            _log_move(st, [c], s0, slot, line=li + 1, position=pos + 1)
+        elif log is not None:
             if groups and groups[-1][0] == s0:
                 groups[-1][1].append(c)
             else:
                 groups.append((s0, [c]))
         if trig:
+            fired = []
             _triggered(st, trig, c, s0, slot, fired)
-    if log is not None:
-        for s0, cs in groups:
-            log.append({"t": "move", "cards": cs, "from": st.layout.slot_name[s0], "to": st.layout.slot_name[slot],
-                        "actor": st.actor})
-    return _fire(st, fr, fired)
+            if fired:
+                for g0, cs in groups:
+                    _log_move(st, cs, g0, slot)
+                rest = [x for x in cards[i + 1:] if x is not None]
+                if rest:
+                    if key is None:
+                        raise RulesError("internal: a move of several cards that cannot resume")
+                    fr.vars[key] = [slot, list(where) if isinstance(where, tuple) else where] + rest
+                    fr.pc -= 1              # run the move again for the rest, after the triggers
+                return _fire(st, fr, fired)
+    for g0, cs in groups:
+        _log_move(st, cs, g0, slot)
+    return False
 
 
 def _triggered(st, trig, c, s0, slot, fired) -> None:
@@ -496,6 +550,12 @@ def _fire(st, fr, fired) -> bool:
     for key, V in reversed(fired):
         st.frames.append(Frame(key, 0, V, depth))
     return True
+
+
+#: Frame variables that keep a card-moving statement's place while triggers it set off run
+#: (plain data, saved with the game): ``[slot, where, card...]``, ``[slot, next cell]``,
+#: ``[card, from slot, to slot]``.
+RESUME_MOVE, RESUME_FILL, RESUME_EXCHANGE = "#move@", "#fill@", "#exchange@"
 
 
 #: The one option of the race that `ties race` runs among tied players.
@@ -566,10 +626,37 @@ def _pending(kind, players, options, default, chosen, okind, var, slot, line, pr
     return p
 
 
-def _log_move(st, cards, fr_slot, to_slot) -> None:
+def log_counter(st, name: str, owner, old, new) -> None:
+    """Log a change of a counter (nothing if its value stays the same).
+
+    ``{"t": "counter", "name", "value"}``, with ``owner`` (the player) for a counter of each
+    player, or ``card`` and that card's ``zone`` for a counter of each card; a value of cards
+    also has ``zones``, where those cards are (the event is filtered by them:
+    :func:`catrules.match.visible_event`).
+    """
+    if old == new and type(old) is type(new):
+        return
+    prog = st.prog
+    names = st.layout.slot_name
+    ev = {"t": "counter", "name": name}
+    if owner is not None:
+        if prog.checked.counters[name].per_card:
+            ev["card"] = owner
+            ev["zone"] = names[st.loc[owner]]
+        else:
+            ev["owner"] = owner
+    ev["value"] = list(new) if type(new) is list else new
+    if prog.counter_kind.get(name) == "card" and new is not None:
+        ids = new if type(new) is list else [new]
+        if all(type(c) is int and 0 <= c < prog.card_count for c in ids):
+            ev["zones"] = [names[st.loc[c]] for c in ids]
+    st.log.append(ev)
+
+
+def _log_move(st, cards, fr_slot, to_slot, **extra) -> None:
     if st.log is not None:
         st.log.append({"t": "move", "cards": list(cards), "from": st.layout.slot_name[fr_slot],
-                       "to": st.layout.slot_name[to_slot], "actor": st.actor})
+                       "to": st.layout.slot_name[to_slot], "actor": st.actor, **extra})
 
 
 # ============================================================= allotment search
@@ -837,6 +924,7 @@ class _Compiler:
 
     def run(self) -> None:
         g, p = self.ck.game, self.p
+        p.var_kinds = {}
         for c in g.counters:
             per = "player" if c.per_player else "card" if c.per_card else None
             p.counters.append((c.name, per, self.ex(c.value)))
@@ -860,6 +948,47 @@ class _Compiler:
         if g.tie_race:
             p.codes["tiebreak"] = _tie_race_code(g.tie_race)
             p.code_lines["tiebreak"] = [g.tie_race] * 2
+        self.note_var_kinds()
+
+    def note_var_kinds(self) -> None:
+        """``prog.var_kinds``: what each frame variable holds, where every binding of the name
+        agrees (``card``, ``player``, ``number``...; ``value`` when unknown or mixed), so that a
+        sampled state can rename the cards a variable refers to (:meth:`State.sample_for`)."""
+        g = self.ck.game
+        units = [g.setup, g.flow] + [x.body for x in g.phases + g.actions + g.triggers]
+        seen: dict = {"player": {"player"}, "position": {"number"}, "racers": {"player"}}
+        for t in g.triggers:
+            seen.setdefault(t.var, set()).add("card")
+            for o in (t.owner, t.source_owner):
+                if o:
+                    seen.setdefault(o, set()).add("player")
+        params = {a.name: a.params for a in g.actions}
+
+        def kind_of(e):
+            if isinstance(e, ast.Where):
+                return kind_of(e.source)
+            if isinstance(e, ast.Attr) and e.name == "cards":
+                return "card"
+            if isinstance(e, ast.Name) and self.names.get(id(e), (None, None))[1] == "players":
+                return "player"
+            return self.kind_of(e)
+        for n in ast.walk(units):
+            if isinstance(n, (ast.Choose, ast.Together, ast.ForEach)):
+                seen.setdefault(n.var, set()).add(kind_of(n.source))
+            if isinstance(n, ast.ForPlayers):
+                seen.setdefault(n.var, set()).add("player")
+            if isinstance(n, ast.Together):
+                seen.setdefault(n.player, set()).add("player")
+            if isinstance(n, ast.Assign) and n.name not in self.ck.counters:
+                seen.setdefault(n.name, set()).add(kind_of(n.value))
+            if isinstance(n, ast.Add) and n.name not in self.ck.counters:
+                seen.setdefault(n.name, set()).add("number")
+            if isinstance(n, ast.Do):
+                for k, a in zip(params.get(n.action, ()), n.args):
+                    seen.setdefault(k, set()).add(kind_of(a))
+        for name, kinds in seen.items():
+            kinds.discard("none")
+            self.p.var_kinds.setdefault(name, kinds.pop() if len(kinds) == 1 else "value")
 
     def infer_counter_kinds(self) -> None:
         """What each counter holds (card, player, number...), so views can show it properly."""
@@ -917,13 +1046,20 @@ class _Compiler:
     def s_Move(self, s: ast.Move) -> None:
         cards = self.ex(s.cards)
         dest = self.dest(s.dest)
+        key = f"{RESUME_MOVE}{len(self.code)}"      # the rest of a move paused by triggers
 
         def move(st, fr):
             V = fr.vars
-            cs = cards(st, V)
-            cs = list(cs) if type(cs) is list else as_list(st, cs)
-            slot, where = dest(st, V)
-            return move_cards(st, fr, cs, slot, where)
+            rest = V.pop(key, None)
+            if rest is not None:
+                slot, where, cs = rest[0], rest[1], rest[2:]
+                if type(where) is list:
+                    where = tuple(where)
+            else:
+                cs = cards(st, V)
+                cs = list(cs) if type(cs) is list else as_list(st, cs)
+                slot, where = dest(st, V)
+            return move_cards(st, fr, cs, slot, where, key)
         self.emit(move, s.line)
 
     def s_Shuffle(self, s: ast.Shuffle) -> None:
@@ -940,42 +1076,67 @@ class _Compiler:
         slot = self.slot(s.zone)
         source = self.ex(s.source)
 
+        key = f"{RESUME_FILL}{len(self.code)}"      # [slot, next cell] while triggers run
+
         def fill(st, fr):
-            sl = slot(st, fr.vars)
+            V = fr.vars
+            rest = V.pop(key, None)
+            sl, start = rest if rest is not None else (slot(st, V), 0)
             cells = st.z[sl]
-            fired = False
-            for i in range(len(cells)):
+            for i in range(start, len(cells)):
                 if cells[i] is None:
-                    pile = source(st, fr.vars)
+                    pile = source(st, V)
                     if not pile:
                         break
-                    fired = move_cards(st, fr, [pile[-1]], sl, i) or fired
-            return fired
+                    if move_cards(st, fr, [pile[-1]], sl, i):
+                        V[key] = [sl, i + 1]      # its triggers run first, then the next cell
+                        fr.pc -= 1
+                        return True
+            return False
         self.emit(fill, s.line)
 
     def s_Exchange(self, s: ast.Exchange) -> None:
         a, b = self.ex(s.first), self.ex(s.second)
 
+        key = f"{RESUME_EXCHANGE}{len(self.code)}"  # [second card, from, to] while the first's triggers run
+
         def exchange(st, fr):
-            x, y = a(st, fr.vars), b(st, fr.vars)
+            V = fr.vars
+            trigs = st.prog.triggers
+            zone = st.layout.slot_zone
+            rest = V.pop(key, None)
+            if rest is not None:            # the first card's triggers are done: now the second's
+                y, sy, sx = rest
+                fired = []
+                if trigs.get(zone[sx]):
+                    _triggered(st, trigs[zone[sx]], y, sy, sx, fired)
+                return _fire(st, fr, fired)
+            x, y = a(st, V), b(st, V)
             sx, sy = st.loc[x], st.loc[y]
             px, py = _position(st, x), _position(st, y)
             _put(st, sx, px, y)
             _put(st, sy, py, x)
             st.loc[x], st.loc[y] = sy, sx
+            learn(st, (x,), sx, sy)
+            learn(st, (y,), sy, sx)
             if st.log is not None:
                 st.log.append({"t": "exchange", "cards": [x, y], "zones": [st.layout.slot_name[sx],
                                                                             st.layout.slot_name[sy]],
                                "actor": st.actor})
-            # each card enters the other's zone, so triggers on those zones fire as for `move`
+            # each card enters the other's zone, so triggers on those zones fire as for `move`,
+            # card by card: the second card's are tested once the first card's have run
+            if sx == sy:
+                return False
             fired = []
-            if sx != sy:
-                trigs = st.prog.triggers
-                zone = st.layout.slot_zone
-                if trigs.get(zone[sy]):
-                    _triggered(st, trigs[zone[sy]], x, sx, sy, fired)
+            if trigs.get(zone[sy]):
+                _triggered(st, trigs[zone[sy]], x, sx, sy, fired)
+            if fired:
                 if trigs.get(zone[sx]):
-                    _triggered(st, trigs[zone[sx]], y, sy, sx, fired)
+                    V[key] = [y, sy, sx]
+                    fr.pc -= 1
+                return _fire(st, fr, fired)
+            if trigs.get(zone[sx]):
+                _triggered(st, trigs[zone[sx]], y, sy, sx, fired)
             return _fire(st, fr, fired)
         self.emit(exchange, s.line)
 
@@ -998,10 +1159,17 @@ class _Compiler:
         elif kind == "counter":
             def assign(st, fr):
                 v = val(st, fr.vars)
-                st.c[name] = list(v) if type(v) is list else v
+                v = list(v) if type(v) is list else v
+                if st.log is not None:
+                    log_counter(st, name, None, st.c[name], v)
+                st.c[name] = v
         else:
             def assign(st, fr):
-                st.c[name][owner(st, fr.vars)] = val(st, fr.vars)
+                v = val(st, fr.vars)
+                col, o = st.c[name], owner(st, fr.vars)
+                if st.log is not None:
+                    log_counter(st, name, o, col[o], v)
+                col[o] = v
         self.emit(assign, s.line)
 
     def s_Add(self, s: ast.Add) -> None:
@@ -1012,10 +1180,17 @@ class _Compiler:
                 fr.vars[name] += amount(st, fr.vars)
         elif kind == "counter":
             def add(st, fr):
-                st.c[name] += amount(st, fr.vars)
+                old = st.c[name]
+                st.c[name] = new = old + amount(st, fr.vars)
+                if st.log is not None:
+                    log_counter(st, name, None, old, new)
         else:
             def add(st, fr):
-                st.c[name][owner(st, fr.vars)] += amount(st, fr.vars)
+                col, o = st.c[name], owner(st, fr.vars)
+                old = col[o]
+                col[o] = new = old + amount(st, fr.vars)
+                if st.log is not None:
+                    log_counter(st, name, o, old, new)
         self.emit(add, s.line)
 
     def s_Announce(self, s: ast.Announce) -> None:
@@ -1118,6 +1293,7 @@ class _Compiler:
 
     def s_RepeatTimes(self, s: ast.RepeatTimes) -> None:
         var = self.new_var()
+        self.p.var_kinds[var] = "number"
         count = self.ex(s.count)
 
         def init(st, fr):
@@ -1139,8 +1315,9 @@ class _Compiler:
             return bool(cond(st, fr.vars)) == negate
         self._loop(s, step)
 
-    def _iterate(self, s, var, make_list) -> None:
+    def _iterate(self, s, var, make_list, kind="value") -> None:
         lst, idx = self.new_var(), self.new_var()
+        self.p.var_kinds[lst], self.p.var_kinds[idx] = kind, "number"    # for sampling
 
         def init(st, fr):
             fr.vars[lst] = make_list(st, fr.vars)
@@ -1172,11 +1349,11 @@ class _Compiler:
         else:
             def make(st, V):
                 return list(range(st.n))
-        self._iterate(s, s.var, make)
+        self._iterate(s, s.var, make, "player")
 
     def s_ForEach(self, s: ast.ForEach) -> None:
         src = self.ex(s.source)
-        self._iterate(s, s.var, lambda st, V: list(as_list(st, src(st, V))))
+        self._iterate(s, s.var, lambda st, V: list(as_list(st, src(st, V))), self.kind_of(s.source))
 
     def _options(self, source, opts: ast.ChooseOpts, var: str):
         src = self.ex(source)
@@ -1276,8 +1453,10 @@ class _Compiler:
                 z[ss].extend(back)
                 for c in back:
                     loc[c] = ss
+                learn(st, back, si, ss)
                 _log_move(st, back, si, ss)
             ts = list(as_list(st, targets(st, V)))
+            before = [st.c[note][t] for t in ts] if note is not None and st.log is not None else None
             if note is not None:
                 for t in ts:
                     st.c[note][t] = None
@@ -1287,7 +1466,11 @@ class _Compiler:
                 used, meals = plan
                 _apply_allotment(st, ss, si, used, ts, meals, note)
                 if used:
+                    learn(st, used, ss, si)
                     _log_move(st, used, ss, si)
+            if before is not None:
+                for t, b in zip(ts, before):
+                    log_counter(st, note, t, b, st.c[note][t])
         self.emit(allot, s.line)
 
     def _actor(self, name):

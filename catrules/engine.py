@@ -98,7 +98,7 @@ class State:
     """
 
     __slots__ = ("prog", "n", "options", "seed", "z", "loc", "c", "frames", "pending_", "rng", "trng",
-                 "over", "decisions", "history", "log", "actor", "layout", "steps", "ask_forced")
+                 "over", "decisions", "history", "log", "actor", "layout", "steps", "ask_forced", "known")
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -116,6 +116,9 @@ class State:
         st.layout = prog.layout(players)
         st.z = [[None] * (sp.rows * sp.cols) if sp.shape == "grid" else [] for sp in st.layout.slot_spec]
         st.loc = [0] * prog.card_count
+        # per card, the players who know which slot it is in (a bitmask); the game file
+        # says where every card starts, so everyone knows at first
+        st.known = [(1 << players) - 1] * prog.card_count
         st.log = [] if log else None
         st.actor = None
         st.c = {}
@@ -152,6 +155,7 @@ class State:
         st.seed = self.seed
         st.z = [list(s) if s and type(s[0]) is not list else [list(x) for x in s] for s in self.z]
         st.loc = list(self.loc)
+        st.known = list(self.known)
         st.c = {k: (list(v) if type(v) is list else v) for k, v in self.c.items()}
         st.frames = [f.copy() for f in self.frames]
         st.pending_ = _copy_pending(self.pending_)
@@ -249,10 +253,13 @@ class State:
         return Decision(pl, p["kind"], prompt, opts, did, p["line"], p["kind"] == "race")
 
     def waiting_for(self) -> list:
+        """Who has still to answer, as everyone at the table sees it: a forced answer to a secret
+        choice that the engine gave itself (``ask_forced`` off) counts as not given yet."""
         p = self.pending_
         if p is None:
             return []
-        return [pl for pl in p["players"] if p["chosen"][pl] == "?"]
+        auto = p.get("auto", ())
+        return [pl for pl in p["players"] if p["chosen"][pl] == "?" or pl in auto]
 
     def apply(self, player: int, option_id: str, reaction_time: Optional[float] = None) -> None:
         """Make ``player``'s choice in a pending decision, then run on."""
@@ -283,6 +290,9 @@ class State:
             p["times"][player] = float(reaction_time)
         self.decisions += 1
         self.steps = 0
+        if not record and p["kind"] == "secret":
+            # an answer the engine gave: the others still see this player as choosing
+            p.setdefault("auto", []).append(player)
         if record:
             self.history.append([player, option_id] if reaction_time is None
                                 else [player, option_id, float(reaction_time)])
@@ -447,40 +457,36 @@ class State:
         """What ``player`` may see (``None``: a spectator who sees only public things)."""
         return self.prog.view(self, player)
 
-    def sample_for(self, player: int, rng: random.Random) -> "State":
-        """A copy consistent with ``player``'s view: every card they cannot see is dealt at random
-        among the places they cannot see, and other players' unrevealed choices are forgotten."""
+    def sample_for(self, player: int, rng: random.Random, keep_future: bool = False) -> "State":
+        """A copy consistent with everything ``player`` has seen, the unknown dealt at random.
+
+        * A card ``player`` can see, or whose slot they know (``known``: they saw it go there, or
+          it has not moved since the game file put it there), stays in that slot; the order of a
+          slot ``player`` cannot see is shuffled (they do not know it).
+        * Every other card trades places at random with the other unknown cards that may be in
+          the same zones (:func:`type_zones`: where the rules can ever put a card of its type),
+          so a token never lands in a hand that only ever holds cards.  Such a trade *renames*
+          the cards: whatever referred to the card at a place (a counter of cards, a frame
+          variable of a known card kind, a pending decision's options) refers to the new card
+          at that place, as the player cannot tell them apart.  A card referred to by a value
+          whose kind is unknown (a frame variable that holds cards or numbers) is not moved.
+        * Unless ``keep_future``, later shuffles and draws use a fresh random source drawn from
+          ``rng``, and other players' answers to a simultaneous decision that are already in are
+          forgotten.  With ``keep_future`` both are kept (as in the real game): for testing that
+          what ``player`` sees does not depend on what they cannot see.
+        """
         st = self.clone()
         st.log = None
-        lay = st.layout
-        hidden_slots = [s for s in range(len(st.z)) if not lay.visible(s, player)]
-        cards = []
-        for s in hidden_slots:
-            cards.extend(cards_in(st.z[s]))
-        rng.shuffle(cards)
-        i = 0
-        for s in hidden_slots:
-            zone = st.z[s]
-            if zone and type(zone[0]) is list:
-                for line in zone:
-                    for k in range(len(line)):
-                        line[k] = cards[i]
-                        st.loc[cards[i]] = s
-                        i += 1
-            else:
-                for k in range(len(zone)):
-                    if zone[k] is not None:
-                        zone[k] = cards[i]
-                        st.loc[cards[i]] = s
-                        i += 1
-        # the future is unknown too: later shuffles and draws use a fresh random source
-        st.rng = random.Random(rng.getrandbits(64))
-        st.trng = random.Random(rng.getrandbits(64))
-        p = st.pending_
-        if p is not None and p["kind"] != "choose":
-            for pl in p["players"]:
-                if pl != player and p["chosen"][pl] != "?":
-                    p["chosen"][pl] = "?"
+        _redeal(st, player, rng)
+        if not keep_future:
+            # the future is unknown too: later shuffles and draws use a fresh random source
+            st.rng = random.Random(rng.getrandbits(64))
+            st.trng = random.Random(rng.getrandbits(64))
+            p = st.pending_
+            if p is not None and p["kind"] != "choose":
+                for pl in p["players"]:
+                    if pl != player and p["chosen"][pl] != "?":
+                        p["chosen"][pl] = "?"
         return st
 
     # -------------------------------------------------------- serialisation
@@ -491,7 +497,7 @@ class State:
             "frames": [[f.key, f.pc, f.vars, f.depth] for f in self.frames],
             "pending": self.pending_, "rng": _rng_out(self.rng), "trng": _rng_out(self.trng),
             "over": self.over, "decisions": self.decisions, "history": self.history, "steps": self.steps,
-            "actor": self.actor, "ask_forced": self.ask_forced,
+            "actor": self.actor, "ask_forced": self.ask_forced, "known": self.known,
         }
 
     @classmethod
@@ -509,6 +515,8 @@ class State:
         for s, zone in enumerate(st.z):
             for c in cards_in(zone):
                 st.loc[c] = s
+        known = d.get("known")          # saves from before it was kept: everyone knows
+        st.known = list(known) if known is not None else [(1 << st.n) - 1] * prog.card_count
         st.c = d["counters"]
         st.frames = [Frame(k, pc, v, depth) for k, pc, v, depth in d["frames"]]
         st.pending_ = d["pending"]
@@ -522,6 +530,275 @@ class State:
         st.ask_forced = bool(d.get("ask_forced", False))
         st.log = None
         return st
+
+
+# ------------------------------------------------------------------ sampling
+
+def type_zones(prog) -> dict:
+    """Card type -> the zone indices where the rules can ever put a card of that type.
+
+    Worked out once per program from the game file: a type starts in its own zone, and goes
+    wherever a ``move``, ``fill``, ``exchange`` or ``allot`` may take a card of it.  The types
+    a statement moves come from its card expression (a zone gives the types that may be in
+    it, a variable the types of what it is bound to); where that is not clear, every type;
+    a move to a place may go to any ``lines`` zone.  Repeated until nothing changes.
+    """
+    cached = prog.__dict__.get("_type_zones")
+    if cached is not None:
+        return cached
+    from . import ast
+    ck = prog.checked
+    g = ck.game
+    names = ck.names
+    every = frozenset(prog.cards_of_type)
+    zones_of: dict = {}
+    for ct in g.cards:
+        zones_of.setdefault(ct.name, set()).add(ck.zones[ct.zone].index)
+    lines_zones = {z.index for z in ck.zones.values() if z.shape == "lines"}
+    units = [g.setup, g.flow] + [x.body for x in g.phases + g.actions + g.triggers]
+    nodes = list(ast.walk(units))
+    binds: dict = {}                       # local name -> expressions it is bound to
+    for t in g.triggers:
+        binds.setdefault(t.var, []).append(("zone", ck.zones[t.zone].index))
+    params = {a.name: a.params for a in g.actions}
+    for n in nodes:
+        if isinstance(n, (ast.Choose, ast.Together, ast.ForEach)):
+            binds.setdefault(n.var, []).append(n.source)
+        elif isinstance(n, ast.Assign) and n.name not in ck.counters:
+            binds.setdefault(n.name, []).append(n.value)
+        elif isinstance(n, ast.Do):
+            for k, a in zip(params.get(n.action, ()), n.args):
+                binds.setdefault(k, []).append(a)
+
+    def in_zone(zi):
+        return {t for t, zs in zones_of.items() if zi in zs}
+
+    def types(e, seen=()):
+        if isinstance(e, tuple):                       # ("zone", index): a trigger's card
+            return in_zone(e[1])
+        if e is None or (isinstance(e, ast.Const) and e.value is None):
+            return set()
+        if isinstance(e, ast.Where):
+            return types(e.source, seen)
+        if isinstance(e, (ast.Name, ast.Of)):
+            r = names.get(id(e))
+            if r and r[0] == "zone":
+                return in_zone(r[1].index)
+            if r and r[0] == "cardtype":
+                return {r[1]} if r[1] in every else set(every)
+            if r and r[0] == "local" and isinstance(e, ast.Name) and e.name in binds and e.name not in seen:
+                out = set()
+                for b in binds[e.name]:
+                    out |= types(b, seen + (e.name,))
+                return out
+            return set(every)
+        if isinstance(e, ast.Call) and e.name in ("top", "first", "last", "best", "worst", "random",
+                                                   "bottom") and e.args:
+            return types(e.args[0], seen)
+        if isinstance(e, ast.ListExpr):
+            out = set()
+            for x in e.items:
+                out |= types(x, seen)
+            return out
+        if isinstance(e, ast.IfElse):
+            return types(e.then, seen) | types(e.other, seen)
+        return set(every)
+
+    def dests(e):
+        if isinstance(e, ast.Call) and e.name == "bottom" and e.args:
+            return dests(e.args[0])
+        r = names.get(id(e))
+        if isinstance(e, (ast.Name, ast.Of)) and r and r[0] == "zone":
+            return {r[1].index}
+        return set(lines_zones)                        # a place: in some lines zone
+
+    def zone_of(e):
+        r = names.get(id(e))
+        return {r[1].index} if r and r[0] == "zone" else {z.index for z in ck.zones.values()}
+
+    changed = True
+    while changed:
+        changed = False
+
+        def add(ts, zs):
+            nonlocal changed
+            for t in ts:
+                if not zs <= zones_of[t]:
+                    zones_of[t] |= zs
+                    changed = True
+        for n in nodes:
+            if isinstance(n, ast.Move):
+                add(types(n.cards), dests(n.dest))
+            elif isinstance(n, ast.Fill):
+                add(types(n.source), zone_of(n.zone))
+            elif isinstance(n, ast.Allot):
+                src, into = zone_of(n.source), zone_of(n.into)
+                for a_, b_ in ((src, into), (into, src)):
+                    ts = set()
+                    for zi in a_:
+                        ts |= in_zone(zi)
+                    add(ts, b_)
+            elif isinstance(n, ast.Exchange):
+                for a_, b_ in ((n.first, n.second), (n.second, n.first)):
+                    zs = set()
+                    for t in types(b_):
+                        zs |= zones_of[t]
+                    add(types(a_), zs)
+    out = {t: frozenset(zs) for t, zs in zones_of.items()}
+    prog._type_zones = out
+    return out
+
+
+def _redeal(st: "State", player: int, rng: random.Random) -> None:
+    """Rename the cards ``player`` does not know and shuffle the slots they cannot see
+    (see :meth:`State.sample_for`); in place."""
+    prog, lay = st.prog, st.layout
+    nslots = len(st.z)
+    seen = [lay.visible(s, player) for s in range(nslots)]
+    bit = 1 << player
+    known, loc = st.known, st.loc
+    pinned = _referenced_unsure(st)
+    # the cards of the player's own pending decision are in front of them: known, and kept
+    # exactly where they are (a choice from the top cards of a face-down pile, say)
+    shown: set = set()
+    pend = st.pending_
+    if pend is not None and pend["okind"] == "card" and player in pend["players"]:
+        _card_ids(pend["options"][player], shown, prog.card_count)
+        _card_ids(pend["chosen"][player], shown, prog.card_count)
+    pinned |= shown
+    tz = type_zones(prog)
+    ctype = prog.card_type
+    groups: dict = {}
+    for s in range(nslots):
+        if seen[s]:
+            continue
+        for c in cards_in(st.z[s]):
+            if not known[c] & bit and c not in pinned:
+                groups.setdefault(tz[ctype[c]], []).append(c)
+    perm = {}
+    for cs in groups.values():
+        if len(cs) > 1:
+            new = list(cs)
+            rng.shuffle(new)
+            for old, nw in zip(cs, new):
+                if old != nw:
+                    perm[old] = nw
+    if perm:
+        _rename(st, perm)
+    # the order of a slot the player cannot see is unknown to them: shuffle it in place
+    # (but for the cards in front of them)
+    for s in range(nslots):
+        if seen[s]:
+            continue
+        zone = st.z[s]
+        if lay.slot_shape[s] == "lines":
+            places = [(line, k) for line in zone for k in range(len(line)) if line[k] not in shown]
+        else:
+            places = [(zone, k) for k in range(len(zone)) if zone[k] is not None and zone[k] not in shown]
+        if len(places) > 1:
+            cs = [z_[k] for z_, k in places]
+            rng.shuffle(cs)
+            for (z_, k), c in zip(places, cs):
+                z_[k] = c
+
+
+def _card_ids(v, out: set, count: int) -> None:
+    t = type(v)
+    if t is int:
+        if 0 <= v < count:
+            out.add(v)
+    elif t is list or t is tuple:
+        for x in v:
+            _card_ids(x, out, count)
+
+
+def _referenced_unsure(st: "State") -> set:
+    """Card ids held by values whose kind is not known to be card or not card (such a card
+    stays where it is when a state is sampled, since renaming a number would break the game)."""
+    prog = st.prog
+    n = prog.card_count
+    out: set = set()
+    kinds = prog.var_kinds
+    for fr in st.frames:
+        for k, v in fr.vars.items():
+            if k.startswith(_RESUME):
+                continue
+            if kinds.get(k, "value") == "value":
+                _card_ids(v, out, n)
+    for name, v in st.c.items():
+        if name[:1] != "#" and prog.counter_kind.get(name, "value") == "value":
+            _card_ids(v, out, n)
+    return out
+
+
+_RESUME = ("#move@", "#fill@", "#exchange@")
+
+
+def _ren(v, perm):
+    t = type(v)
+    if t is int:
+        return perm.get(v, v)
+    if t is list:
+        return [_ren(x, perm) for x in v]
+    return v
+
+
+def _ren_id(oid, perm):
+    """A card option id (``c12``) renamed through ``perm``; other ids unchanged."""
+    if isinstance(oid, str) and oid[:1] == "c" and oid[1:].isdigit():
+        return f"c{perm.get(int(oid[1:]), int(oid[1:]))}"
+    return oid
+
+
+def _rename(st: "State", perm: dict) -> None:
+    """Rename cards everywhere: card ``old`` becomes ``perm[old]`` (a permutation), in the
+    zones and in every value that holds cards (by its kind)."""
+    prog = st.prog
+    for zone in st.z:
+        if zone and type(zone[0]) is list:
+            for line in zone:
+                for k, c in enumerate(line):
+                    if c in perm:
+                        line[k] = perm[c]
+        else:
+            for k, c in enumerate(zone):
+                if c is not None and c in perm:
+                    zone[k] = perm[c]
+    loc, known = st.loc, st.known
+    oloc, oknown = list(loc), list(known)
+    for old, new in perm.items():
+        loc[new] = oloc[old]
+        known[new] = oknown[old]
+    kinds = prog.var_kinds
+    for fr in st.frames:
+        V = fr.vars
+        for k, v in V.items():
+            if k.startswith("#move@"):
+                V[k] = v[:2] + _ren(v[2:], perm)
+            elif k.startswith("#exchange@"):
+                V[k] = [perm.get(v[0], v[0])] + v[1:]
+            elif kinds.get(k) == "card":
+                V[k] = _ren(v, perm)
+    per_card = {c.name for c in prog.checked.game.counters if c.per_card}
+    for name in list(st.c):
+        v = st.c[name]
+        card_valued = prog.counter_kind.get(name) == "card"
+        if name in per_card:
+            col = list(v)
+            for old, new in perm.items():
+                col[new] = v[old]
+            st.c[name] = _ren(col, perm) if card_valued else col
+        elif card_valued:
+            st.c[name] = _ren(v, perm)
+    p = st.pending_
+    if p is not None and p["okind"] == "card":
+        p["options"] = [_ren(o, perm) if o is not None else None for o in p["options"]]
+        p["default"] = [_ren(d, perm) for d in p["default"]]
+        p["chosen"] = [_ren(c, perm) if type(c) in (int, list) else c for c in p["chosen"]]
+        if p.get("picks") is not None:
+            p["picks"] = [_ren(x, perm) if x is not None else None for x in p["picks"]]
+        if p.get("answers"):                  # secret answers waiting for the reveal (events)
+            p["answers"] = [{**ev, "option": _ren_id(ev["option"], perm)} for ev in p["answers"]]
 
 
 # ------------------------------------------------------------------ helpers
@@ -553,6 +830,8 @@ def _copy_pending(p):
         q[k] = list(p[k])
     if "answers" in p:
         q["answers"] = list(p["answers"])
+    if "auto" in p:
+        q["auto"] = list(p["auto"])
     if "picks" in p:
         q["picks"] = [list(x) if x is not None else None for x in p["picks"]]
     return q

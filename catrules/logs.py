@@ -76,6 +76,12 @@ def event_line(game, ev: dict, n: int) -> dict:
         if k == "t":
             continue
         out[k] = _card_list(game, v) if k == "cards" else v
+    if kind == "counter":           # card ids in full: the card a counter belongs to, a value of cards
+        if ev.get("card") is not None:
+            out["card"] = game.card(ev["card"])
+        if "zones" in ev and ev.get("value") is not None:
+            v = ev["value"]
+            out["value"] = _card_list(game, v) if isinstance(v, list) else game.card(v)
     if kind == "move" and "count" not in out:
         out["count"] = len(ev["cards"]) if ev.get("cards") is not None else 0
     if kind == "decision" and "time" not in out:

@@ -18,6 +18,7 @@ from typing import Callable, Optional
 
 from . import __version__
 from .engine import State
+from .errors import RulesError
 from .frontends.base import Choice
 
 SAVE_FORMAT = 1
@@ -60,7 +61,9 @@ def visible_event(state: State, ev: dict, player: Optional[int]) -> Optional[dic
         # The chooser sees their choice; others learn that a choice was made, and see what it
         # did through the events that follow (a reveal, cards that move into view), unless
         # the choice is made openly (said aloud at the table).
-        return ev if ev["player"] == player or ev.get("public") else {**ev, "option": None}
+        # Which rule asked (the line) can tell which way the rules went on a hidden card: it
+        # is left out too.
+        return ev if ev["player"] == player or ev.get("public") else {**ev, "option": None, "line": None}
     if t in ("reveal", "race"):
         # A chosen card shows only to who can see the zone it lies in (its `from`): cards
         # chosen in secret are seen as far as the zones they go to are visible.
@@ -72,18 +75,36 @@ def visible_event(state: State, ev: dict, player: Optional[int]) -> Optional[dic
         for ch in ev["choices"]:
             if "from" in ch and ch["player"] != player:
                 src = ch["from"]
-                if isinstance(src, list):
-                    seen = [s is not None and lay.visible(idx[s], player) for s in src]
-                    ch = {**ch, "option": [o if ok else None for o, ok in zip(ch["option"], seen)]}
-                elif src is None or not lay.visible(idx[src], player):
-                    ch = {**ch, "option": None}
+                srcs = src if isinstance(src, list) else [src]
+                seen = [s is not None and lay.visible(idx[s], player) for s in srcs]
+                if not any(seen):
+                    # nothing of it shows: not the card, nor where it was, nor how many
+                    ch = {"player": ch["player"], "option": None}
+                elif isinstance(src, list):
+                    ch = {**ch, "option": [o if ok else None for o, ok in zip(ch["option"], seen)],
+                          "from": [s if ok else None for s, ok in zip(src, seen)]}
             choices.append(ch)
         return {**ev, "choices": choices}
     if t == "exchange":
+        # both cards pass through both zones: whoever sees either zone sees both cards
         idx = state.prog.slot_index(state.layout)
-        if all(state.layout.visible(idx[z], player) for z in ev["zones"]):
+        if any(state.layout.visible(idx[z], player) for z in ev["zones"]):
             return ev
         return {**ev, "cards": None}
+    if t == "counter":
+        # counters are public, but a card's own counter shows only while the card does, and
+        # a value that is a card only to whoever can see that card (as in views)
+        idx = state.prog.slot_index(state.layout)
+        vis = state.layout.visible
+        if "card" in ev and not vis(idx[ev["zone"]], player):
+            return None
+        zones = ev.get("zones")
+        if zones is not None and not all(vis(idx[z], player) for z in zones):
+            out = {k: v for k, v in ev.items() if k != "zones"}
+            out["value"] = None
+            out["hidden"] = True
+            return out
+        return ev
     return ev
 
 
@@ -105,6 +126,8 @@ class Match:
                                  "the seats and logs see what happens before the first decision")
             state.log = []          # a resumed game: what came before was shown already
         self._shown = 0
+        #: How many imagined games of a look-ahead stopped with a rules error (left out).
+        self.lookahead_errors = 0
         self._interactive = any(getattr(s, "interactive", False) for s in seats)
         if self._interactive:
             # a person could time another player's answer: forced choices are asked as well
@@ -118,11 +141,20 @@ class Match:
         return self.state.reaction_time(mean, spread)
 
     def lookahead(self, player: int, option: str, samples: int = 1) -> list:
+        """See :meth:`catrules.frontends.base.Table.lookahead`.  Each item is an :class:`Outcome`.
+
+        An imagined game belongs to the bot, not to the game file: should the rules stop with
+        an error in one (a sampled state the rules could never reach), that sample is left out,
+        so the list may be shorter than ``samples`` (empty if every sample failed).
+        """
         out = []
         for _ in range(max(1, samples)):
             st = self.state.sample_for(player, self.rng)
-            st.apply(player, option, 0.0 if self._is_race() else None)
-            out.append(follow(st, player, LOOKAHEAD_FOLLOW))
+            try:
+                st.apply(player, option, 0.0 if self._is_race() else None)
+                out.append(follow(st, player, LOOKAHEAD_FOLLOW))
+            except RulesError:
+                self.lookahead_errors += 1
         return out
 
     def _is_race(self) -> bool:
@@ -223,18 +255,54 @@ class Match:
 LOOKAHEAD_FOLLOW = 2
 
 
-def follow(st: State, me: int, depth: int) -> list:
+class Outcome(list):
+    """Every player's score dict once a look-ahead has played out, plus ``ranks``: each
+    player's ranking key by the game's ``winner:`` block (:meth:`State.rank_keys`; a tuple,
+    higher is better), worked out on the imagined state itself."""
+
+    __slots__ = ("ranks",)
+
+    def __init__(self, scores: list, ranks: list):
+        super().__init__(scores)
+        self.ranks = ranks
+
+
+def lead(ranks: list, me: int) -> tuple:
+    """How far ``me`` is ahead of the best other player: the difference of the ranking keys,
+    component by component (the first is what the winner block ranks by first, the others are
+    its tie-breakers); against nobody, ``me``'s own key."""
+    mine = ranks[me]
+    others = [k for i, k in enumerate(ranks) if i != me]
+    if not others:
+        return tuple(_num(x) for x in mine)
+    best = max(others)
+    return tuple(_num(a) - _num(b) for a, b in zip(mine, best))
+
+
+def _num(v):
+    if isinstance(v, bool) or v is None:
+        return int(bool(v))
+    return v if isinstance(v, (int, float)) else 0
+
+
+def _outcome(st: State) -> Outcome:
+    sc = st.scores()
+    return Outcome(sc, st.rank_keys(sc))
+
+
+def follow(st: State, me: int, depth: int) -> Outcome:
     """Every player's scores once the decision just made has played out, as far as ``me`` can tell.
 
     The other players' answers still missing from the same simultaneous decision are their
     defaults (or first options; in a race, an average reaction time).  When the next decision is
     ``me``'s own single choice (a menu that leads to a choice of place, say), up to ``depth`` of
-    them are made too, each the best way for ``me``, so that a choice is judged by where it leads.
+    them are made too, each the best way for ``me`` by the game's ranking (:func:`lead`), so that
+    a choice is judged by where it leads.
     """
     while True:
         p = st.pending_
         if p is None:
-            return st.scores()
+            return _outcome(st)
         ds = st.pending()
         if p["kind"] != "choose" and me not in [d.player for d in ds]:
             for d in ds:
@@ -245,17 +313,16 @@ def follow(st: State, me: int, depth: int) -> list:
             continue
         break
     if depth <= 0 or p["kind"] != "choose" or ds[0].player != me:
-        return st.scores()
+        return _outcome(st)
     best, best_lead = None, None
     for o in ds[0].options:
         s2 = st.clone()
         s2.log = None
         s2.apply(me, o.id)
-        sc = follow(s2, me, depth - 1)
-        others = [s["total"] for i, s in enumerate(sc) if i != me]
-        lead = sc[me]["total"] - (max(others) if others else 0)
-        if best_lead is None or lead > best_lead:
-            best, best_lead = sc, lead
+        out = follow(s2, me, depth - 1)
+        ld = lead(out.ranks, me)
+        if best_lead is None or ld > best_lead:
+            best, best_lead = out, ld
     return best
 
 

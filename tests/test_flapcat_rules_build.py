@@ -217,7 +217,7 @@ class Table:
         st = self.st
         refresh(st)
         for p, c in choices.items():
-            if p in st.waiting_for():
+            if p in [d.player for d in st.pending()]:
                 st.apply(p, f"c{c}")
         while True:
             ds = st.pending()

@@ -67,8 +67,9 @@ def test_cards_passed_in_secret_are_seen_only_by_the_passer_and_the_receiver(gam
         receiver = (giver + 1) % 3
         other = (giver + 2) % 3
         assert visible_event(st, reveal, giver)["choices"][giver]["option"] == ch["option"]
-        assert visible_event(st, reveal, other)["choices"][giver]["option"] == [None] * 3
-        assert visible_event(st, reveal, receiver)["choices"][giver]["option"] == [None] * 3
+        # nothing of it: not the cards, nor the zone they lay in, nor how many
+        assert visible_event(st, reveal, other)["choices"][giver] == {"player": giver, "option": None}
+        assert visible_event(st, reveal, receiver)["choices"][giver] == {"player": giver, "option": None}
         # the receiver sees the cards when they arrive in their hand, the third player never
         (arrive,) = [e for e in st.log if e["t"] == "move" and e["from"] == f"passing of player {giver + 1}"]
         assert visible_event(st, arrive, receiver)["cards"] == arrive["cards"]

@@ -347,7 +347,32 @@ class Painter:
             return Text("the game is over", style="bold") if t == "end" else None
         if t == "decision":
             return None          # what a choice did shows in the events that follow it
+        if t == "counter":
+            return self._counter(ev)
         return Text(str(ev), style="dim")
+
+    def _counter(self, ev: dict) -> Text:
+        """A counter that changed: ``first player: player 2``, ``score of you: 5``."""
+        name = nice(ev.get("name", ""))
+        if ev.get("owner") is not None:
+            name += f" of {self.player(ev['owner'], short=True)}"
+        elif ev.get("card") is not None:
+            name += f" of {self.card(ev['card']).plain}"
+        out = Text(f"{name}: ", style="dim")
+        v = ev.get("value")
+        kind = self.game.program.counter_kind.get(ev.get("name")) if self.game is not None else None
+        if ev.get("hidden"):
+            out.append("a card you cannot see", style="dim")
+        elif kind == "card" and isinstance(v, int) and not isinstance(v, bool):
+            out.append_text(self.card(v))
+        elif kind == "player" and isinstance(v, int) and not isinstance(v, bool):
+            out.append(self.player(v, short=True))
+        elif isinstance(v, str) and re.fullmatch(r"(row|col):\d+:\d+", v):
+            what, _slot, i = v.split(":")
+            out.append(f"{'row' if what == 'row' else 'column'} {int(i) + 1}")
+        else:
+            out.append_text(self.value(v))
+        return out
 
     def _move(self, ev: dict) -> Text:
         src, dst = ev.get("from", ""), ev.get("to", "")
