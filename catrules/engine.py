@@ -247,6 +247,8 @@ class State:
         opts = prog.options_for(kind, vals, self)
         default = p["default"][pl]
         did = prog.option_id(kind, default) if default is not None and default in vals else None
+        if did is None and len(opts) == 1:
+            did = opts[0].id                # a forced choice: Enter takes the only option
         prompt = p["prompt"]
         if p.get("need") is not None:
             prompt = f"{prompt} ({len(p['picks'][pl]) + 1} of {p['need'][pl]})"
