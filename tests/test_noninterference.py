@@ -309,7 +309,7 @@ def test_the_check_finds_a_leak(monkeypatch):
 def test_the_check_finds_an_inconsistent_redeal(monkeypatch):
     """... and a redeal that moves cards but leaves what refers to them behind is caught."""
     import test_noninterference as me
-    from catrules import engine
+    from catrules import sampling
 
     def zones_only(st, perm):
         for zone in st.z:
@@ -319,7 +319,7 @@ def test_the_check_finds_an_inconsistent_redeal(monkeypatch):
         old = list(st.loc)
         for a, b in perm.items():
             st.loc[b] = old[a]
-    monkeypatch.setattr(engine, "_rename", zones_only)
+    monkeypatch.setattr(sampling, "_rename", zones_only)
     monkeypatch.setattr(me, "COVERAGE", {})
     monkeypatch.setattr(me, "LEAKS", {})
     leaks = me.check_file(ROOT / "games" / "meow.cat")

@@ -11,7 +11,8 @@ import pytest
 import catrules
 from catrules import testing as T
 from catrules.bots import GreedyBot, RandomBot
-from catrules.engine import State, type_zones
+from catrules.engine import State
+from catrules.sampling import type_zones
 from catrules.match import Match, lead
 
 ROOT = Path(__file__).resolve().parent.parent
