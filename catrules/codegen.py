@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from . import ast
 from .checker import PLACE_ATTRS
+from .engine import LIST_LIMIT, NUMBER_LIMIT
+from .errors import Diagnostic, GameFileError, RulesError
 
 
 class Env:
@@ -42,6 +44,7 @@ class CodeGen:
         self.names = compiler.names
         self.prog = compiler.p
         self.ns: dict = dict(compiler.runtime_helpers())
+        self.ns.update(GUARDS)
         self.count = 0
         self.defines: dict = {}
 
@@ -56,7 +59,7 @@ class CodeGen:
         fname = f"_{name}{self.count}"
         args = ", ".join(("st", "V") + tuple(params))
         src = f"def {fname}({args}):\n    return {body}\n"
-        exec(compile(src, f"<catrules {self.prog.path}:{getattr(e, 'line', 0)}>", "exec"), self.ns)
+        self._compile(src, e)
         fn = self.ns[fname]
         fn.source = src
         return fn
@@ -72,8 +75,21 @@ class CodeGen:
         body = self.gen(d.body, env)
         args = ", ".join(["st"] + [f"_p_{p}" for p in d.params])
         src = f"def {fname}({args}):\n    return {body}\n"
-        exec(compile(src, f"<catrules {self.prog.path}:{d.line}>", "exec"), self.ns)
+        self._compile(src, d)
         return fname
+
+    def _compile(self, src: str, node) -> None:
+        """Compile one function; the file name says where in the game file it comes from."""
+        line, col = getattr(node, "line", 0) or 0, getattr(node, "column", 0) or 0
+        try:
+            code = compile(src, f"<catrules {self.prog.path}:{line}:{col}>", "exec")
+        except (SyntaxError, RecursionError, MemoryError):
+            # Python's own nesting limits (about 200 brackets) are below the parser's.
+            lines = (getattr(self.c.ck.game, "source", "") or "").split("\n")
+            raise GameFileError([Diagnostic(self.prog.path, line, col, "this expression is nested too deeply",
+                                            "split it with `define`", "error",
+                                            lines[line - 1] if 1 <= line <= len(lines) else "")]) from None
+        exec(code, self.ns)
 
     def const(self, value) -> str:
         if isinstance(value, (int, str, bool, type(None), float, tuple)):
@@ -178,7 +194,12 @@ class CodeGen:
             return f"({a} in {self.listy(e.right, b)})"
         if e.op == "not in":
             return f"({a} not in {self.listy(e.right, b)})"
+        if e.op in self._GUARDED:
+            return f"{self._GUARDED[e.op]}({a}, {b})"
         return f"({a} {self._OPS[e.op]} {b})"
+
+    # Arithmetic that can grow a number (or a list) goes through a guard that keeps it in the limits.
+    _GUARDED = {"+": "_add", "-": "_sub", "*": "_mul"}
 
     def g_IfElse(self, e, env):
         return f"({self.gen(e.then, env)} if {self.gen(e.cond, env)} else {self.gen(e.other, env)})"
@@ -291,10 +312,10 @@ class CodeGen:
         return f"abs({self.gen(e.args[0], env)})"
 
     def b_range(self, e, env):
-        return f"list(range({self.gen(e.args[0], env)}, {self.gen(e.args[1], env)} + 1))"
+        return f"_range({self.gen(e.args[0], env)}, {self.gen(e.args[1], env)})"
 
     def b_copies(self, e, env):
-        return f"([{self.gen(e.args[0], env)}] * max(0, {self.gen(e.args[1], env)}))"
+        return f"_copies({self.gen(e.args[0], env)}, {self.gen(e.args[1], env)})"
 
     def b_collect(self, e, env):
         src, it, f = self._per(e, env)
@@ -328,3 +349,71 @@ class CodeGen:
     def b_places(self, e, env):
         _spec, slot = self._zone_slot(e, env)
         return f"_places(st, {slot})"
+
+
+# ------------------------------------------------------------------ guards
+# Helpers the generated code calls where a value could outgrow the limits (see "Limits" in
+# docs/language.rst).  Each does the plain operation first and checks only the result's size.
+
+def _too_big(r) -> RulesError:
+    if type(r) is int:
+        return RulesError(f"a number beyond the limit of {NUMBER_LIMIT:,}",
+                          hint="numbers in a game stay within {:,}".format(NUMBER_LIMIT))
+    return RulesError(f"a list of more than {LIST_LIMIT:,} items", hint="lists in a game stay within "
+                      f"{LIST_LIMIT:,} items")
+
+
+def _fits(r):
+    t = type(r)
+    if t is int:
+        if -NUMBER_LIMIT <= r <= NUMBER_LIMIT:
+            return r
+        raise _too_big(r)
+    if (t is list or t is str or t is tuple) and len(r) > LIST_LIMIT:
+        raise _too_big(r)
+    return r
+
+
+def _add(a, b):
+    r = a + b
+    if type(r) is int and -NUMBER_LIMIT <= r <= NUMBER_LIMIT:
+        return r
+    return _fits(r)
+
+
+def _sub(a, b):
+    r = a - b
+    if type(r) is int and -NUMBER_LIMIT <= r <= NUMBER_LIMIT:
+        return r
+    return _fits(r)
+
+
+def _mul(a, b):
+    ta, tb = type(a), type(b)
+    if ta in (list, str, tuple) or tb in (list, str, tuple):
+        seq, n = (a, b) if ta in (list, str, tuple) else (b, a)
+        if type(n) is int and len(seq) * max(n, 0) > LIST_LIMIT:
+            raise _too_big(seq)
+    elif ta is int and tb is int and (a.bit_length() + b.bit_length() > 126):
+        raise _too_big(NUMBER_LIMIT + 1)
+    r = a * b
+    if type(r) is int and -NUMBER_LIMIT <= r <= NUMBER_LIMIT:
+        return r
+    return _fits(r)
+
+
+def _range(a, b):
+    if type(a) is int and type(b) is int and b - a >= LIST_LIMIT:
+        raise RulesError(f"range({a}, {b}) would hold {b - a + 1:,} numbers (at most {LIST_LIMIT:,})",
+                         hint="use a smaller range")
+    return list(range(a, b + 1))
+
+
+def _copies(x, n):
+    if type(n) is int and n > LIST_LIMIT:
+        raise RulesError(f"copies(..., {n}) would make a list of {n:,} items (at most {LIST_LIMIT:,})",
+                         hint="use a smaller count")
+    return [x] * max(0, n)
+
+
+GUARDS = {"_add": _add, "_sub": _sub, "_mul": _mul, "_range": _range, "_copies": _copies}

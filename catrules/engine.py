@@ -14,14 +14,22 @@ file.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, Iterable, Optional
 
 from .errors import IllegalChoice, RulesError
+
+#: The largest number a running game may compute (see "Limits" in docs/language.rst).
+NUMBER_LIMIT = 10 ** 18
+#: The most items a list computed by a running game may hold.
+LIST_LIMIT = 1_000_000
 
 #: How deep a chain of triggered effects may go before it is stopped.
 CHAIN_LIMIT = 100
 #: How many loop rounds may pass without any decision before the game is stopped.
 STEP_LIMIT = 2_000_000
+#: How many blocks (phases, actions, triggers, loops' bodies) may run inside each other.
+FRAME_LIMIT = 500
 STATE_FORMAT = 1
 
 
@@ -122,12 +130,15 @@ class State:
             st.z[slot].append(cid)
             st.loc[cid] = slot
         for name, per, init in prog.counters:
-            if per == "player":
-                st.c[name] = [init(st, {"player": p}) for p in range(players)]
-            elif per == "card":
-                st.c[name] = [init(st, {}) for _ in range(prog.card_count)]
-            else:
-                st.c[name] = init(st, {})
+            try:
+                if per == "player":
+                    st.c[name] = [init(st, {"player": p}) for p in range(players)]
+                elif per == "card":
+                    st.c[name] = [init(st, {}) for _ in range(prog.card_count)]
+                else:
+                    st.c[name] = init(st, {})
+            except _STOPS as exc:
+                _reraise(exc, prog, init, f"the start value of counter `{name}`")
         if prog.tie_race:
             st.frames.append(Frame("tiebreak", 0, {}))
         st.frames.append(Frame("flow", 0, {}))
@@ -169,6 +180,8 @@ class State:
             # An instruction returns True when the loop must look again: it pushed or
             # dropped a frame, or paused the game for a decision.
             while frames and self.pending_ is None:
+                if len(frames) > FRAME_LIMIT:
+                    self._too_deep()
                 fr = frames[-1]
                 code = codes[fr.key]
                 end = len(code)
@@ -180,18 +193,35 @@ class State:
                     fr.pc = pc + 1
                     if code[pc](self, fr):
                         break
-        except RulesError:
-            raise
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError, ZeroDivisionError) as exc:
+        except RulesError as exc:
+            if exc.line and exc.path:
+                raise
+            if exc.line:
+                raise RulesError(exc.message, exc.line, self.prog.path, exc.hint) from None
             fr = frames[-1] if frames else None
             line = self.prog.line_of(fr.key, fr.pc - 1) if fr else 0
-            raise RulesError(f"the game failed here: {exc.__class__.__name__}: {exc}", line, self.prog.path,
-                             "a value is missing or of the wrong kind (a card where a player is expected, "
-                             "or none)") from exc
+            raise located(exc, self.prog, line) from None
+        except _RUNTIME_ERRORS as exc:
+            fr = frames[-1] if frames else None
+            line = self.prog.line_of(fr.key, fr.pc - 1) if fr else 0
+            raise rules_error(exc, self.prog, line) from None
         if not frames and not self.over:
             self.over = True
             if self.log is not None:
                 self.log.append({"t": "end"})
+
+    def _too_deep(self) -> None:
+        fr = self.frames[-2]                 # the block that started the one too many
+        chain = []
+        for f in self.frames[-8:]:
+            if f.key.startswith(("action:", "phase:", "trigger:")) and f.key not in chain:
+                chain.append(f.key)
+        what = " and ".join("`" + k.replace(":", " ", 1) + "`" for k in chain[:3])
+        what = (f" ({what} " + ("keeps starting itself)" if len(chain) == 1 else "keep starting each other)")
+                if chain else "")
+        raise RulesError(f"blocks ran inside each other more than {FRAME_LIMIT} deep{what}; the game was "
+                         "stopped", self.prog.line_of(fr.key, fr.pc - 1), self.prog.path,
+                         "an action that does itself needs a condition that stops it")
 
     def back_edge(self, fr) -> None:
         """Called by a loop that has gone round more than STEP_LIMIT times since the last decision."""
@@ -294,7 +324,10 @@ class State:
             row = {}
             total = 0
             for name, counted, fn in self.prog.score_items:
-                v = fn(self, V)
+                try:
+                    v = fn(self, V)
+                except _STOPS as exc:
+                    _reraise(exc, self.prog, fn, f"score item `{name}`")
                 row[name] = v
                 if counted:
                     total += v if isinstance(v, (int, float)) else 0
@@ -337,8 +370,11 @@ class State:
             V = {"player": pl, **scores[pl]}
             k = []
             for direction, fn in self.prog.ranking:
-                v = fn(self, V)
-                k.append(v if direction == "highest" else -v)
+                try:
+                    v = fn(self, V)
+                    k.append(v if direction == "highest" else -v)
+                except _STOPS as exc:
+                    _reraise(exc, self.prog, fn, "the `winner:` key")
             keys.append(tuple(k))
         return keys
 
@@ -432,6 +468,173 @@ class State:
         st.actor = d.get("actor")
         st.log = None
         return st
+
+
+# ------------------------------------------------------- runtime errors in words
+
+_RUNTIME_ERRORS = (KeyError, IndexError, TypeError, ValueError, AttributeError, ZeroDivisionError,
+                   OverflowError, RecursionError, MemoryError)
+
+_KINDS = {"int": "a number", "bool": "true or false", "NoneType": "none", "str": "a text or a place",
+          "list": "a list", "tuple": "a list", "dict": "a record", "float": "a number", "function": "a rule",
+          "range": "a list"}
+_OPS = {"+": "add", "-": "subtract", "*": "multiply", "//": "divide", "/": "divide", "%": "take the remainder of",
+        "<": "compare", ">": "compare", "<=": "compare", ">=": "compare", "unary -": "negate"}
+
+
+def _kind(pyname: str) -> str:
+    return _KINDS.get(pyname, "a value of another kind")
+
+
+def _expr_place(exc: BaseException):
+    """(line, column) of the innermost game-file expression running when ``exc`` was raised."""
+    tb = exc.__traceback__
+    found = None
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.startswith("<catrules "):
+            m = re.search(r":(\d+)(?::(\d+))?>$", name)
+            if m:
+                found = (int(m.group(1)), int(m.group(2) or 0))
+        tb = tb.tb_next
+    return found
+
+
+def describe_error(exc: BaseException) -> tuple:
+    """(message, hint) in the language's words for a Python error raised by a running game."""
+    text = str(exc)
+    if isinstance(exc, ZeroDivisionError):
+        if "modulo" in text and "division" not in text:
+            return "the remainder of a division by zero (`% 0`)", "check that the divisor cannot be 0"
+        return "division by zero", "check that the divisor cannot be 0"
+    if isinstance(exc, RecursionError):
+        return ("definitions use each other too deeply (a definition that uses itself never stops)",
+                "a definition cannot use itself; use a loop in an action instead")
+    if isinstance(exc, MemoryError):
+        return ("the game ran out of memory (a list or a number grew too big)",
+                f"numbers are limited to {NUMBER_LIMIT:,} and lists to {LIST_LIMIT:,} items")
+    if isinstance(exc, OverflowError):
+        return "a number too big", f"numbers are limited to {NUMBER_LIMIT:,}"
+    if isinstance(exc, KeyError):
+        key = exc.args[0] if exc.args else None
+        if isinstance(key, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+            return (f"`{key}` has no value here", "it is set only on some paths (in a branch or a loop "
+                    "that did not run); set it before using it")
+        if key is None:
+            return "none is not a card", "check for none first (`if x != none`)"
+        if isinstance(key, bool):
+            return "true or false is not a card", "a card was expected here"
+        if isinstance(key, int):
+            return f"the number {key} is not a card", "a card was expected here"
+        return f"{_kind(type(key).__name__)} is not a card", "a card was expected here"
+    if isinstance(exc, IndexError):
+        return ("a position, player or card number out of range",
+                "check the number (players are counted from the first one; lists can be empty)")
+    if isinstance(exc, TypeError):
+        m = re.search(r"unsupported operand type\(s\) for ([^:]+): '(\w+)' and '(\w+)'", text)
+        if m:
+            op, a, b = m.groups()
+            verb = _OPS.get(op.strip(), "combine")
+            if "none" in (_kind(a), _kind(b)):
+                return (f"a value here is none, so it cannot {verb} {_kind(a)} and {_kind(b)}",
+                        "check for none first (`if x != none`), or give the counter a start value")
+            return f"cannot {verb} {_kind(a)} and {_kind(b)}", "both sides must be numbers"
+        m = re.search(r"'([<>=]+)' not supported between instances of '(\w+)' and '(\w+)'", text)
+        if m:
+            _op, a, b = m.groups()
+            extra = ", and one of them is none" if "NoneType" in (a, b) else ""
+            return (f"cannot compare {_kind(a)} with {_kind(b)}{extra}",
+                    "only numbers (or texts with texts) can be compared")
+        m = re.search(r"bad operand type for unary -: '(\w+)'", text)
+        if m:
+            return f"cannot negate {_kind(m.group(1))}", "`-` needs a number"
+        m = re.search(r"'(\w+)' object is not (iterable|subscriptable)", text)
+        if m:
+            k = _kind(m.group(1))
+            if k == "none":
+                return ("a value here is none where a list or a zone was expected",
+                        "check for none first (`if x != none`)")
+            return f"{k} where a list or a zone was expected", "use a zone, a list or `where`"
+        m = re.search(r"object of type '(\w+)' has no len\(\)", text)
+        if m:
+            return f"{_kind(m.group(1))} where a list or a zone was expected", "`count` needs a list or a zone"
+        m = re.search(r"unhashable type: '(\w+)'", text)
+        if m:
+            return f"{_kind(m.group(1))} cannot be used here", "a single card, player or number was expected"
+        m = re.search(r"'(\w+)' object cannot be interpreted as an integer", text)
+        if m:
+            return f"{_kind(m.group(1))} where a whole number was expected", "use a number here"
+        m = re.search(r"list indices must be integers or slices, not (\w+)", text)
+        if m:
+            k = _kind(m.group(1))
+            if k == "none":
+                return "a value here is none where a player was expected", "check for none first"
+            return f"{k} where a player was expected", "a player was expected here"
+        return "a value of the wrong kind here", "a card, a player, a number or a list was expected"
+    if isinstance(exc, ValueError):
+        if "empty" in text:
+            return "an empty list where a value was needed", "check `count(...) > 0` first"
+        if "not in list" in text:
+            return "a card or value that is not there", "check with `in` first"
+        return "a value out of range", "check the numbers used here"
+    if isinstance(exc, AttributeError):
+        m = re.search(r"'(\w+)' object has no attribute", text)
+        k = _kind(m.group(1)) if m else "this value"
+        return f"{k} has no such property", "check what kind of value is used here"
+    return "the game failed here", ""
+
+
+def rules_error(exc: BaseException, prog, line: int = 0, what: str = "") -> RulesError:
+    """A :class:`RulesError` in the language's words, at the game-file expression that failed."""
+    message, hint = describe_error(exc)
+    place = _expr_place(exc)
+    col = 0
+    if place is not None and place[0]:
+        line, col = place
+    return RulesError(message + _quote(prog, line, col, what), line, getattr(prog, "path", ""), hint)
+
+
+_STOPS = _RUNTIME_ERRORS + (RulesError,)
+
+
+def _reraise(exc: BaseException, prog, fn, what: str):
+    """Raise ``exc`` again as a RulesError located at the expression ``fn`` (for `what`)."""
+    line = _fn_line(fn)
+    if isinstance(exc, RulesError):
+        if exc.line or not line:
+            raise exc
+        raise located(exc, prog, line, what) from None
+    raise rules_error(exc, prog, line, what) from None
+
+
+def located(exc: RulesError, prog, line: int, what: str = "") -> RulesError:
+    """A RulesError raised without a line (by a helper), placed at the expression that raised it."""
+    place = _expr_place(exc)
+    col = 0
+    if place is not None and place[0]:
+        line, col = place
+    return RulesError(exc.message + _quote(prog, line, col, what), line, prog.path, exc.hint)
+
+
+def _quote(prog, line: int, col: int, what: str = "") -> str:
+    """`` in WHAT (in `source line`, column C)`` for a message."""
+    source = getattr(getattr(getattr(prog, "checked", None), "game", None), "source", "") or ""
+    lines = source.split("\n")
+    src = ""
+    if 1 <= line <= len(lines):
+        src = lines[line - 1].strip()
+        if len(src) > 80:
+            src = src[:77] + "..."
+    where = f" in {what}" if what else ""
+    return where + (f" (in `{src}`" + (f", column {col}" if col else "") + ")" if src else "")
+
+
+def _fn_line(fn) -> int:
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return 0
+    m = re.search(r":(\d+)(?::\d+)?>$", code.co_filename)
+    return int(m.group(1)) if m else 0
 
 
 # ------------------------------------------------------------------ helpers

@@ -63,6 +63,7 @@ class RulesError(CatrulesError):
     """
 
     def __init__(self, message: str, line: int = 0, path: str = "", hint: str = ""):
+        self.message = message
         self.line = line
         self.path = path
         self.hint = hint
