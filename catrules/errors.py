@@ -72,6 +72,10 @@ class RulesError(CatrulesError):
         super().__init__(text)
 
 
+class SaveError(CatrulesError, ValueError):
+    """A save file (or saved state) that is damaged, of another game, or not a save at all."""
+
+
 class IllegalChoice(CatrulesError):
     """A choice that is not among the legal options of a pending decision."""
 

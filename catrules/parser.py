@@ -225,19 +225,37 @@ def _too_deep(path: str, text: str, line: int, col: int) -> Diagnostic:
 
 
 def _check_depth(path: str, text: str, tree) -> None:
-    """Refuse trees nested deeper than NESTING_LIMIT (walked without recursion)."""
+    """Refuse trees nested deeper than NESTING_LIMIT (walked without recursion).
+
+    The depth counts what nests in the game: brackets around a single expression add
+    nothing, a chain `a + b + c` counts each operand.  The raw depth of the parse tree is
+    bounded too (by RAW_DEPTH_LIMIT), so that later passes never run out of Python's stack.
+    """
     from lark import Tree
-    stack = [(tree, 1, 1, 1)]
+    stack = [(tree, 1, 1, 1, 1)]
     while stack:
-        node, depth, line, col = stack.pop()
+        node, depth, raw, line, col = stack.pop()
         if not isinstance(node, Tree):
             continue
         meta = node.meta
         if not getattr(meta, "empty", True):
             line, col = meta.line, meta.column
-        if depth > NESTING_LIMIT:
+        if depth > NESTING_LIMIT or raw > RAW_DEPTH_LIMIT:
             raise GameFileError([_too_deep(path, text, line, col)])
-        stack.extend((c, depth + 1, line, col) for c in node.children)
+        step = 1
+        data = node.data
+        if data in _CHAINS:               # operands (sum and product also hold their operators)
+            step = (len(node.children) + 1) // 2 if data in ("sum", "product") else len(node.children)
+            if step > 1 and depth + step > NESTING_LIMIT:
+                raise GameFileError([_too_deep(path, text, line, col)])
+            if step == 1 and data in ("or_op", "and_op"):
+                step = 0                  # the wrapping of an expression in brackets
+        stack.extend((c, depth + step, raw + 1, line, col) for c in node.children)
+
+
+#: How deep the parse tree itself may go (brackets count here).
+RAW_DEPTH_LIMIT = 250
+_CHAINS = frozenset({"sum", "product", "or_op", "and_op", "postfix"})
 
 
 # ---------------------------------------------------------------------------------
