@@ -24,6 +24,7 @@ The same seed gives the same mutants and the same table::
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
 import sys
@@ -48,6 +49,9 @@ FUZZ_STEP_LIMIT = 20_000
 DECISION_BUDGET = 400
 #: Games played with each mutant that loads.
 GAMES = 2
+#: One mutant in BOT_EVERY also plays a game with a greedy bot, for BOT_BUDGET decisions at most.
+BOT_EVERY = 4
+BOT_BUDGET = 60
 
 # Python's own words that a rules error must never show.
 _PYTHON_WORDS = re.compile(r"\b(TypeError|KeyError|IndexError|ValueError|AttributeError|ZeroDivisionError|"
@@ -277,12 +281,18 @@ def _located_rules(exc: RulesError) -> bool:
 
 
 def play_random(game, players: int, seed: int, budget: int = DECISION_BUDGET) -> None:
-    """One game with random choices; stops at the end or after ``budget`` decisions."""
+    """One game with random choices; stops at the end or after ``budget`` decisions.
+
+    After a few decisions the game is saved as JSON and goes on from the restored copy, so
+    that every state a mutant reaches must also pass the checks of a save file.
+    """
     rng = random.Random(seed)
     st = game.new_state(players=players, seed=seed)
-    for _ in range(budget):
+    for k in range(budget):
         if st.finished:
             break
+        if k == 5:
+            st = game.restore(json.loads(json.dumps(st.to_dict())))
         d = st.pending()
         if not d:
             break
@@ -294,6 +304,20 @@ def play_random(game, players: int, seed: int, budget: int = DECISION_BUDGET) ->
     st.scores()
     if st.finished:
         st.winners()
+
+
+def play_bots(game, players: int, seed: int, budget: int = BOT_BUDGET) -> None:
+    """One game through a Match with a greedy bot (look-ahead, views, events) and random bots."""
+    from catrules.bots import make_seat
+    from catrules.match import Match
+    st = game.new_state(players=players, seed=seed, log=True)
+    m = Match(game, st, [make_seat("greedy")] + [make_seat("random") for _ in range(players - 1)])
+    for _ in range(budget):
+        if not m.step():
+            break
+    m.state.scores()
+    if m.state.finished:
+        m.state.winners()
 
 
 def run_one(name: str, text: str, seed: int, games: int = GAMES) -> tuple:
@@ -315,6 +339,8 @@ def run_one(name: str, text: str, seed: int, games: int = GAMES) -> tuple:
             for g in range(games):
                 players = game.min_players + g % (game.max_players - game.min_players + 1)
                 play_random(game, players, seed + g)
+            if seed % BOT_EVERY == 0:
+                play_bots(game, game.min_players, seed)
     except RulesError as exc:
         if "loop rounds without anyone deciding" in str(exc):
             return ("rules-error" if exc.line else "rules-unlocated"), str(exc)[:300]
