@@ -13,6 +13,7 @@ instead of nesting closures removes a Python call per AST node; see
 from __future__ import annotations
 
 from . import ast
+from . import engine
 from .checker import PLACE_ATTRS
 from .engine import LIST_LIMIT, NUMBER_LIMIT
 from .errors import Diagnostic, GameFileError, RulesError
@@ -312,10 +313,10 @@ class CodeGen:
         return f"abs({self.gen(e.args[0], env)})"
 
     def b_range(self, e, env):
-        return f"_range({self.gen(e.args[0], env)}, {self.gen(e.args[1], env)})"
+        return f"_range(st, {self.gen(e.args[0], env)}, {self.gen(e.args[1], env)})"
 
     def b_copies(self, e, env):
-        return f"_copies({self.gen(e.args[0], env)}, {self.gen(e.args[1], env)})"
+        return f"_copies(st, {self.gen(e.args[0], env)}, {self.gen(e.args[1], env)})"
 
     def b_collect(self, e, env):
         src, it, f = self._per(e, env)
@@ -402,17 +403,31 @@ def _mul(a, b):
     return _fits(r)
 
 
-def _range(a, b):
-    if type(a) is int and type(b) is int and b - a >= LIST_LIMIT:
-        raise RulesError(f"range({a}, {b}) would hold {b - a + 1:,} numbers (at most {LIST_LIMIT:,})",
-                         hint="use a smaller range")
+def _charge(st, n: int) -> None:
+    """Count the items of a built list as steps, so that lists built over and over stop too."""
+    st.steps += n
+    if st.steps > engine.STEP_LIMIT:
+        raise RulesError(f"the game built lists of more than {engine.STEP_LIMIT:,} items in all without "
+                         "anyone deciding anything", hint="use smaller ranges, or build the list once")
+
+
+def _range(st, a, b):
+    if type(a) is int and type(b) is int:
+        if b - a >= LIST_LIMIT:
+            raise RulesError(f"range({a}, {b}) would hold {b - a + 1:,} numbers (at most {LIST_LIMIT:,})",
+                             hint="use a smaller range")
+        if b >= a:
+            _charge(st, b - a + 1)
     return list(range(a, b + 1))
 
 
-def _copies(x, n):
-    if type(n) is int and n > LIST_LIMIT:
-        raise RulesError(f"copies(..., {n}) would make a list of {n:,} items (at most {LIST_LIMIT:,})",
-                         hint="use a smaller count")
+def _copies(st, x, n):
+    if type(n) is int:
+        if n > LIST_LIMIT:
+            raise RulesError(f"copies(..., {n}) would make a list of {n:,} items (at most {LIST_LIMIT:,})",
+                             hint="use a smaller count")
+        if n > 0:
+            _charge(st, n)
     return [x] * max(0, n)
 
 

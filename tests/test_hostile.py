@@ -351,3 +351,30 @@ def test_replay_of_damaged_logs_is_one_clear_error(capsys, tmp_path):
         assert code == 1, (i, out, err)
         assert (out + err).strip(), i
         assert "root:" not in out + err
+
+
+def test_a_simulated_game_that_never_ends_stops_after_its_decision_budget(monkeypatch):
+    from catrules import simulate as sim
+    monkeypatch.setattr(sim, "DECISION_LIMIT", 50)
+    src = BASE + """\
+flow:
+    shuffle deck
+    repeat until false:
+        for each player p:
+            p chooses c from deck
+            move c to hand of p
+            move c to deck
+
+score:
+    points = count(hand)
+"""
+    game = api.load_source(src, "hostile.cat")
+    with pytest.raises(RulesError) as info:
+        sim.simulate(game, players=2, games=1, seed=1)
+    assert "more than 50 decisions" in str(info.value) and info.value.line == 18
+
+
+def test_lists_built_over_and_over_stop_within_the_step_limit():
+    exc = stops(BASE + FLOW.replace("    shuffle deck\n", "    shuffle deck\n"
+                                    "    pot = count(range(1, 999999) where count(range(1, 999999)) > 0)\n"))
+    assert "built lists of more than 2,000,000 items" in str(exc) and exc.line == 16

@@ -15,6 +15,7 @@ of these outcomes:
 ``rules-unlocated``     a RulesError naming no line, or speaking of Python
 ``traceback``           any other exception (the bug this fuzzer hunts)
 ``hang``                the work budget ran out without a clean stop
+``injection``           Python written into the game file ran (a marker file appeared)
 
 The same seed gives the same mutants and the same table::
 
@@ -28,6 +29,7 @@ import json
 import random
 import re
 import sys
+import tempfile
 import time
 from collections import Counter
 from contextlib import contextmanager
@@ -40,8 +42,9 @@ if str(ROOT) not in sys.path:                      # run from a checkout without
 from catrules import api, compiler, engine  # noqa: E402
 from catrules.errors import CatrulesError, GameFileError, IllegalChoice, RulesError  # noqa: E402
 
-OUTCOMES = ("rejected", "rejected-unlocated", "played", "rules-error", "rules-unlocated", "traceback", "hang")
-BAD = ("rejected-unlocated", "rules-unlocated", "traceback", "hang")
+OUTCOMES = ("rejected", "rejected-unlocated", "played", "rules-error", "rules-unlocated", "traceback", "hang",
+            "injection")
+BAD = ("rejected-unlocated", "rules-unlocated", "traceback", "hang", "injection")
 
 #: Loop rounds without a decision before a fuzzed game is stopped (the engine's own limit is higher).
 FUZZ_STEP_LIMIT = 20_000
@@ -241,12 +244,43 @@ def _m_recursion(rng, text):
     return text
 
 
+MARKER = Path(tempfile.gettempdir()) / "catrules-fuzz-injected"
+_PAYLOADS = [
+    "__import__('pathlib').Path({m!r}).touch()",
+    "open({m!r}, 'w')",
+    "\\x22); open({m!r}, 'w'); (\\x22",
+    "'); open({m!r}, 'w'); ('",
+    "]; open({m!r}, 'w'); [",
+    "__builtins__", "__class__", "__import__", "exec", "eval", "_L", "st", "V", "_it",
+]
+
+
+def _m_inject(rng, text):
+    """Python written where names, texts or numbers go: it must stay data (or be refused)."""
+    payload = rng.choice(_PAYLOADS).format(m=str(MARKER))
+    kind = rng.randrange(3)
+    if kind == 0:                                   # inside a quoted text
+        strings = list(re.finditer(r'"[^"\n]*"', text))
+        if strings:
+            m = rng.choice(strings)
+            return _splice(text, m.start() + 1, m.end() - 1, payload.replace('"', "'"))
+    if kind == 1:                                   # as a name
+        names = list(_NAME.finditer(text))
+        m = rng.choice(names)
+        word = payload if re.fullmatch(r"\w+", payload) else rng.choice(["__import__", "__class__", "_L", "st"])
+        return _splice(text, m.start(), m.end(), word)
+    toks = _tokens(text)                            # raw, anywhere
+    a, _b = rng.choice(toks)
+    return _splice(text, a, a, payload + " ")
+
+
 MUTATIONS = [
     ("delete-token", _m_delete_token, 3), ("duplicate-token", _m_duplicate_token, 2),
     ("swap-tokens", _m_swap_tokens, 2), ("delete-line", _m_delete_line, 2),
     ("duplicate-line", _m_duplicate_line, 2), ("swap-lines", _m_swap_lines, 2), ("reindent", _m_reindent, 2),
     ("number", _m_number, 3), ("swap-name", _m_swap_name, 3), ("nest", _m_nest, 1), ("odd-text", _m_odd, 1),
     ("big-deck", _m_big_deck, 1), ("runtime", _m_runtime, 3), ("recursion", _m_recursion, 1),
+    ("inject", _m_inject, 2),
 ]
 _WEIGHTS = [w for _n, _f, w in MUTATIONS]
 
@@ -322,6 +356,14 @@ def play_bots(game, players: int, seed: int, budget: int = BOT_BUDGET) -> None:
 
 def run_one(name: str, text: str, seed: int, games: int = GAMES) -> tuple:
     """(outcome, detail) for one mutant."""
+    outcome, detail = _run_one(name, text, seed, games)
+    if MARKER.exists():                     # a payload ran: the worst outcome of all
+        MARKER.unlink()
+        return "injection", f"{MARKER} was written ({outcome}: {detail})"
+    return outcome, detail
+
+
+def _run_one(name: str, text: str, seed: int, games: int = GAMES) -> tuple:
     try:
         game = api.load_source(text, name)
     except GameFileError as exc:
