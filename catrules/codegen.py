@@ -76,7 +76,7 @@ class CodeGen:
         body = self.gen(d.body, env)
         args = ", ".join(["st"] + [f"_p_{p}" for p in d.params])
         src = f"def {fname}({args}):\n    return {body}\n"
-        self._compile(src, d)
+        self._compile(src, d.body if getattr(d.body, "line", 0) else d)    # errors point into the body
         return fname
 
     def _compile(self, src: str, node) -> None:

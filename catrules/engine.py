@@ -491,8 +491,21 @@ _RUNTIME_ERRORS = (KeyError, IndexError, TypeError, ValueError, AttributeError, 
 _KINDS = {"int": "a number", "bool": "true or false", "NoneType": "none", "str": "a text or a place",
           "list": "a list", "tuple": "a list", "dict": "a record", "float": "a number", "function": "a rule",
           "range": "a list"}
-_OPS = {"+": "add", "-": "subtract", "*": "multiply", "//": "divide", "/": "divide", "%": "take the remainder of",
-        "<": "compare", ">": "compare", "<=": "compare", ">=": "compare", "unary -": "negate"}
+
+def _arith(op: str, a: str, b: str) -> str:
+    """``add a number and none``... in words, for an operator that failed."""
+    op = op.rstrip("=") or op
+    if op == "+":
+        return f"add {a} and {b}"
+    if op == "-":
+        return f"subtract {b} from {a}"
+    if op == "*":
+        return f"multiply {a} by {b}"
+    if op in ("/", "//"):
+        return f"divide {a} by {b}"
+    if op == "%":
+        return f"take the remainder of {a} divided by {b}"
+    return f"combine {a} and {b}"
 
 
 def _kind(pyname: str) -> str:
@@ -545,16 +558,20 @@ def describe_error(exc: BaseException) -> tuple:
                 "check the number (players are counted from the first one; lists can be empty)")
     if isinstance(exc, TypeError):
         m = re.search(r"unsupported operand type\(s\) for ([^:]+): '(\w+)' and '(\w+)'", text)
-        if m:
-            op, a, b = m.groups()
-            verb = _OPS.get(op.strip(), "combine")
+        m2 = re.search(r'can only concatenate (\w+) \(not "(\w+)"\) to', text)
+        if m or m2:
+            op, a, b = m.groups() if m else ("+", m2.group(1), m2.group(2))
+            what = _arith(op.strip(), _kind(a), _kind(b))
             if "none" in (_kind(a), _kind(b)):
-                return (f"a value here is none, so it cannot {verb} {_kind(a)} and {_kind(b)}",
+                return (f"a value here is none, so it cannot {what}",
                         "check for none first (`if x != none`), or give the counter a start value")
-            return f"cannot {verb} {_kind(a)} and {_kind(b)}", "both sides must be numbers"
+            return f"cannot {what}", "both sides must be numbers"
         m = re.search(r"'([<>=]+)' not supported between instances of '(\w+)' and '(\w+)'", text)
         if m:
             _op, a, b = m.groups()
+            if a == b == "NoneType":
+                return ("two values here are none, so they cannot be compared",
+                        "check for none first (`if x != none`)")
             if "NoneType" in (a, b):
                 other = _kind(b if a == "NoneType" else a)
                 return (f"a value here is none, so it cannot be compared with {other}",
@@ -575,7 +592,11 @@ def describe_error(exc: BaseException) -> tuple:
             return f"{_kind(m.group(1))} where a list or a zone was expected", "`count` needs a list or a zone"
         m = re.search(r"unhashable type: '(\w+)'", text)
         if m:
-            return f"{_kind(m.group(1))} cannot be used here", "a single card, player or number was expected"
+            return f"{_kind(m.group(1))} where a single card was expected", "a single card was expected here"
+        m = re.search(r"argument of type '(\w+)' is not iterable", text)
+        if m:
+            return (f"`in` needs a list or a zone after it, not {_kind(m.group(1))}",
+                    "write `x in zone` or `x in [a, b]`")
         m = re.search(r"'(\w+)' object cannot be interpreted as an integer", text)
         if m:
             return f"{_kind(m.group(1))} where a whole number was expected", "use a number here"
