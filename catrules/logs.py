@@ -261,7 +261,8 @@ def iter_games(path: str | Path) -> Iterator[LoggedGame]:
             except RecursionError:
                 raise LogError("not a log line (nested too deeply)", path, lineno) from None
             except ValueError as exc:            # NaN, Infinity, a number of thousands of digits
-                raise LogError(f"not a log line ({str(exc)[:80]})", path, lineno) from None
+                why = "a number with too many digits" if "digits" in str(exc) else str(exc)[:80]
+                raise LogError(f"not a log line ({why})", path, lineno) from None
             kind = obj.get("type") if isinstance(obj, dict) else None
             if kind == "header":
                 if current is not None:

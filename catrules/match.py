@@ -47,7 +47,8 @@ def read_json(raw: bytes, what: str):
     except UnicodeDecodeError:
         raise SaveError(f"{what} (not UTF-8 text)") from None
     except ValueError as exc:                 # JSONDecodeError, NaN, a number of thousands of digits
-        raise SaveError(f"{what} ({getattr(exc, 'msg', None) or exc})") from None
+        why = getattr(exc, "msg", None) or str(exc)
+        raise SaveError(f"{what} (" + ("a number with too many digits" if "digits" in why else why) + ")") from None
 
 
 class LazyView(Mapping):

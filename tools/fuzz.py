@@ -327,6 +327,9 @@ def play_random(game, players: int, seed: int, budget: int = DECISION_BUDGET) ->
             break
         if k == 5:
             st = game.restore(json.loads(json.dumps(st.to_dict())))
+        if k % 10 == 0:                     # what the seats and the terminal show
+            st.view(k % players)
+            st.view(None)
         d = st.pending()
         if not d:
             break
@@ -336,6 +339,7 @@ def play_random(game, players: int, seed: int, budget: int = DECISION_BUDGET) ->
         o = rng.choice(d.options)
         st.apply(d.player, o.id, round(rng.uniform(0.1, 1.0), 3) if d.timed else None)
     st.scores()
+    st.view(None)
     if st.finished:
         st.winners()
 
@@ -422,11 +426,13 @@ def _work(args) -> tuple:
 
 
 def campaign(count: int, seed: int, jobs: int = 1, files=None, on_result=None, timeout: int = 0) -> dict:
-    """Run ``count`` mutants; returns {"counts": Counter, "bad": [(index, file, ops, outcome, detail)]}."""
+    """Run ``count`` mutants: {"counts": outcomes, "bad": [(index, file, ops, outcome, detail)],
+    "operators": mutants per mutation operator}."""
     files = files if files is not None else game_files()
     sources = [(str(Path(f).relative_to(ROOT)) if Path(f).is_absolute() and ROOT in Path(f).parents else str(f),
                 Path(f).read_text(encoding="utf-8")) for f in files]
     counts: Counter = Counter()
+    by_op: Counter = Counter()
     bad = []
     work = [(seed, i, sources, timeout) for i in range(count)]
     if jobs > 1:
@@ -438,12 +444,14 @@ def campaign(count: int, seed: int, jobs: int = 1, files=None, on_result=None, t
         results = map(_work, work)
     for index, name, ops, outcome, detail in results:
         counts[outcome] += 1
+        for op in set(ops):
+            by_op[op] += 1
         if outcome in BAD:
             bad.append((index, name, ops, outcome, detail))
         if on_result:
             on_result(index, outcome)
     bad.sort()
-    return {"counts": counts, "bad": bad}
+    return {"counts": counts, "bad": bad, "operators": by_op}
 
 
 def table(counts: Counter) -> str:
@@ -484,6 +492,8 @@ def main(argv=None) -> int:
     print(f"fuzz: {a.count} mutants of {len(game_files())} game files, seed {a.seed}, {a.jobs} job(s), "
           f"{dt:.1f} s")
     print(table(res["counts"]))
+    ops = res["operators"]
+    print("mutants per operator: " + ", ".join(f"{name} {ops.get(name, 0)}" for name, _f, _w in MUTATIONS))
     for index, name, ops, outcome, detail in res["bad"][:a.show]:
         print(f"\n[{outcome}] mutant {index} ({name}, {' + '.join(ops)}): {detail}")
     return 1 if res["bad"] else 0
