@@ -251,9 +251,9 @@ class CodeGen:
 
     def b_sum(self, e, env):
         if len(e.args) == 1:
-            return f"sum({self._arg_list(e, env)})"
+            return f"_fits(sum({self._arg_list(e, env)}))"
         src, it, f = self._per(e, env)
-        return f"sum([{f} for {it} in {src}])"
+        return f"_fits(sum([{f} for {it} in {src}]))"
 
     def _minmax(self, e, env, fn):
         if len(e.args) == 1:
@@ -431,4 +431,4 @@ def _copies(st, x, n):
     return [x] * max(0, n)
 
 
-GUARDS = {"_add": _add, "_sub": _sub, "_mul": _mul, "_range": _range, "_copies": _copies}
+GUARDS = {"_add": _add, "_sub": _sub, "_mul": _mul, "_range": _range, "_copies": _copies, "_fits": _fits}

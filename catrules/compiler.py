@@ -18,7 +18,7 @@ import attrs
 from . import ast
 from . import graph as graphmod
 from .checker import Checked
-from .codegen import CodeGen
+from .codegen import CodeGen, _add
 from .engine import CHAIN_LIMIT, STEP_LIMIT as STEP_GUARD, Frame, cards_in
 from .errors import CatrulesError, RulesError, suggest
 
@@ -975,15 +975,19 @@ class _Compiler:
     def s_Add(self, s: ast.Add) -> None:
         kind, name, owner = self._target(s)
         amount = self.ex(s.amount)
+        # _add keeps the sum within the limits (see "Limits" in docs/language.rst)
         if kind == "local":
             def add(st, fr):
-                fr.vars[name] += amount(st, fr.vars)
+                V = fr.vars
+                V[name] = _add(V[name], amount(st, V))
         elif kind == "counter":
             def add(st, fr):
-                st.c[name] += amount(st, fr.vars)
+                st.c[name] = _add(st.c[name], amount(st, fr.vars))
         else:
             def add(st, fr):
-                st.c[name][owner(st, fr.vars)] += amount(st, fr.vars)
+                col = st.c[name]
+                i = owner(st, fr.vars)
+                col[i] = _add(col[i], amount(st, fr.vars))
         self.emit(add, s.line)
 
     def s_Announce(self, s: ast.Announce) -> None:

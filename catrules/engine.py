@@ -23,6 +23,8 @@ from .errors import IllegalChoice, RulesError, SaveError
 NUMBER_LIMIT = 10 ** 18
 #: The most items a list computed by a running game may hold.
 LIST_LIMIT = 1_000_000
+#: The largest number a save file may hold (sums of scores may pass NUMBER_LIMIT a little).
+SAVED_NUMBER_LIMIT = 10 ** 30
 
 #: How deep a chain of triggered effects may go before it is stopped.
 CHAIN_LIMIT = 100
@@ -789,8 +791,8 @@ def _check_values(values: dict, bad, what: str) -> None:
             raise bad(f"{what} is nested too deeply or too big")
         t = type(v)
         if t is int:
-            if not -NUMBER_LIMIT <= v <= NUMBER_LIMIT:
-                raise bad(f"{what} holds a number beyond the limit")
+            if not -SAVED_NUMBER_LIMIT <= v <= SAVED_NUMBER_LIMIT:
+                raise bad(f"{what} holds a number of more than 30 digits")
         elif t is float:
             if v != v or v in (float("inf"), float("-inf")):
                 raise bad(f"{what} holds a number that is not a number")

@@ -248,7 +248,7 @@ def _mutations(data: dict):
     yield "options", {**state, "options": ["nope"]}
     yield "frames", {**state, "frames": [["phase:nowhere", 0, {}, 0]]}
     yield "pc", {**state, "frames": [["flow", 10 ** 6, {}, 0]]}
-    yield "vars", {**state, "frames": [["flow", 0, {"x": 10 ** 30}, 0]]}
+    yield "vars", {**state, "frames": [["flow", 0, {"x": 10 ** 31}, 0]]}
     yield "counters", {**state, "counters": {}}
     yield "pending", {**state, "pending": {"kind": "choose"}}
     yield "rng", {**state, "rng": [3, [1, 2], None]}
@@ -378,3 +378,10 @@ def test_lists_built_over_and_over_stop_within_the_step_limit():
     exc = stops(BASE + FLOW.replace("    shuffle deck\n", "    shuffle deck\n"
                                     "    pot = count(range(1, 999999) where count(range(1, 999999)) > 0)\n"))
     assert "built lists of more than 2,000,000 items" in str(exc) and exc.line == 16
+
+
+def test_add_keeps_counters_within_the_limit():
+    src = BASE + FLOW.replace("    shuffle deck\n", "    shuffle deck\n    pot = 1\n    repeat 100 times:\n"
+                                                    "        add pot to pot\n")
+    exc = stops(src)
+    assert "a number beyond the limit" in str(exc) and exc.line == 18
