@@ -281,11 +281,12 @@ class _ToAst(Transformer):
         self.deck = 0              # cards declared so far
 
     # ---- numbers and limits ----
-    def _int(self, tok, limit: int = NUMBER_LIMIT, what: str = "a number", hint: str = "") -> int:
+    def _int(self, tok, limit: int = NUMBER_LIMIT, what: str = "a number larger than {limit:,}",
+             hint: str = "") -> int:
         """An INT token as a number, reporting one beyond ``limit``."""
         digits = str(tok).lstrip("0") or "0"
         if len(digits) > 18 or int(digits) > limit:
-            self.rep.error(_tpos_t(tok), f"{what} larger than {limit:,}",
+            self.rep.error(_tpos_t(tok), what.format(limit=limit),
                            hint or f"numbers in a game file go up to {NUMBER_LIMIT:,}")
             return 0
         return int(digits)
@@ -323,8 +324,8 @@ class _ToAst(Transformer):
 
     def card_row(self, meta, ch):
         copies, pairs = ch[0], ch[1]
-        n = self._int(copies, DECK_LIMIT, "a card row of more copies than a whole deck",
-                      f"a game has at most {DECK_LIMIT:,} cards") if copies is not None else 1
+        n = self._int(copies, DECK_LIMIT, "more copies in one card row than a game may have cards "
+                      "({limit:,})", f"a game has at most {DECK_LIMIT:,} cards") if copies is not None else 1
         return ("row", n, pairs or [], _pos(meta))
 
     def card_for(self, meta, ch):
@@ -377,8 +378,8 @@ class _ToAst(Transformer):
     def zone_prop(self, meta, ch):
         for c in ch:
             if c.type == "INT":
-                self._int(c, GRID_LIMIT, "a grid side", f"a grid has at most {GRID_LIMIT} rows and "
-                          f"{GRID_LIMIT} columns")
+                self._int(c, GRID_LIMIT, "a grid side larger than {limit:,}", f"a grid has at most "
+                          f"{GRID_LIMIT} rows and {GRID_LIMIT} columns")
         return (tuple(str(c) for c in ch), _pos(meta))
 
     def zone(self, meta, ch):

@@ -103,7 +103,7 @@ def test_a_huge_range_in_card_rows_is_located():
 
 def test_a_huge_card_row_and_a_huge_deck_are_located():
     d, = located(BASE.replace("        card\n", "        20000 cards\n") + FLOW)
-    assert d.line == 7 and "more copies than a whole deck" in d.message
+    assert d.line == 7 and "more copies in one card row than a game may have cards (10,000)" in d.message
     nested = BASE.replace("    for each value in 1 to 5:\n        card\n",
                           "    for each a in 1 to 1000:\n        for each b in 1 to 1000:\n            card\n")
     d, = located(nested + FLOW)
