@@ -207,10 +207,26 @@ class State:
             fr = frames[-1] if frames else None
             line = self.prog.line_of(fr.key, fr.pc - 1) if fr else 0
             raise rules_error(exc, self.prog, line) from None
+        p = self.pending_
+        if p is not None and p["okind"] in ("card", "player"):
+            self._check_options(p)
         if not frames and not self.over:
             self.over = True
             if self.log is not None:
                 self.log.append({"t": "end"})
+
+    def _check_options(self, p: dict) -> None:
+        """A choice among cards (or players) must offer only cards (players): stop at its line if not."""
+        kind = p["okind"]
+        top = self.prog.card_count if kind == "card" else self.n
+        for pl in p["players"]:
+            for v in p["options"][pl] or ():
+                if type(v) is not int or not 0 <= v < top:
+                    what = "none" if v is None else (f"the number {v}" if type(v) is int else "a value")
+                    line = p.get("line") or 0
+                    raise RulesError(f"a choice among {kind}s offers {what}, which is not a {kind}" +
+                                     _quote(self.prog, line, 0), line, self.prog.path,
+                                     f"offer only {kind}s here (leave none out with `where it != none`)")
 
     def _too_deep(self) -> None:
         fr = self.frames[-2]                 # the block that started the one too many

@@ -385,3 +385,11 @@ def test_add_keeps_counters_within_the_limit():
                                                     "        add pot to pot\n")
     exc = stops(src)
     assert "a number beyond the limit" in str(exc) and exc.line == 18
+
+
+def test_a_choice_among_cards_that_offers_none_stops_at_its_line():
+    exc = stops(BASE + FLOW.replace("        move top(deck, 2) to hand of p\n",
+                                    "        move top(deck, 2) to hand of p\n"
+                                    "        p chooses c from if pot == 0 then [none, 5] else hand of p\n"
+                                    "        move c to deck\n"))
+    assert exc.line == 18 and "a choice among cards offers none, which is not a card" in str(exc)
