@@ -55,7 +55,7 @@ class CodeGen:
         env = Env()
         if element_names:
             env = Env({n: params[0] for n in element_names}, 1)
-        body = self.gen(e, env)
+        body = self._gen_top(e, env)
         self.count += 1
         fname = f"_{name}{self.count}"
         args = ", ".join(("st", "V") + tuple(params))
@@ -73,11 +73,30 @@ class CodeGen:
         fname = f"_d_{d.name}"
         self.defines[key] = fname
         env = Env({p: f"_p_{p}" for p in d.params}, 1)
-        body = self.gen(d.body, env)
+        body = self._gen_top(d.body, env)
         args = ", ".join(["st"] + [f"_p_{p}" for p in d.params])
         src = f"def {fname}({args}):\n    return {body}\n"
         self._compile(src, d.body if getattr(d.body, "line", 0) else d)    # errors point into the body
         return fname
+
+    def _gen_top(self, e, env) -> str:
+        """The code of a whole expression; a guard turns a slip past the checker into a located error."""
+        try:
+            return self.gen(e, env)
+        except (AttributeError, KeyError, TypeError, IndexError, ValueError):
+            raise GameFileError([self._diagnostic(e, "this expression cannot be worked out: a value in it is "
+                                                     "not of the kind its place needs",
+                                                  "check each part: a zone, a card, a player, a number...")]
+                                ) from None
+        except RecursionError:
+            raise GameFileError([self._diagnostic(e, "this expression is nested too deeply",
+                                                  "split it with `define`")]) from None
+
+    def _diagnostic(self, node, message: str, hint: str = "") -> Diagnostic:
+        line, col = getattr(node, "line", 0) or 0, getattr(node, "column", 0) or 0
+        lines = (getattr(self.c.ck.game, "source", "") or "").split("\n")
+        return Diagnostic(self.prog.path, line, col, message, hint, "error",
+                          lines[line - 1] if 1 <= line <= len(lines) else "")
 
     def _compile(self, src: str, node) -> None:
         """Compile one function; the file name says where in the game file it comes from."""
@@ -325,8 +344,20 @@ class CodeGen:
     def b_join(self, e, env):
         return f"[_x for _l in {self._arg_list(e, env)} for _x in _L(st, _l)]"
 
+    _SHAPES_FOR = {"rows": ("grid",), "columns": ("grid",), "lines": ("grid", "lines"), "places": ("lines",)}
+
     def _zone_slot(self, e, env):
         node = e.args[0]
+        spec = self.ck.zones.get(getattr(node, "name", None)) if isinstance(node, (ast.Name, ast.Of)) else None
+        shapes = self._SHAPES_FOR.get(e.name, ())
+        if spec is None or (shapes and spec.shape not in shapes):
+            # a guard: the checker should have refused this already
+            want = " or a ".join("zone of lines" if x == "lines" else "grid zone" for x in shapes)
+            got = f"; `{spec.name}` is a {spec.shape}" if spec is not None else ""
+            raise GameFileError([self._diagnostic(node, f"`{e.name}` needs a {want}{got}",
+                                                  f"write `{e.name}(ZONE)` with a zone declared as "
+                                                  + " or ".join("`lines`" if x == "lines" else "`grid R by C`"
+                                                                for x in shapes))])
         spec = self.ck.zones[node.name]
         if spec.per_player:
             own = self.gen(node.owner, env) if isinstance(node, ast.Of) else self.g_Keyword(ast.Keyword("player"), env)

@@ -393,3 +393,14 @@ def test_a_choice_among_cards_that_offers_none_stops_at_its_line():
                                     "        p chooses c from if pot == 0 then [none, 5] else hand of p\n"
                                     "        move c to deck\n"))
     assert exc.line == 18 and "a choice among cards offers none, which is not a card" in str(exc)
+
+
+@pytest.mark.parametrize("expr, words", [
+    ("count(lines(players))", "`lines` needs a grid zone or a zone of lines"),
+    ("count(lines(deck))", "`lines` needs a grid zone or a zone of lines; `deck` is a pile"),
+    ("count(rows(deck))", "`rows` needs a grid zone; `deck` is a pile"),
+    ("count(places(hand))", "`places` needs a zone of lines; `hand` is a pile"),
+])
+def test_grid_and_lines_builtins_on_other_zones_are_located(expr, words):
+    d, = located(BASE + FLOW.replace("count(hand)", expr))
+    assert d.line == 20 and words in d.message
