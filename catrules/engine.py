@@ -400,7 +400,14 @@ class State:
         """The players who win (more than one when tied players share, unless they raced)."""
         sc = scores or self.scores()
         keys = self.rank_keys(sc)
-        best = max(keys)
+        try:
+            best = max(keys)
+        except TypeError:
+            fn = self.prog.ranking[0][1] if self.prog.ranking else None
+            line = _fn_line(fn)
+            raise RulesError("the `winner:` keys are not all numbers, so the players cannot be ranked" +
+                             _quote(self.prog, line, 0), line, self.prog.path,
+                             "rank by numbers (none or a list cannot be compared)") from None
         tied = [pl for pl in range(self.n) if keys[pl] == best]
         order = self.c.get("#tiebreak")
         if len(tied) > 1 and order:

@@ -404,3 +404,8 @@ def test_a_choice_among_cards_that_offers_none_stops_at_its_line():
 def test_grid_and_lines_builtins_on_other_zones_are_located(expr, words):
     d, = located(BASE + FLOW.replace("count(hand)", expr))
     assert d.line == 20 and words in d.message
+
+
+def test_winner_keys_that_are_not_numbers_are_located():
+    exc = stops(BASE + FLOW + "\nwinner:\n    highest if player == first(players) then none else 1\n")
+    assert exc.line == 23 and "cannot be ranked" in str(exc)
