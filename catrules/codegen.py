@@ -214,12 +214,13 @@ class CodeGen:
             return f"({a} in {self.listy(e.right, b)})"
         if e.op == "not in":
             return f"({a} not in {self.listy(e.right, b)})"
-        if e.op in self._GUARDED:
-            return f"{self._GUARDED[e.op]}({a}, {b})"
+        if e.op == "*":
+            return f"_mul({a}, {b})"
         return f"({a} {self._OPS[e.op]} {b})"
 
-    # Arithmetic that can grow a number (or a list) goes through a guard that keeps it in the limits.
-    _GUARDED = {"+": "_add", "-": "_sub", "*": "_mul"}
+    # `*` is the one operator that can make a huge number or list in one step, so it goes through a
+    # guard.  `+` and `-` grow a value by at most its own size: a value that keeps growing has to be
+    # stored again and again, and `=` and `add` check what they store (compiler.s_Assign, s_Add).
 
     def g_IfElse(self, e, env):
         return f"({self.gen(e.then, env)} if {self.gen(e.cond, env)} else {self.gen(e.other, env)})"
@@ -270,9 +271,9 @@ class CodeGen:
 
     def b_sum(self, e, env):
         if len(e.args) == 1:
-            return f"_fits(sum({self._arg_list(e, env)}))"
+            return f"sum({self._arg_list(e, env)})"
         src, it, f = self._per(e, env)
-        return f"_fits(sum([{f} for {it} in {src}]))"
+        return f"sum([{f} for {it} in {src}])"
 
     def _minmax(self, e, env, fn):
         if len(e.args) == 1:
@@ -413,13 +414,6 @@ def _add(a, b):
     return _fits(r)
 
 
-def _sub(a, b):
-    r = a - b
-    if type(r) is int and -NUMBER_LIMIT <= r <= NUMBER_LIMIT:
-        return r
-    return _fits(r)
-
-
 def _mul(a, b):
     ta, tb = type(a), type(b)
     if ta in (list, str, tuple) or tb in (list, str, tuple):
@@ -462,4 +456,4 @@ def _copies(st, x, n):
     return [x] * max(0, n)
 
 
-GUARDS = {"_add": _add, "_sub": _sub, "_mul": _mul, "_range": _range, "_copies": _copies, "_fits": _fits}
+GUARDS = {"_mul": _mul, "_range": _range, "_copies": _copies}

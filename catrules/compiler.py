@@ -18,7 +18,7 @@ import attrs
 from . import ast
 from . import graph as graphmod
 from .checker import Checked
-from .codegen import CodeGen, _add
+from .codegen import CodeGen, _add, _fits
 from .engine import CHAIN_LIMIT, STEP_LIMIT as STEP_GUARD, Frame, cards_in
 from .errors import CatrulesError, RulesError, suggest
 
@@ -959,17 +959,18 @@ class _Compiler:
     def s_Assign(self, s: ast.Assign) -> None:
         kind, name, owner = self._target(s)
         val = self.ex(s.value)
+        # what is stored stays within the limits (_fits; see "Limits" in docs/language.rst)
         if kind == "local":
             def assign(st, fr):
-                v = val(st, fr.vars)
+                v = _fits(val(st, fr.vars))
                 fr.vars[name] = list(v) if type(v) is list else v
         elif kind == "counter":
             def assign(st, fr):
-                v = val(st, fr.vars)
+                v = _fits(val(st, fr.vars))
                 st.c[name] = list(v) if type(v) is list else v
         else:
             def assign(st, fr):
-                st.c[name][owner(st, fr.vars)] = val(st, fr.vars)
+                st.c[name][owner(st, fr.vars)] = _fits(val(st, fr.vars))
         self.emit(assign, s.line)
 
     def s_Add(self, s: ast.Add) -> None:

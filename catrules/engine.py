@@ -220,7 +220,13 @@ class State:
         kind = p["okind"]
         top = self.prog.card_count if kind == "card" else self.n
         for pl in p["players"]:
-            for v in p["options"][pl] or ():
+            opts = p["options"][pl]
+            try:                            # the usual case, in C: whole numbers in range
+                if not opts or (min(opts) >= 0 and max(opts) < top):
+                    continue
+            except TypeError:
+                pass
+            for v in opts:
                 if type(v) is not int or not 0 <= v < top:
                     what = "none" if v is None else (f"the number {v}" if type(v) is int else "a value")
                     line = p.get("line") or 0
