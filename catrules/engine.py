@@ -207,32 +207,27 @@ class State:
             fr = frames[-1] if frames else None
             line = self.prog.line_of(fr.key, fr.pc - 1) if fr else 0
             raise rules_error(exc, self.prog, line) from None
-        p = self.pending_
-        if p is not None and p["okind"] in ("card", "player"):
-            self._check_options(p)
         if not frames and not self.over:
             self.over = True
             if self.log is not None:
                 self.log.append({"t": "end"})
 
-    def _check_options(self, p: dict) -> None:
-        """A choice among cards (or players) must offer only cards (players): stop at its line if not."""
+    def _check_options(self, p: dict, exc: BaseException) -> RulesError:
+        """The error for a decision whose options cannot be shown (``exc``): a choice among cards
+        (or players) that offers something else, named at its line."""
         kind = p["okind"]
         top = self.prog.card_count if kind == "card" else self.n
         for pl in p["players"]:
-            opts = p["options"][pl]
-            try:                            # the usual case, in C: whole numbers in range
-                if not opts or (min(opts) >= 0 and max(opts) < top):
-                    continue
-            except TypeError:
-                pass
-            for v in opts:
+            if kind not in ("card", "player"):
+                break
+            for v in p["options"][pl] or ():
                 if type(v) is not int or not 0 <= v < top:
                     what = "none" if v is None else (f"the number {v}" if type(v) is int else "a value")
                     line = p.get("line") or 0
-                    raise RulesError(f"a choice among {kind}s offers {what}, which is not a {kind}" +
-                                     _quote(self.prog, line, 0), line, self.prog.path,
-                                     f"offer only {kind}s here (leave none out with `where it != none`)")
+                    return RulesError(f"a choice among {kind}s offers {what}, which is not a {kind}" +
+                                      _quote(self.prog, line, 0), line, self.prog.path,
+                                      f"offer only {kind}s here (leave none out with `where it != none`)")
+        return rules_error(exc, self.prog, p.get("line") or 0, "the options of this choice")
 
     def _too_deep(self) -> None:
         fr = self.frames[-2]                 # the block that started the one too many
@@ -267,7 +262,10 @@ class State:
         out = []
         for pl in p["players"]:
             if p["chosen"][pl] == "?":
-                out.append(self._decision(p, pl))
+                try:
+                    out.append(self._decision(p, pl))
+                except _RUNTIME_ERRORS as exc:
+                    raise self._check_options(p, exc) from None
         return out
 
     def _decision(self, p: dict, pl: int) -> Decision:
