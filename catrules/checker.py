@@ -106,6 +106,7 @@ class _Checker(ExprChecker):
         self.check_typed()
         self.check_reachability()
         self.check_trigger_cycles()
+        self.check_define_cycles()
         rep.raise_if_errors()
         return Checked(g, self.zones, self.attributes, self.symbols, self.counters, self.options, self.defines,
                        self.actions, self.phases, self.names, rep.warnings, self.card_types,
@@ -355,7 +356,11 @@ class _Checker(ExprChecker):
     def stmt(self, s, sc: _Scope) -> None:
         rep = self.rep
         if isinstance(s, ast.Move):
-            self.expr(s.cards, sc)
+            t = self.expr(s.cards, sc)
+            what = element(t) if t.kind == "list" else t
+            if family(what) in ("number", "truth value", "symbol"):
+                self.rep.error(s.cards, f"`move` moves cards; this is {describe(t)}",
+                               "move a card, a list of cards or a zone's cards (`move c to deck`)")
             self.dest(s.dest, sc)
         elif isinstance(s, ast.Shuffle):
             self.zone_expr(s.zone, sc, "shuffle")
@@ -616,12 +621,21 @@ class _Checker(ExprChecker):
         for a in g.actions:
             if f"action:{a.name}" not in reach:
                 self.rep.warning(a, f"action `{a.name}` is never done", f"use it with `do {a.name}(...)`")
-        for cyc in nx.simple_cycles(graph):
-            phases = [c.split(":", 1)[1] for c in cyc if c.startswith("phase:")]
-            if phases and all(c.startswith("phase:") for c in cyc):
-                node = self.phases[phases[0]]
-                self.rep.error(node, f"phase `{phases[0]}` plays itself (" + " -> ".join(phases + phases[:1]) + ")",
-                               "use `repeat` inside a phase instead of playing it again")
+        # Phases that play each other: one error per group (strongly connected component), found in
+        # linear time; listing every simple cycle can take exponential time and memory.
+        order = {f"phase:{p.name}": i for i, p in enumerate(g.phases)}
+        only_phases = graph.subgraph(order)
+        for comp in nx.strongly_connected_components(only_phases):
+            first = min(comp, key=order.get)
+            if len(comp) == 1 and not only_phases.has_edge(first, first):
+                continue
+            cyc = _cycle_through(only_phases, comp, first)
+            names = [c.split(":", 1)[1] for c in cyc]
+            node = self.phases[names[0]]
+            more = f"; {len(comp)} phases play each other" if len(comp) > len(names) - 1 else ""
+            shown = names if len(names) <= 8 else names[:7] + ["...", names[-1]]
+            self.rep.error(node, f"phase `{names[0]}` plays itself (" + " -> ".join(shown) + ")" + more,
+                           "use `repeat` inside a phase instead of playing it again")
 
     def check_trigger_cycles(self) -> None:
         trig = self.g.triggers
@@ -634,14 +648,50 @@ class _Checker(ExprChecker):
                 for j, u in enumerate(trig):
                     if u.zone == dest:
                         graph.add_edge(i, j)
-        for cyc in nx.simple_cycles(graph):
-            zones = {trig[i].zone for i in cyc}
-            consumes = any(src and not (src <= zones) for i in cyc for _d, src in body_moves[i])
+        # One warning per group of triggers that can fire each other (a strongly connected
+        # component), not one per cycle: the number of cycles can grow exponentially.
+        for comp in nx.strongly_connected_components(graph):
+            first = min(comp)
+            if len(comp) == 1 and not graph.has_edge(first, first):
+                continue
+            zones = {trig[i].zone for i in comp}
+            consumes = any(src and not (src <= zones) for i in comp for _d, src in body_moves[i])
             if not consumes:
-                chain = " -> ".join(trig[i].label for i in cyc + cyc[:1])
+                cyc = _cycle_through(graph, comp, first)
+                labels = [trig[i].label for i in cyc]
+                if len(labels) > 8:
+                    labels = labels[:7] + ["...", labels[-1]]
                 self.rep.warning(trig[cyc[0]], f"these triggers can fire each other forever without using "
-                                               f"anything up: {chain}",
+                                               f"anything up: {' -> '.join(labels)}",
                                  "give one a guard (`if ...`) or make it take cards from a zone that runs out")
+
+    def check_define_cycles(self) -> None:
+        """A definition may not use itself, directly or through other definitions.
+
+        A definition is a formula: it has no statement that could stop a repetition, so one that
+        uses itself would never finish (repeat with `repeat` or `for each` in an action instead).
+        """
+        g = self.g
+        graph = nx.DiGraph()
+        order = {d.name: i for i, d in enumerate(g.defines)}
+        for d in g.defines:
+            graph.add_node(d.name)
+            for n in ast.walk(d.body):
+                if isinstance(n, (ast.Call, ast.Name)):
+                    kind = self.names.get(id(n), (None, None))
+                    if kind[0] == "define" and getattr(kind[1], "name", None) in order:
+                        graph.add_edge(d.name, kind[1].name)
+        for comp in nx.strongly_connected_components(graph):
+            first = min(comp, key=order.get)
+            if len(comp) == 1 and not graph.has_edge(first, first):
+                continue
+            cyc = _cycle_through(graph, comp, first)
+            if len(cyc) > 8:
+                cyc = cyc[:7] + ["...", cyc[-1]]
+            how = "itself" if len(comp) == 1 else "itself through other definitions (" + " -> ".join(cyc) + ")"
+            self.rep.error(self.defines[first], f"definition `{first}` uses {how}",
+                           "a definition is a formula and cannot repeat; repeat with `repeat` or "
+                           "`for each` in an action instead")
 
     def moves_in(self, body) -> list:
         """(destination zone, set of source zones) for each move in ``body``.
@@ -666,3 +716,16 @@ class _Checker(ExprChecker):
 
     def zone_names(self, e) -> set:
         return {x.name for x in ast.walk(e) if isinstance(x, (ast.Name, ast.Of)) and x.name in self.zones}
+
+
+def _cycle_through(graph, comp, first) -> list:
+    """A shortest cycle through ``first`` inside the strongly connected ``comp``: [first, ..., first]."""
+    if graph.has_edge(first, first):
+        return [first, first]
+    sub = graph.subgraph(comp)
+    best = None
+    for nxt in sub.successors(first):
+        path = nx.shortest_path(sub, nxt, first)
+        if best is None or len(path) < len(best):
+            best = path
+    return [first] + best

@@ -161,8 +161,10 @@ def cmd_play(args) -> int:
     resume = None
     if args.resume:
         resume = _read_save(args.resume)
-        cli = resume.get("cli", {})
-        game_path = args.game or _saved_game_path(resume)
+        cli = resume.get("cli")
+        if not isinstance(cli, dict):
+            cli = {}
+        game_path = args.game or _saved_game_path(resume, args.resume)
     else:
         if not args.game:
             raise UsageError("which game? give a game file, or --resume a save file",
@@ -174,6 +176,7 @@ def cmd_play(args) -> int:
     # ---------------------------------------------------------------- seats
     if resume is not None:
         try:
+            Match.check_save_game(game, resume)
             state = game.restore(resume["state"])
         except (CatrulesError, KeyError, TypeError, ValueError, IndexError) as exc:
             raise Failure(f"cannot resume {args.resume}: {exc}",
@@ -182,7 +185,10 @@ def cmd_play(args) -> int:
         if args.players is not None and args.players != players:
             raise UsageError(f"the saved game has {players} players, not {args.players}",
                              "leave out --players when resuming")
-        specs = _split_specs(args.seats) or list(cli.get("seats") or [])
+        saved_seats = cli.get("seats")
+        if not (isinstance(saved_seats, list) and all(isinstance(x, str) for x in saved_seats)):
+            saved_seats = []
+        specs = _split_specs(args.seats) or list(saved_seats)
         if len(specs) != players:
             raise UsageError(f"{len(specs)} seats for the saved game's {players} players", SEATS_HINT)
         options = list(state.options)
@@ -221,7 +227,8 @@ def cmd_play(args) -> int:
         except CatrulesError as exc:
             raise UsageError(str(exc)) from None
 
-    log_path = args.log if args.log is not None else cli.get("log")
+    # A save never chooses where a file is written: a resumed game logs only to a --log given now.
+    log_path = args.log
     save_path = args.save or (args.resume if resume is not None else None) or \
         f"{Path(game.path).stem}-{seed}.save.json"
 
@@ -233,6 +240,9 @@ def cmd_play(args) -> int:
     head = (f"{game.title}: {players} players, seed {seed}, options: {', '.join(options) or 'none'}; "
             "seats: " + ", ".join(f"{i + 1} {n}" for i, n in enumerate(names)))
     console.print(("Resumed " if resume is not None else "") + head, style="dim", markup=False)
+    if resume is not None and log_path is None and isinstance(cli.get("log"), str):
+        console.print(f"(the game was logged to {cli['log']}; resume with --log FILE to log it again)",
+                      style="dim", markup=False)
     spectator = None
     if not humans:
         from .frontends.terminal import Spectator
@@ -327,18 +337,26 @@ def _read_save(path: str) -> dict:
                                               "directory where the game was played") from None
     except OSError as exc:
         raise Failure(f"cannot read {path}: {exc.strerror or exc}") from None
-    except (ValueError, KeyError, TypeError, AttributeError):
-        raise Failure(f"{path} is not a catrules save file (or it is damaged)",
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        why = str(exc) if isinstance(exc, CatrulesError) else ""
+        raise Failure(f"{path} is not a catrules save file (or it is damaged)" +
+                      (f": {why}" if why and why != f"{path} is not a catrules save file" else ""),
                       "give the file that `catrules play` named when it saved the game") from None
     return data
 
 
-def _saved_game_path(data: dict) -> str:
-    cli = data.get("cli", {})
-    for p in (data.get("game"), cli.get("game_abs")):
-        if p and Path(p).is_file():
+def _saved_game_path(data: dict, save_path: str) -> str:
+    """The game file a save names; only a `.cat` file is read without being named on the command line."""
+    cli = data.get("cli") if isinstance(data.get("cli"), dict) else {}
+    named = [p for p in (data.get("game"), cli.get("game_abs")) if isinstance(p, str) and p]
+    for p in named:
+        if p.endswith(".cat") and Path(p).is_file():
             return p
-    return data.get("game") or cli.get("game_abs") or "?"
+    if named and not all(p.endswith(".cat") for p in named):
+        raise Failure(f"{save_path} names {named[0]!r} as its game file, which is not a .cat game file",
+                      f"give the game file: catrules play GAME.cat --resume {save_path}")
+    raise Failure(f"the game file of {save_path} ({named[0] if named else 'not named'}) is not found",
+                  f"give the game file: catrules play GAME.cat --resume {save_path}")
 
 
 # ================================================================ simulate

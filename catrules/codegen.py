@@ -13,7 +13,10 @@ instead of nesting closures removes a Python call per AST node; see
 from __future__ import annotations
 
 from . import ast
+from . import engine
 from .checker import PLACE_ATTRS
+from .engine import LIST_LIMIT, NUMBER_LIMIT
+from .errors import Diagnostic, GameFileError, RulesError
 
 
 class Env:
@@ -47,6 +50,7 @@ class CodeGen:
         self.names = compiler.names
         self.prog = compiler.p
         self.ns: dict = dict(compiler.runtime_helpers())
+        self.ns.update(GUARDS)
         self.count = 0
         self.defines: dict = {}
 
@@ -56,12 +60,12 @@ class CodeGen:
         env = Env()
         if element_names:
             env = Env({n: params[0] for n in element_names}, 1)
-        body = self.gen(e, env)
+        body = self._gen_top(e, env)
         self.count += 1
         fname = f"_{name}{self.count}"
         args = ", ".join(("st", "V") + tuple(params))
         src = f"def {fname}({args}):\n    return {body}\n"
-        exec(compile(src, f"<catrules {self.prog.path}:{getattr(e, 'line', 0)}>", "exec"), self.ns)
+        self._compile(src, e)
         fn = self.ns[fname]
         fn.source = src
         return fn
@@ -74,11 +78,43 @@ class CodeGen:
         fname = f"_d_{d.name}"
         self.defines[key] = fname
         env = Env({p: f"_p_{p}" for p in d.params}, 1)
-        body = self.gen(d.body, env)
+        body = self._gen_top(d.body, env)
         args = ", ".join(["st"] + [f"_p_{p}" for p in d.params])
         src = f"def {fname}({args}):\n    return {body}\n"
-        exec(compile(src, f"<catrules {self.prog.path}:{d.line}>", "exec"), self.ns)
+        self._compile(src, d.body if getattr(d.body, "line", 0) else d)    # errors point into the body
         return fname
+
+    def _gen_top(self, e, env) -> str:
+        """The code of a whole expression; a guard turns a slip past the checker into a located error."""
+        try:
+            return self.gen(e, env)
+        except (AttributeError, KeyError, TypeError, IndexError, ValueError):
+            raise GameFileError([self._diagnostic(e, "this expression cannot be worked out: a value in it is "
+                                                     "not of the kind its place needs",
+                                                  "check each part: a zone, a card, a player, a number...")]
+                                ) from None
+        except RecursionError:
+            raise GameFileError([self._diagnostic(e, "this expression is nested too deeply",
+                                                  "split it with `define`")]) from None
+
+    def _diagnostic(self, node, message: str, hint: str = "") -> Diagnostic:
+        line, col = getattr(node, "line", 0) or 0, getattr(node, "column", 0) or 0
+        lines = (getattr(self.c.ck.game, "source", "") or "").split("\n")
+        return Diagnostic(self.prog.path, line, col, message, hint, "error",
+                          lines[line - 1] if 1 <= line <= len(lines) else "")
+
+    def _compile(self, src: str, node) -> None:
+        """Compile one function; the file name says where in the game file it comes from."""
+        line, col = getattr(node, "line", 0) or 0, getattr(node, "column", 0) or 0
+        try:
+            code = compile(src, f"<catrules {self.prog.path}:{line}:{col}>", "exec")
+        except (SyntaxError, RecursionError, MemoryError):
+            # Python's own nesting limits (about 200 brackets) are below the parser's.
+            lines = (getattr(self.c.ck.game, "source", "") or "").split("\n")
+            raise GameFileError([Diagnostic(self.prog.path, line, col, "this expression is nested too deeply",
+                                            "split it with `define`", "error",
+                                            lines[line - 1] if 1 <= line <= len(lines) else "")]) from None
+        exec(code, self.ns)
 
     def const(self, value) -> str:
         if isinstance(value, (int, str, bool, type(None), float, tuple)):
@@ -183,7 +219,13 @@ class CodeGen:
             return f"({a} in {self.listy(e.right, b)})"
         if e.op == "not in":
             return f"({a} not in {self.listy(e.right, b)})"
+        if e.op == "*":
+            return f"_mul({a}, {b})"
         return f"({a} {self._OPS[e.op]} {b})"
+
+    # `*` is the one operator that can make a huge number or list in one step, so it goes through a
+    # guard.  `+` and `-` grow a value by at most its own size: a value that keeps growing has to be
+    # stored again and again, and `=` and `add` check what they store (compiler.s_Assign, s_Add).
 
     def g_IfElse(self, e, env):
         return f"({self.gen(e.then, env)} if {self.gen(e.cond, env)} else {self.gen(e.other, env)})"
@@ -302,10 +344,10 @@ class CodeGen:
         return f"abs({self.gen(e.args[0], env)})"
 
     def b_range(self, e, env):
-        return f"list(range({self.gen(e.args[0], env)}, {self.gen(e.args[1], env)} + 1))"
+        return f"_range(st, {self.gen(e.args[0], env)}, {self.gen(e.args[1], env)})"
 
     def b_copies(self, e, env):
-        return f"([{self.gen(e.args[0], env)}] * max(0, {self.gen(e.args[1], env)}))"
+        return f"_copies(st, {self.gen(e.args[0], env)}, {self.gen(e.args[1], env)})"
 
     def b_collect(self, e, env):
         src, it, f = self._per(e, env)
@@ -318,8 +360,20 @@ class CodeGen:
         item = e.args[1].name if len(e.args) > 1 else "total"
         return f"st.tallied({self.gen(e.args[0], env)}, {item!r})"
 
+    _SHAPES_FOR = {"rows": ("grid",), "columns": ("grid",), "lines": ("grid", "lines"), "places": ("lines",)}
+
     def _zone_slot(self, e, env):
         node = e.args[0]
+        spec = self.ck.zones.get(getattr(node, "name", None)) if isinstance(node, (ast.Name, ast.Of)) else None
+        shapes = self._SHAPES_FOR.get(e.name, ())
+        if spec is None or (shapes and spec.shape not in shapes):
+            # a guard: the checker should have refused this already
+            want = " or a ".join("zone of lines" if x == "lines" else "grid zone" for x in shapes)
+            got = f"; `{spec.name}` is a {spec.shape}" if spec is not None else ""
+            raise GameFileError([self._diagnostic(node, f"`{e.name}` needs a {want}{got}",
+                                                  f"write `{e.name}(ZONE)` with a zone declared as "
+                                                  + " or ".join("`lines`" if x == "lines" else "`grid R by C`"
+                                                                for x in shapes))])
         spec = self.ck.zones[node.name]
         if spec.per_player:
             own = self.gen(node.owner, env) if isinstance(node, ast.Of) else self.g_Keyword(ast.Keyword("player"), env)
@@ -343,3 +397,78 @@ class CodeGen:
     def b_places(self, e, env):
         _spec, slot = self._zone_slot(e, env)
         return f"_places(st, {slot})"
+
+
+# ------------------------------------------------------------------ guards
+# Helpers the generated code calls where a value could outgrow the limits (see "Limits" in
+# docs/language.rst).  Each does the plain operation first and checks only the result's size.
+
+def _too_big(r) -> RulesError:
+    if type(r) is int:
+        return RulesError(f"a number beyond the limit of {NUMBER_LIMIT:,}",
+                          hint="numbers in a game stay within {:,}".format(NUMBER_LIMIT))
+    return RulesError(f"a list of more than {LIST_LIMIT:,} items", hint="lists in a game stay within "
+                      f"{LIST_LIMIT:,} items")
+
+
+def _fits(r):
+    t = type(r)
+    if t is int:
+        if -NUMBER_LIMIT <= r <= NUMBER_LIMIT:
+            return r
+        raise _too_big(r)
+    if (t is list or t is str or t is tuple) and len(r) > LIST_LIMIT:
+        raise _too_big(r)
+    return r
+
+
+def _add(a, b):
+    r = a + b
+    if type(r) is int and -NUMBER_LIMIT <= r <= NUMBER_LIMIT:
+        return r
+    return _fits(r)
+
+
+def _mul(a, b):
+    ta, tb = type(a), type(b)
+    if ta in (list, str, tuple) or tb in (list, str, tuple):
+        seq, n = (a, b) if ta in (list, str, tuple) else (b, a)
+        if type(n) is int and len(seq) * max(n, 0) > LIST_LIMIT:
+            raise _too_big(seq)
+    elif ta is int and tb is int and (a.bit_length() + b.bit_length() > 126):
+        raise _too_big(NUMBER_LIMIT + 1)
+    r = a * b
+    if type(r) is int and -NUMBER_LIMIT <= r <= NUMBER_LIMIT:
+        return r
+    return _fits(r)
+
+
+def _charge(st, n: int) -> None:
+    """Count the items of a built list as steps, so that lists built over and over stop too."""
+    st.steps += n
+    if st.steps > engine.STEP_LIMIT:
+        raise RulesError(f"the game built lists of more than {engine.STEP_LIMIT:,} items in all without "
+                         "anyone deciding anything", hint="use smaller ranges, or build the list once")
+
+
+def _range(st, a, b):
+    if type(a) is int and type(b) is int:
+        if b - a >= LIST_LIMIT:
+            raise RulesError(f"range({a}, {b}) would hold {b - a + 1:,} numbers (at most {LIST_LIMIT:,})",
+                             hint="use a smaller range")
+        if b >= a:
+            _charge(st, b - a + 1)
+    return list(range(a, b + 1))
+
+
+def _copies(st, x, n):
+    if type(n) is int:
+        if n > LIST_LIMIT:
+            raise RulesError(f"copies(..., {n}) would make a list of {n:,} items (at most {LIST_LIMIT:,})",
+                             hint="use a smaller count")
+        if n > 0:
+            _charge(st, n)
+    return [x] * max(0, n)
+
+
+GUARDS = {"_mul": _mul, "_range": _range, "_copies": _copies}

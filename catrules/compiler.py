@@ -18,7 +18,7 @@ import attrs
 from . import ast
 from . import graph as graphmod
 from .checker import Checked
-from .codegen import CodeGen
+from .codegen import CodeGen, _add, _fits
 from .engine import CHAIN_LIMIT, STEP_LIMIT as STEP_GUARD, Frame, Option, cards_in
 from .errors import CatrulesError, RulesError, suggest
 
@@ -1152,20 +1152,21 @@ class _Compiler:
     def s_Assign(self, s: ast.Assign) -> None:
         kind, name, owner = self._target(s)
         val = self.ex(s.value)
+        # what is stored stays within the limits (_fits; see "Limits" in docs/language.rst)
         if kind == "local":
             def assign(st, fr):
-                v = val(st, fr.vars)
+                v = _fits(val(st, fr.vars))
                 fr.vars[name] = list(v) if type(v) is list else v
         elif kind == "counter":
             def assign(st, fr):
-                v = val(st, fr.vars)
+                v = _fits(val(st, fr.vars))
                 v = list(v) if type(v) is list else v
                 if st.log is not None:
                     log_counter(st, name, None, st.c[name], v)
                 st.c[name] = v
         else:
             def assign(st, fr):
-                v = val(st, fr.vars)
+                v = _fits(val(st, fr.vars))
                 col, o = st.c[name], owner(st, fr.vars)
                 if st.log is not None:
                     log_counter(st, name, o, col[o], v)
@@ -1175,20 +1176,22 @@ class _Compiler:
     def s_Add(self, s: ast.Add) -> None:
         kind, name, owner = self._target(s)
         amount = self.ex(s.amount)
+        # _add keeps the sum within the limits (see "Limits" in docs/language.rst)
         if kind == "local":
             def add(st, fr):
-                fr.vars[name] += amount(st, fr.vars)
+                V = fr.vars
+                V[name] = _add(V[name], amount(st, V))
         elif kind == "counter":
             def add(st, fr):
                 old = st.c[name]
-                st.c[name] = new = old + amount(st, fr.vars)
+                st.c[name] = new = _add(old, amount(st, fr.vars))
                 if st.log is not None:
                     log_counter(st, name, None, old, new)
         else:
             def add(st, fr):
                 col, o = st.c[name], owner(st, fr.vars)
                 old = col[o]
-                col[o] = new = old + amount(st, fr.vars)
+                col[o] = new = _add(old, amount(st, fr.vars))
                 if st.log is not None:
                     log_counter(st, name, o, old, new)
         self.emit(add, s.line)

@@ -14,14 +14,24 @@ file.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, Iterable, Optional
 
-from .errors import IllegalChoice, RulesError
+from .errors import IllegalChoice, RulesError, SaveError
+
+#: The largest number a running game may compute (see "Limits" in docs/language.rst).
+NUMBER_LIMIT = 10 ** 18
+#: The most items a list computed by a running game may hold.
+LIST_LIMIT = 1_000_000
+#: The largest number a save file may hold (sums of scores may pass NUMBER_LIMIT a little).
+SAVED_NUMBER_LIMIT = 10 ** 30
 
 #: How deep a chain of triggered effects may go before it is stopped.
 CHAIN_LIMIT = 100
 #: How many loop rounds may pass without any decision before the game is stopped.
 STEP_LIMIT = 2_000_000
+#: How many blocks (phases, actions, triggers, loops' bodies) may run inside each other.
+FRAME_LIMIT = 500
 STATE_FORMAT = 1
 
 
@@ -133,12 +143,15 @@ class State:
             st.z[slot].append(cid)
             st.loc[cid] = slot
         for name, per, init in prog.counters:
-            if per == "player":
-                st.c[name] = [init(st, {"player": p}) for p in range(players)]
-            elif per == "card":
-                st.c[name] = [init(st, {}) for _ in range(prog.card_count)]
-            else:
-                st.c[name] = init(st, {})
+            try:
+                if per == "player":
+                    st.c[name] = [init(st, {"player": p}) for p in range(players)]
+                elif per == "card":
+                    st.c[name] = [init(st, {}) for _ in range(prog.card_count)]
+                else:
+                    st.c[name] = init(st, {})
+            except _STOPS as exc:
+                _reraise(exc, prog, init, f"the start value of counter `{name}`")
         if prog.tie_race:
             st.frames.append(Frame("tiebreak", 0, {}))
         st.frames.append(Frame("flow", 0, {}))
@@ -182,6 +195,8 @@ class State:
             # An instruction returns True when the loop must look again: it pushed or
             # dropped a frame, or paused the game for a decision.
             while frames and self.pending_ is None:
+                if len(frames) > FRAME_LIMIT:
+                    self._too_deep()
                 fr = frames[-1]
                 code = codes[fr.key]
                 end = len(code)
@@ -193,18 +208,52 @@ class State:
                     fr.pc = pc + 1
                     if code[pc](self, fr):
                         break
-        except RulesError:
-            raise
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError, ZeroDivisionError) as exc:
+        except RulesError as exc:
+            if exc.line and exc.path:
+                raise
+            if exc.line:
+                raise RulesError(exc.message, exc.line, self.prog.path, exc.hint) from None
             fr = frames[-1] if frames else None
             line = self.prog.line_of(fr.key, fr.pc - 1) if fr else 0
-            raise RulesError(f"the game failed here: {exc.__class__.__name__}: {exc}", line, self.prog.path,
-                             "a value is missing or of the wrong kind (a card where a player is expected, "
-                             "or none)") from exc
+            raise located(exc, self.prog, line) from None
+        except _RUNTIME_ERRORS as exc:
+            fr = frames[-1] if frames else None
+            line = self.prog.line_of(fr.key, fr.pc - 1) if fr else 0
+            raise rules_error(exc, self.prog, line) from None
         if not frames and not self.over:
             self.over = True
             if self.log is not None:
                 self.log.append({"t": "end"})
+
+    def _check_options(self, p: dict, exc: BaseException) -> RulesError:
+        """The error for a decision whose options cannot be shown (``exc``): a choice among cards
+        (or players) that offers something else, named at its line."""
+        kind = p["okind"]
+        top = self.prog.card_count if kind == "card" else self.n
+        for pl in p["players"]:
+            if kind not in ("card", "player"):
+                break
+            for v in p["options"][pl] or ():
+                if type(v) is not int or not 0 <= v < top:
+                    what = "none" if v is None else (f"the number {v}" if type(v) is int else "a value")
+                    line = p.get("line") or 0
+                    return RulesError(f"a choice among {kind}s offers {what}, which is not a {kind}" +
+                                      _quote(self.prog, line, 0), line, self.prog.path,
+                                      f"offer only {kind}s here (leave none out with `where it != none`)")
+        return rules_error(exc, self.prog, p.get("line") or 0, "the options of this choice")
+
+    def _too_deep(self) -> None:
+        fr = self.frames[-2]                 # the block that started the one too many
+        chain = []
+        for f in self.frames[-8:]:
+            if f.key.startswith(("action:", "phase:", "trigger:")) and f.key not in chain:
+                chain.append(f.key)
+        what = " and ".join("`" + k.replace(":", " ", 1) + "`" for k in chain[:3])
+        what = (f" ({what} " + ("keeps starting itself)" if len(chain) == 1 else "keep starting each other)")
+                if chain else "")
+        raise RulesError(f"blocks ran inside each other more than {FRAME_LIMIT} deep{what}; the game was "
+                         "stopped", self.prog.line_of(fr.key, fr.pc - 1), self.prog.path,
+                         "an action that does itself needs a condition that stops it")
 
     def back_edge(self, fr) -> None:
         """Called by a loop that has gone round more than STEP_LIMIT times since the last decision."""
@@ -226,7 +275,10 @@ class State:
         out = []
         for pl in p["players"]:
             if p["chosen"][pl] == "?":
-                out.append(self._decision(p, pl))
+                try:
+                    out.append(self._decision(p, pl))
+                except _RUNTIME_ERRORS as exc:
+                    raise self._check_options(p, exc) from None
         return out
 
     @staticmethod
@@ -390,7 +442,10 @@ class State:
             row = {}
             total = 0
             for name, counted, fn in self.prog.score_items:
-                v = fn(self, V)
+                try:
+                    v = fn(self, V)
+                except _STOPS as exc:
+                    _reraise(exc, self.prog, fn, f"score item `{name}`")
                 row[name] = v
                 if counted:
                     total += v if isinstance(v, (int, float)) else 0
@@ -438,8 +493,11 @@ class State:
             V = {"player": pl, **scores[pl]}
             k = []
             for direction, fn in self.prog.ranking:
-                v = fn(self, V)
-                k.append(v if direction == "highest" else -v)
+                try:
+                    v = fn(self, V)
+                    k.append(v if direction == "highest" else -v)
+                except _STOPS as exc:
+                    _reraise(exc, self.prog, fn, "the `winner:` key")
             keys.append(tuple(k))
         return keys
 
@@ -447,7 +505,14 @@ class State:
         """The players who win (more than one when tied players share, unless they raced)."""
         sc = scores or self.scores()
         keys = self.rank_keys(sc)
-        best = max(keys)
+        try:
+            best = max(keys)
+        except TypeError:
+            fn = self.prog.ranking[0][1] if self.prog.ranking else None
+            line = _fn_line(fn)
+            raise RulesError("the `winner:` keys are not all numbers, so the players cannot be ranked" +
+                             _quote(self.prog, line, 0), line, self.prog.path,
+                             "rank by numbers (none or a list cannot be compared)") from None
         tied = [pl for pl in range(self.n) if keys[pl] == best]
         order = self.c.get("#tiebreak")
         if len(tied) > 1 and order:
@@ -510,8 +575,21 @@ class State:
 
     @classmethod
     def from_dict(cls, prog, d: dict) -> "State":
+        """A state from :meth:`to_dict`; raises :class:`SaveError` for data that does not fit ``prog``."""
+        if not isinstance(d, dict):
+            raise SaveError("the saved state is not a record")
         if d.get("format") != STATE_FORMAT:
-            raise RulesError("this saved game was written by another version of catrules")
+            raise SaveError("this saved game was written by another version of catrules")
+        try:
+            _check_saved(prog, d)
+            return cls._from_dict(prog, d)
+        except SaveError:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as exc:
+            raise SaveError(f"the saved state is damaged ({describe_error(exc)[0]})") from None
+
+    @classmethod
+    def _from_dict(cls, prog, d: dict) -> "State":
         st = cls.__new__(cls)
         st.prog = prog
         st.n = d["players"]
@@ -538,6 +616,359 @@ class State:
         st.ask_forced = bool(d.get("ask_forced", False))
         st.log = None
         return st
+
+
+# ------------------------------------------------------- runtime errors in words
+
+_RUNTIME_ERRORS = (KeyError, IndexError, TypeError, ValueError, AttributeError, ZeroDivisionError,
+                   OverflowError, RecursionError, MemoryError)
+
+_KINDS = {"int": "a number", "bool": "true or false", "NoneType": "none", "str": "a text or a place",
+          "list": "a list", "tuple": "a list", "dict": "a record", "float": "a number", "function": "a rule",
+          "range": "a list"}
+
+def _arith(op: str, a: str, b: str) -> str:
+    """``add a number and none``... in words, for an operator that failed."""
+    op = op.rstrip("=") or op
+    if op == "+":
+        return f"add {a} and {b}"
+    if op == "-":
+        return f"subtract {b} from {a}"
+    if op == "*":
+        return f"multiply {a} by {b}"
+    if op in ("/", "//"):
+        return f"divide {a} by {b}"
+    if op == "%":
+        return f"take the remainder of {a} divided by {b}"
+    return f"combine {a} and {b}"
+
+
+def _kind(pyname: str) -> str:
+    return _KINDS.get(pyname, "a value of another kind")
+
+
+def _expr_place(exc: BaseException):
+    """(line, column) of the innermost game-file expression running when ``exc`` was raised."""
+    tb = exc.__traceback__
+    found = None
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.startswith("<catrules "):
+            m = re.search(r":(\d+)(?::(\d+))?>$", name)
+            if m:
+                found = (int(m.group(1)), int(m.group(2) or 0))
+        tb = tb.tb_next
+    return found
+
+
+def describe_error(exc: BaseException) -> tuple:
+    """(message, hint) in the language's words for a Python error raised by a running game."""
+    text = str(exc)
+    if isinstance(exc, ZeroDivisionError):
+        if "modulo" in text and "division" not in text:
+            return "the remainder of a division by zero (`% 0`)", "check that the divisor cannot be 0"
+        return "division by zero", "check that the divisor cannot be 0"
+    if isinstance(exc, RecursionError):
+        return ("definitions use each other too deeply (a definition that uses itself never stops)",
+                "a definition cannot use itself; use a loop in an action instead")
+    if isinstance(exc, MemoryError):
+        return ("the game ran out of memory (a list or a number grew too big)",
+                f"numbers are limited to {NUMBER_LIMIT:,} and lists to {LIST_LIMIT:,} items")
+    if isinstance(exc, OverflowError):
+        return "a number too big", f"numbers are limited to {NUMBER_LIMIT:,}"
+    if isinstance(exc, KeyError):
+        key = exc.args[0] if exc.args else None
+        if isinstance(key, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+            return (f"`{key}` has no value here", "it is set only on some paths (in a branch or a loop "
+                    "that did not run); set it before using it")
+        if key is None:
+            return "none is not a card", "check for none first (`if x != none`)"
+        if isinstance(key, bool):
+            return "true or false is not a card", "a card was expected here"
+        if isinstance(key, int):
+            return f"the number {key} is not a card", "a card was expected here"
+        return f"{_kind(type(key).__name__)} is not a card", "a card was expected here"
+    if isinstance(exc, IndexError):
+        return ("a position, player or card number out of range",
+                "check the number (players are counted from the first one; lists can be empty)")
+    if isinstance(exc, TypeError):
+        m = re.search(r"unsupported operand type\(s\) for ([^:]+): '(\w+)' and '(\w+)'", text)
+        m2 = re.search(r'can only concatenate (\w+) \(not "(\w+)"\) to', text)
+        if m or m2:
+            op, a, b = m.groups() if m else ("+", m2.group(1), m2.group(2))
+            what = _arith(op.strip(), _kind(a), _kind(b))
+            if "none" in (_kind(a), _kind(b)):
+                return (f"a value here is none, so it cannot {what}",
+                        "check for none first (`if x != none`), or give the counter a start value")
+            return f"cannot {what}", "both sides must be numbers"
+        m = re.search(r"'([<>=]+)' not supported between instances of '(\w+)' and '(\w+)'", text)
+        if m:
+            _op, a, b = m.groups()
+            if a == b == "NoneType":
+                return ("two values here are none, so they cannot be compared",
+                        "check for none first (`if x != none`)")
+            if "NoneType" in (a, b):
+                other = _kind(b if a == "NoneType" else a)
+                return (f"a value here is none, so it cannot be compared with {other}",
+                        "check for none first (`if x != none`)")
+            return f"cannot compare {_kind(a)} with {_kind(b)}", "only numbers (or texts with texts) can be compared"
+        m = re.search(r"bad operand type for unary -: '(\w+)'", text)
+        if m:
+            return f"cannot negate {_kind(m.group(1))}", "`-` needs a number"
+        m = re.search(r"'(\w+)' object is not (iterable|subscriptable)", text)
+        if m:
+            k = _kind(m.group(1))
+            if k == "none":
+                return ("a value here is none where a list or a zone was expected",
+                        "check for none first (`if x != none`)")
+            return f"{k} where a list or a zone was expected", "use a zone, a list or `where`"
+        m = re.search(r"object of type '(\w+)' has no len\(\)", text)
+        if m:
+            return f"{_kind(m.group(1))} where a list or a zone was expected", "`count` needs a list or a zone"
+        m = re.search(r"unhashable type: '(\w+)'", text)
+        if m:
+            return f"{_kind(m.group(1))} where a single card was expected", "a single card was expected here"
+        m = re.search(r"argument of type '(\w+)' is not iterable", text)
+        if m:
+            return (f"`in` needs a list or a zone after it, not {_kind(m.group(1))}",
+                    "write `x in zone` or `x in [a, b]`")
+        m = re.search(r"'(\w+)' object cannot be interpreted as an integer", text)
+        if m:
+            return f"{_kind(m.group(1))} where a whole number was expected", "use a number here"
+        m = re.search(r"list indices must be integers or slices, not (\w+)", text)
+        if m:
+            k = _kind(m.group(1))
+            if k == "none":
+                return "a value here is none where a player was expected", "check for none first"
+            return f"{k} where a player was expected", "a player was expected here"
+        return "a value of the wrong kind here", "a card, a player, a number or a list was expected"
+    if isinstance(exc, ValueError):
+        if "empty" in text:
+            return "an empty list where a value was needed", "check `count(...) > 0` first"
+        if "not in list" in text:
+            return "a card or value that is not there", "check with `in` first"
+        return "a value out of range", "check the numbers used here"
+    if isinstance(exc, AttributeError):
+        m = re.search(r"'(\w+)' object has no attribute", text)
+        k = _kind(m.group(1)) if m else "this value"
+        return f"{k} has no such property", "check what kind of value is used here"
+    return "the game failed here", ""
+
+
+def rules_error(exc: BaseException, prog, line: int = 0, what: str = "") -> RulesError:
+    """A :class:`RulesError` in the language's words, at the game-file expression that failed."""
+    message, hint = describe_error(exc)
+    place = _expr_place(exc)
+    col = 0
+    if place is not None and place[0]:
+        line, col = place
+    return RulesError(message + _quote(prog, line, col, what), line, getattr(prog, "path", ""), hint)
+
+
+_STOPS = _RUNTIME_ERRORS + (RulesError,)
+
+
+def _reraise(exc: BaseException, prog, fn, what: str):
+    """Raise ``exc`` again as a RulesError located at the expression ``fn`` (for `what`)."""
+    line = _fn_line(fn)
+    if isinstance(exc, RulesError):
+        if exc.line or not line:
+            raise exc
+        raise located(exc, prog, line, what) from None
+    raise rules_error(exc, prog, line, what) from None
+
+
+def located(exc: RulesError, prog, line: int, what: str = "") -> RulesError:
+    """A RulesError raised without a line (by a helper), placed at the expression that raised it."""
+    place = _expr_place(exc)
+    col = 0
+    if place is not None and place[0]:
+        line, col = place
+    return RulesError(exc.message + _quote(prog, line, col, what), line, prog.path, exc.hint)
+
+
+def _quote(prog, line: int, col: int, what: str = "") -> str:
+    """`` in WHAT (in `source line`, column C)`` for a message."""
+    source = getattr(getattr(getattr(prog, "checked", None), "game", None), "source", "") or ""
+    lines = source.split("\n")
+    src = ""
+    if 1 <= line <= len(lines):
+        src = lines[line - 1].strip()
+        if len(src) > 80:
+            src = src[:77] + "..."
+    where = f" in {what}" if what else ""
+    return where + (f" (in `{src}`" + (f", column {col}" if col else "") + ")" if src else "")
+
+
+def _fn_line(fn) -> int:
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return 0
+    m = re.search(r":(\d+)(?::\d+)?>$", code.co_filename)
+    return int(m.group(1)) if m else 0
+
+
+# ------------------------------------------------------------ checking a save
+
+def _check_saved(prog, d: dict) -> None:
+    """Raise :class:`SaveError` naming the first part of saved state ``d`` that cannot be ``prog``'s."""
+    def bad(what: str) -> SaveError:
+        return SaveError(f"the saved state does not fit this game: {what}")
+
+    def is_int(v) -> bool:
+        return type(v) is int and -NUMBER_LIMIT <= v <= NUMBER_LIMIT
+
+    for key, kind in (("players", int), ("options", list), ("seed", int), ("zones", list), ("counters", dict),
+                      ("frames", list), ("rng", list), ("trng", list), ("over", bool), ("decisions", int),
+                      ("history", list)):
+        if key not in d:
+            raise bad(f"`{key}` is missing")
+        if type(d[key]) is not kind:
+            raise bad(f"`{key}` is not a {kind.__name__}")
+    n = d["players"]
+    if not prog.min_players <= n <= prog.max_players:
+        raise bad(f"{n} players (the game is for {prog.min_players} to {prog.max_players})")
+    for o in d["options"]:
+        if o not in prog.option_texts:
+            raise bad(f"unknown option {str(o)[:40]!r}")
+    lay = prog.layout(n)
+    zones = d["zones"]
+    if len(zones) != len(lay.slot_spec):
+        raise bad(f"{len(zones)} zones, not {len(lay.slot_spec)}")
+    seen = [False] * prog.card_count
+
+    def card(c, where: str) -> None:
+        if type(c) is not int or not 0 <= c < prog.card_count:
+            raise bad(f"{where} holds {str(c)[:20]!r}, which is not a card")
+        if seen[c]:
+            raise bad(f"card {c} is in two places")
+        seen[c] = True
+
+    for slot, zone in enumerate(zones):
+        name, spec = lay.slot_name[slot], lay.slot_spec[slot]
+        if type(zone) is not list:
+            raise bad(f"{name} is not a list")
+        if spec.shape == "grid":
+            if len(zone) != spec.rows * spec.cols:
+                raise bad(f"{name} has {len(zone)} cells, not {spec.rows * spec.cols}")
+            for c in zone:
+                if c is not None:
+                    card(c, name)
+        elif spec.shape == "lines":
+            for line in zone:
+                if type(line) is not list:
+                    raise bad(f"a line of {name} is not a list of cards")
+                for c in line:
+                    card(c, name)
+        else:
+            for c in zone:
+                card(c, name)
+    if not all(seen):
+        raise bad(f"card {seen.index(False)} is nowhere")
+    counters = d["counters"]
+    for name, per, _init in prog.counters:
+        if name not in counters:
+            raise bad(f"counter `{name}` is missing")
+        v = counters[name]
+        if per is not None:
+            size = n if per == "player" else prog.card_count
+            if type(v) is not list or len(v) != size:
+                raise bad(f"counter `{name}` does not hold one value per {per}")
+    _check_values(counters, bad, "a counter")
+    frames = d["frames"]
+    if len(frames) > FRAME_LIMIT:
+        raise bad(f"{len(frames)} running blocks (at most {FRAME_LIMIT})")
+    for f in frames:
+        if type(f) is not list or len(f) != 4:
+            raise bad("a running block is not [key, position, variables, depth]")
+        key, pc, vars_, depth = f
+        if type(key) is not str or key not in prog.codes:
+            raise bad(f"unknown block {str(key)[:40]!r}")
+        if type(pc) is not int or not 0 <= pc <= len(prog.codes[key]):
+            raise bad(f"position {str(pc)[:20]} is outside block {key!r}")
+        if type(vars_) is not dict or not all(type(k) is str for k in vars_):
+            raise bad(f"the variables of block {key!r} are not a record")
+        if type(depth) is not int or not 0 <= depth <= CHAIN_LIMIT:
+            raise bad(f"the chain depth of block {key!r} is {str(depth)[:20]}")
+        _check_values(vars_, bad, "a variable")
+    p = d.get("pending")
+    if p is not None:
+        _check_pending(prog, p, n, bad, is_int)
+    for key in ("decisions", "steps"):
+        v = d.get(key, 0)
+        if type(v) is not int or not 0 <= v <= NUMBER_LIMIT:
+            raise bad(f"`{key}` is {str(v)[:20]}")
+    if d.get("actor") is not None and not (type(d["actor"]) is int and 0 <= d["actor"] < n):
+        raise bad("`actor` is not a player")
+    for rec in d["history"]:
+        if (type(rec) is not list or len(rec) not in (2, 3) or type(rec[0]) is not int or
+                not 0 <= rec[0] < n or type(rec[1]) is not str or
+                (len(rec) == 3 and type(rec[2]) not in (int, float))):
+            raise bad("a decision in the history is not [player, option (, time)]")
+    for key in ("rng", "trng"):
+        r = d[key]
+        if (len(r) != 3 or type(r[0]) is not int or type(r[1]) is not list or len(r[1]) != 625 or
+                not all(type(x) is int and 0 <= x < 2 ** 32 for x in r[1]) or
+                not (r[2] is None or type(r[2]) is float)):
+            raise bad(f"the random source `{key}` is damaged")
+
+
+def _check_values(values: dict, bad, what: str) -> None:
+    """Saved values are numbers within the limit, texts, true/false, none, lists and records of them."""
+    stack = [(v, 1) for v in values.values()]
+    count = 0
+    while stack:
+        v, depth = stack.pop()
+        count += 1
+        if depth > 50 or count > LIST_LIMIT:
+            raise bad(f"{what} is nested too deeply or too big")
+        t = type(v)
+        if t is int:
+            if not -SAVED_NUMBER_LIMIT <= v <= SAVED_NUMBER_LIMIT:
+                raise bad(f"{what} holds a number of more than 30 digits")
+        elif t is float:
+            if v != v or v in (float("inf"), float("-inf")):
+                raise bad(f"{what} holds a number that is not a number")
+        elif t is list:
+            stack.extend((x, depth + 1) for x in v)
+        elif t is dict:
+            stack.extend((x, depth + 1) for x in v.values())
+        elif v is not None and t not in (str, bool):
+            raise bad(f"{what} holds a value of an unknown kind")
+
+
+def _check_pending(prog, p, n: int, bad, is_int) -> None:
+    if type(p) is not dict:
+        raise bad("the pending decision is not a record")
+    for key in ("kind", "players", "options", "default", "chosen", "times", "okind"):
+        if key not in p:
+            raise bad(f"the pending decision has no `{key}`")
+    if p["kind"] not in ("choose", "secret", "race") or type(p["okind"]) is not str:
+        raise bad("the pending decision is of an unknown kind")
+    pls = p["players"]
+    if type(pls) is not list or not pls or not all(type(x) is int and 0 <= x < n for x in pls):
+        raise bad("the pending decision's players are not players of this game")
+    for key in ("options", "default", "chosen", "times"):
+        if type(p[key]) is not list or len(p[key]) != n:
+            raise bad(f"the pending decision's `{key}` is not one entry per player")
+    if not any(p["chosen"][x] == "?" for x in pls):
+        raise bad("the pending decision waits for nobody")
+    for x in pls:
+        opts = p["options"][x]
+        if type(opts) is not list:
+            raise bad(f"player {x + 1}'s options are not a list")
+        if p["okind"] == "card" and not all(type(v) is int and 0 <= v < prog.card_count for v in opts):
+            raise bad(f"player {x + 1}'s options are not cards")
+        if p["okind"] == "player" and not all(type(v) is int and 0 <= v < n for v in opts):
+            raise bad(f"player {x + 1}'s options are not players")
+    for t in p["times"]:
+        if t is not None and type(t) not in (int, float):
+            raise bad("a reaction time is not a number")
+    if p.get("line") is not None and type(p["line"]) is not int:
+        raise bad("the pending decision's line is not a number")
+    if p.get("prompt") is not None and type(p["prompt"]) is not str:
+        raise bad("the pending decision's prompt is not a text")
+    _check_values({"p": [p["options"], p["default"], p["chosen"], p["times"]]}, bad, "the pending decision")
 
 
 # ------------------------------------------------------------------ helpers

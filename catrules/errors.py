@@ -63,12 +63,17 @@ class RulesError(CatrulesError):
     """
 
     def __init__(self, message: str, line: int = 0, path: str = "", hint: str = ""):
+        self.message = message
         self.line = line
         self.path = path
         self.hint = hint
         where = f"{path}:{line}: " if path and line else (f"line {line}: " if line else "")
         text = where + message + (f"\n    hint: {hint}" if hint else "")
         super().__init__(text)
+
+
+class SaveError(CatrulesError, ValueError):
+    """A save file (or saved state) that is damaged, of another game, or not a save at all."""
 
 
 class IllegalChoice(CatrulesError):

@@ -252,14 +252,23 @@ class LoggedGame:
 def iter_games(path: str | Path) -> Iterator[LoggedGame]:
     """The games of a log file, one at a time (raises :class:`LogError` for a damaged file)."""
     current: Optional[LoggedGame] = None
-    with open(path, encoding="utf-8") as f:
-        for lineno, text in enumerate(f, 1):
+    with open(path, "rb") as f:
+        for lineno, raw in enumerate(f, 1):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise LogError("not UTF-8 text", path, lineno) from None
             if not text.strip():
                 continue
             try:
-                obj = json.loads(text)
+                obj = json.loads(text, parse_constant=_no_constant)
             except json.JSONDecodeError as exc:
                 raise LogError(f"not a JSON line ({exc.msg})", path, lineno) from None
+            except RecursionError:
+                raise LogError("not a log line (nested too deeply)", path, lineno) from None
+            except ValueError as exc:            # NaN, Infinity, a number of thousands of digits
+                why = "a number with too many digits" if "digits" in str(exc) else str(exc)[:80]
+                raise LogError(f"not a log line ({why})", path, lineno) from None
             kind = obj.get("type") if isinstance(obj, dict) else None
             if kind == "header":
                 if current is not None:
@@ -281,6 +290,10 @@ def iter_games(path: str | Path) -> Iterator[LoggedGame]:
             current.last_line = lineno
     if current is not None:
         yield current
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not a number")
 
 
 def read_log(path: str | Path) -> list:
@@ -423,6 +436,14 @@ def _replay_game(lg: LoggedGame, gr: GameReplay, log_dir: Path, loaded: dict, lo
     for key in ("game", "players", "seed"):
         if key not in h:
             raise _Differs(hl, f"the header has no {key!r}: cannot replay")
+    if not isinstance(h["game"], str) or not h["game"].endswith(".cat"):
+        raise _Differs(hl, f"the header names {_short(h['game'], 80)} as the game file, which is not a .cat "
+                           "game file: cannot replay")
+    if type(h["players"]) is not int or type(h["seed"]) is not int:
+        raise _Differs(hl, "the header's players and seed must be whole numbers: cannot replay")
+    opts = h.get("options", [])
+    if not isinstance(opts, list) or not all(isinstance(o, str) for o in opts):
+        raise _Differs(hl, "the header's options must be a list of names: cannot replay")
     if h.get("language") != LANGUAGE_VERSION:
         gr.notes.append(f"the log was written for language version {h.get('language')}, "
                         f"this is {LANGUAGE_VERSION}")
@@ -464,8 +485,13 @@ def _replay_game(lg: LoggedGame, gr: GameReplay, log_dir: Path, loaded: dict, lo
                 raise _Differs(lineno, "the replayed game waits here for a decision of "
                                        + ", ".join(f"player {p + 1}" for p in waiting) + after(), line,
                                {"waiting_for": waiting})
+            player, option, time = line.get("player"), line.get("option"), line.get("time")
+            if (type(player) is not int or not isinstance(option, str) or
+                    (time is not None and type(time) not in (int, float))):
+                raise _Differs(lineno, "this decision line is damaged (a player number, an option id and "
+                                       "perhaps a time are expected)", line, None)
             try:
-                st.apply(line.get("player"), line.get("option"), line.get("time"))
+                st.apply(player, option, time)
             except IllegalChoice as exc:
                 raise _Differs(lineno, f"this decision cannot be made in the replayed game: {exc}" + after(),
                                line, {"pending": [d.to_dict() for d in st.pending()]}) from None

@@ -10,6 +10,7 @@ exactly (:meth:`save` / :meth:`Match.resume`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 import random
@@ -18,10 +19,36 @@ from typing import Callable, Optional
 
 from . import __version__
 from .engine import State
-from .errors import RulesError
+from .errors import RulesError, SaveError
 from .frontends.base import Choice
 
 SAVE_FORMAT = 1
+#: The largest save file read (a save of a 10,000-card game is far smaller).
+SAVE_SIZE_LIMIT = 64 << 20
+
+
+def game_digest(game) -> str:
+    """A fingerprint of a game file's text, kept in saves so that they resume only with that game."""
+    source = getattr(game.program.checked.game, "source", "") or ""
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()[:32]
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not a number")
+
+
+def read_json(raw: bytes, what: str):
+    """JSON from bytes, refusing invalid UTF-8, NaN/Infinity, huge numbers and deep nesting."""
+    try:
+        text = raw.decode("utf-8")
+        return json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise SaveError(f"{what} (nested too deeply)") from None
+    except UnicodeDecodeError:
+        raise SaveError(f"{what} (not UTF-8 text)") from None
+    except ValueError as exc:                 # JSONDecodeError, NaN, a number of thousands of digits
+        why = getattr(exc, "msg", None) or str(exc)
+        raise SaveError(f"{what} (" + ("a number with too many digits" if "digits" in why else why) + ")") from None
 
 
 class LazyView(Mapping):
@@ -228,6 +255,7 @@ class Match:
     def save(self, path: str | Path, extra: Optional[dict] = None) -> None:
         """Write a save file from which :meth:`resume` continues this game exactly."""
         data = {"catrules_save": SAVE_FORMAT, "version": __version__, "game": str(self.game.path),
+                "game_title": self.game.title, "game_digest": game_digest(self.game),
                 "state": self.state.to_dict(), "bot_rng": _rng_out(self.rng), **(extra or {})}
         tmp = Path(str(path) + ".tmp")
         tmp.write_text(json.dumps(data), encoding="utf-8")
@@ -235,19 +263,45 @@ class Match:
 
     @staticmethod
     def read_save(path: str | Path) -> dict:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        if data.get("catrules_save") != SAVE_FORMAT:
-            raise ValueError(f"{path} is not a catrules save file")
+        """The data of a save file; raises :class:`~catrules.errors.SaveError` (a ``ValueError``) for a
+        file that is not a save or is damaged, and ``OSError`` for one that cannot be read."""
+        p = Path(path)
+        with open(p, "rb") as f:
+            raw = f.read(SAVE_SIZE_LIMIT + 1)
+        if len(raw) > SAVE_SIZE_LIMIT:
+            raise SaveError(f"{path} is not a catrules save file (larger than {SAVE_SIZE_LIMIT >> 20} MB)")
+        data = read_json(raw, f"{path} is not a catrules save file")
+        if not isinstance(data, dict) or data.get("catrules_save") != SAVE_FORMAT:
+            raise SaveError(f"{path} is not a catrules save file")
+        if not isinstance(data.get("state"), dict):
+            raise SaveError(f"{path} is damaged: it holds no saved game")
+        if not isinstance(data.get("game", ""), str):
+            raise SaveError(f"{path} is damaged: the game file's name is not a text")
         return data
+
+    @staticmethod
+    def check_save_game(game, data: dict) -> None:
+        """Raise :class:`SaveError` if ``data`` (from :meth:`read_save`) saves a game of another game file."""
+        digest = data.get("game_digest")
+        if digest is not None and digest != game_digest(game):
+            title = data.get("game_title")
+            named = f"of {title!r} " if isinstance(title, str) and title != game.title else ""
+            raise SaveError(f"this save is of another game file {named}(or of an older version of "
+                            f"{game.path}): it cannot be resumed with {game.path}")
 
     @classmethod
     def resume(cls, game, data: dict, seats: list, on_event=None, state: Optional[State] = None) -> "Match":
         """Continue a saved game (``state``: the saved state, if already restored)."""
-        state = state or game.restore(data["state"])
+        if state is None:
+            cls.check_save_game(game, data)
+            state = game.restore(data["state"])
         if state.log is None:
             state.log = []          # what came before the save was shown already
         m = cls(game, state, seats, on_event=on_event)
-        m.rng = _rng_in(data["bot_rng"])
+        try:
+            m.rng = _rng_in(data["bot_rng"])
+        except (KeyError, IndexError, TypeError, ValueError, OverflowError):
+            raise SaveError("the save file is damaged: the bots' random source") from None
         return m
 
 

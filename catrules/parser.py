@@ -22,6 +22,18 @@ from .errors import Diagnostic, GameFileError, Reporter
 #: The newest language version this interpreter reads.
 LANGUAGE_VERSION = 2
 
+# ---- limits (see "Limits" in docs/language.rst) --------------------------------
+#: The largest number a game file may write (and a running game may compute).
+NUMBER_LIMIT = 10 ** 9
+#: The most cards a game may declare, over all its card types.
+DECK_LIMIT = 10_000
+#: The most values a range `A to B` in card rows may give.
+RANGE_LIMIT = 10_000
+#: The most rows and columns of a grid zone.
+GRID_LIMIT = 100
+#: How deeply brackets, blocks and expressions may nest.
+NESTING_LIMIT = 100
+
 
 class _Indenter(Indenter):
     NL_type = "_NL"
@@ -147,17 +159,29 @@ def _syntax_diagnostic(path: str, source: str, exc: Exception) -> Diagnostic:
 def parse(source: str, path: str = "<game>") -> ast.GameFile:
     """Parse ``source`` into a :class:`catrules.ast.GameFile` (no meaning checks)."""
     text = source if source.endswith("\n") else source + "\n"
+    if text.startswith("\ufeff"):          # a byte-order mark written by some editors
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    _check_characters(path, text)
     try:
         tree = _lark().parse(text)
     except (UnexpectedInput, DedentError) as exc:
         raise GameFileError([_syntax_diagnostic(path, text, exc)]) from None
+    except RecursionError:
+        raise GameFileError([_too_deep(path, text, 1, 1)]) from None
+    _check_depth(path, text, tree)
     rep = Reporter(path, text)
     try:
         game = _ToAst(rep, path).transform(tree)
     except VisitError as exc:
         if isinstance(exc.orig_exc, GameFileError):
             raise exc.orig_exc from None
+        if isinstance(exc.orig_exc, RecursionError):
+            raise GameFileError([_too_deep(path, text, 1, 1)]) from None
         raise
+    except RecursionError:
+        raise GameFileError([_too_deep(path, text, 1, 1)]) from None
     rep.raise_if_errors()
     game.source = text
     game.path = path
@@ -167,11 +191,71 @@ def parse(source: str, path: str = "<game>") -> ast.GameFile:
 def parse_file(path: str | Path) -> ast.GameFile:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        data = p.read_bytes()
     except OSError as exc:
         raise GameFileError([Diagnostic(str(path), 0, 0, f"cannot read the game file: {exc.strerror or exc}",
                                         "check the path")]) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        src = data.split(b"\n")[line - 1].decode("utf-8", "replace")
+        raise GameFileError([Diagnostic(str(path), line, col, "this is not UTF-8 text",
+                                        "save the game file as UTF-8", "error", src)]) from None
     return parse(text, str(path))
+
+
+def _check_characters(path: str, text: str) -> None:
+    """Control characters other than tab and newline have no place in a game file."""
+    m = re.search(r"[\x00-\x08\x0b-\x1f\x7f\r]", text)
+    if m:
+        line = text.count("\n", 0, m.start()) + 1
+        col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+        raise GameFileError([Diagnostic(path, line, col, f"a control character (code {ord(m.group())}) "
+                                        "in the game file", "remove it; a game file is plain text",
+                                        "error", text.split("\n")[line - 1])])
+
+
+def _too_deep(path: str, text: str, line: int, col: int) -> Diagnostic:
+    lines = text.split("\n")
+    return Diagnostic(path, line, col, f"nested too deeply (more than {NESTING_LIMIT} levels)",
+                      "split the expression with `define`, or the block into actions", "error",
+                      lines[line - 1] if 1 <= line <= len(lines) else "")
+
+
+def _check_depth(path: str, text: str, tree) -> None:
+    """Refuse trees nested deeper than NESTING_LIMIT (walked without recursion).
+
+    The depth counts what nests in the game: brackets around a single expression add
+    nothing, a chain `a + b + c` counts each operand.  The raw depth of the parse tree is
+    bounded too (by RAW_DEPTH_LIMIT), so that later passes never run out of Python's stack.
+    """
+    from lark import Tree
+    stack = [(tree, 1, 1, 1, 1)]
+    while stack:
+        node, depth, raw, line, col = stack.pop()
+        if not isinstance(node, Tree):
+            continue
+        meta = node.meta
+        if not getattr(meta, "empty", True):
+            line, col = meta.line, meta.column
+        if depth > NESTING_LIMIT or raw > RAW_DEPTH_LIMIT:
+            raise GameFileError([_too_deep(path, text, line, col)])
+        step = 1
+        data = node.data
+        if data in _CHAINS:               # operands (sum and product also hold their operators)
+            step = (len(node.children) + 1) // 2 if data in ("sum", "product") else len(node.children)
+            if step > 1 and depth + step > NESTING_LIMIT:
+                raise GameFileError([_too_deep(path, text, line, col)])
+            if step == 1 and data in ("or_op", "and_op"):
+                step = 0                  # the wrapping of an expression in brackets
+        stack.extend((c, depth + step, raw + 1, line, col) for c in node.children)
+
+
+#: How deep the parse tree itself may go (brackets count here).
+RAW_DEPTH_LIMIT = 250
+_CHAINS = frozenset({"sum", "product", "or_op", "and_op", "postfix"})
 
 
 # ---------------------------------------------------------------------------------
@@ -184,19 +268,35 @@ def _tpos(tok: Token) -> dict:
     return {"line": tok.line or 0, "column": tok.column or 0}
 
 
+def _tpos_t(tok: Token) -> tuple:
+    return (tok.line or 0, tok.column or 0)
+
+
 @v_args(meta=True)
 class _ToAst(Transformer):
     def __init__(self, rep: Reporter, path: str):
         super().__init__()
         self.rep = rep
         self.path = path
+        self.deck = 0              # cards declared so far
+
+    # ---- numbers and limits ----
+    def _int(self, tok, limit: int = NUMBER_LIMIT, what: str = "a number larger than {limit:,}",
+             hint: str = "") -> int:
+        """An INT token as a number, reporting one beyond ``limit``."""
+        digits = str(tok).lstrip("0") or "0"
+        if len(digits) > 18 or int(digits) > limit:
+            self.rep.error(_tpos_t(tok), what.format(limit=limit),
+                           hint or f"numbers in a game file go up to {NUMBER_LIMIT:,}")
+            return 0
+        return int(digits)
 
     # ---- values in card rows ----
     def pos_int(self, meta, ch):
-        return int(ch[0])
+        return self._int(ch[0])
 
     def neg_int(self, meta, ch):
-        return -int(ch[0])
+        return -self._int(ch[0])
 
     def vnone(self, meta, ch):
         return None
@@ -209,6 +309,11 @@ class _ToAst(Transformer):
 
     def value_range(self, meta, ch):
         a, b = int(ch[0]), int(ch[1])
+        if abs(b - a) >= RANGE_LIMIT:
+            self.rep.error(meta, f"a range of {abs(b - a) + 1:,} values (at most {RANGE_LIMIT:,})",
+                           "a game has at most {:,} cards; list the values or use a smaller range"
+                           .format(DECK_LIMIT))
+            return [a]
         return list(range(a, b + 1)) if a <= b else list(range(a, b - 1, -1))
 
     def attr_pair(self, meta, ch):
@@ -219,7 +324,9 @@ class _ToAst(Transformer):
 
     def card_row(self, meta, ch):
         copies, pairs = ch[0], ch[1]
-        return ("row", int(copies) if copies is not None else 1, pairs or [], _pos(meta))
+        n = self._int(copies, DECK_LIMIT, "more copies in one card row than a game may have cards "
+                      "({limit:,})", f"a game has at most {DECK_LIMIT:,} cards") if copies is not None else 1
+        return ("row", n, pairs or [], _pos(meta))
 
     def card_for(self, meta, ch):
         return ("for", str(ch[0]), ch[1], ch[2:], _pos(meta))
@@ -233,7 +340,15 @@ class _ToAst(Transformer):
 
         def expand(item, ctx):
             kind = item[0]
+            if self.deck > DECK_LIMIT:
+                return
             if kind == "row":
+                self.deck += item[1]
+                if self.deck > DECK_LIMIT:
+                    self.rep.error((item[3]["line"], item[3]["column"]),
+                                   f"the game declares more than {DECK_LIMIT:,} cards",
+                                   "a game has at most {:,} cards over all its card types".format(DECK_LIMIT))
+                    return
                 attrs_ = dict(ctx)
                 for k, v, _ in item[2]:
                     attrs_[k] = v
@@ -255,12 +370,16 @@ class _ToAst(Transformer):
 
     # ---- declarations ----
     def header(self, meta, ch):
-        return ("header", int(ch[0]), ch[1][1:-1], int(ch[2]), int(ch[3]), _pos(meta))
+        return ("header", self._int(ch[0]), ch[1][1:-1], self._int(ch[2]), self._int(ch[3]), _pos(meta))
 
     def option(self, meta, ch):
         return ast.Option(str(ch[0]), ch[1][1:-1], **_pos(meta))
 
     def zone_prop(self, meta, ch):
+        for c in ch:
+            if c.type == "INT":
+                self._int(c, GRID_LIMIT, "a grid side larger than {limit:,}", f"a grid has at most "
+                          f"{GRID_LIMIT} rows and {GRID_LIMIT} columns")
         return (tuple(str(c) for c in ch), _pos(meta))
 
     def zone(self, meta, ch):
@@ -497,7 +616,7 @@ class _ToAst(Transformer):
 
     # ---- expressions ----
     def number(self, meta, ch):
-        return ast.Const(int(ch[0]), **_pos(meta))
+        return ast.Const(self._int(ch[0]), **_pos(meta))
 
     def string(self, meta, ch):
         return ast.Const(str(ch[0])[1:-1], **_pos(meta))
@@ -611,7 +730,7 @@ def _plain(v):
         if v.type == "STRING":
             return str(v)[1:-1]
         if v.type == "INT":
-            return int(v)
+            return int(v) if len(v) <= 18 else 0
         return ast.Sym(str(v))
     return v
 

@@ -17,7 +17,11 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from .bots import make_seat
+from .errors import RulesError
 from .match import Match
+
+#: A simulated game that asks for more decisions than this is stopped (a game that never ends).
+DECISION_LIMIT = 100_000
 
 #: Game ``i`` of a simulation with seed ``s`` uses the seed ``s * SEED_STRIDE + i``.
 SEED_STRIDE = 1_000_003
@@ -160,8 +164,14 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
             writer = None
             if log_file is not None:
                 writer = LogWriter(log_file, game, players, options, s, specs, viewer=viewer).attach(match)
+            def budget(state=state):
+                if state.decisions > DECISION_LIMIT:
+                    raise RulesError(f"the game asked for more than {DECISION_LIMIT:,} decisions without "
+                                     "ending; a game that never ends?", state.pending_["line"] if
+                                     state.pending_ else 0, game.path,
+                                     "check how the game ends: `end game`, or a flow that finishes")
             try:
-                match.run()
+                match.run(budget)
             except Exception as exc:
                 if hasattr(exc, "add_note"):
                     exc.add_note(f"in simulated game {i + 1} of {games} (seed {s})")

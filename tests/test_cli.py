@@ -184,7 +184,9 @@ def test_eof_saves_and_resume_finishes_the_same_game(capsys, monkeypatch, tmp_pa
     data = json.loads(save.read_text())
     assert data["cli"]["seats"] == ["human", "greedy", "random"]
 
-    code, out, err = run(capsys, "play", "--resume", save, stdin="\n" * 200, monkeypatch=monkeypatch)
+    # the log is written again only where the command line says (a save never picks a file to write)
+    code, out, err = run(capsys, "play", "--resume", save, "--log", "part.jsonl", stdin="\n" * 200,
+                         monkeypatch=monkeypatch)
     assert code == 0, err
     assert "Resumed" in out and "Final score" in out
     assert result_line("part.jsonl") == full
