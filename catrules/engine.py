@@ -258,7 +258,8 @@ class State:
     def back_edge(self, fr) -> None:
         """Called by a loop that has gone round more than STEP_LIMIT times since the last decision."""
         if self.steps > STEP_LIMIT:
-            raise RulesError(f"the game ran {STEP_LIMIT:,} loop rounds without anyone deciding anything; "
+            raise RulesError(f"the game ran {STEP_LIMIT:,} loop rounds without anyone deciding anything "
+                             "(a forced choice does not count); "
                              "a loop that never ends?", self.prog.line_of(fr.key, fr.pc - 1), self.prog.path,
                              "check the condition of `repeat until` / `repeat while`")
 
@@ -343,7 +344,8 @@ class State:
         if p["kind"] == "race":
             p["times"][player] = float(reaction_time)
         self.decisions += 1
-        self.steps = 0
+        if record:
+            self.steps = 0      # a forced answer the engine gives itself does not reset the loop guard
         if not record and p["kind"] == "secret":
             # an answer the engine gave: the others still see this player as choosing
             p.setdefault("auto", []).append(player)

@@ -252,3 +252,16 @@ def test_several_at_once_must_be_cards():
         api.load_source(text, "players.cat")
     (d,) = e.value.diagnostics
     assert (d.line, d.column) == (25, 51) and "among cards" in d.message and "players" in d.message
+
+
+def test_a_loop_of_forced_choices_still_stops_with_a_located_error():
+    # forced answers the engine gives itself do not count as deciding: a loop that only asks
+    # an empty hand for a card forever is stopped, as a loop with no choice at all would be
+    text = FORCED.replace("    repeat 2 times:\n", "    repeat while true:\n")
+    g = api.load_source(text, "forever.cat")
+    st = g.new_state(2, seed=1)
+    with pytest.raises(RulesError) as e:
+        while not st.finished:
+            d = st.pending()[0]
+            st.apply(d.player, d.options[0].id)
+    assert e.value.line == 16 and "forced choice does not count" in str(e.value)
