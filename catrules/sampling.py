@@ -12,7 +12,12 @@ from __future__ import annotations
 
 import random
 
+from typing import TYPE_CHECKING
+
 from .engine import cards_in
+
+if TYPE_CHECKING:
+    from .engine import State
 
 def type_zones(prog) -> dict:
     """Card type -> the zone indices where the rules can ever put a card of that type.
@@ -136,7 +141,7 @@ def redeal(st, player: int, rng: random.Random) -> None:
     nslots = len(st.z)
     seen = [lay.visible(s, player) for s in range(nslots)]
     bit = 1 << player
-    known, loc = st.known, st.loc
+    known = st.known
     pinned = _referenced_unsure(st)
     # the cards of the player's own pending decision are in front of them: known, and kept
     # exactly where they are (a choice from the top cards of a face-down pile, say)
@@ -192,7 +197,7 @@ def _card_ids(v, out: set, count: int) -> None:
             _card_ids(x, out, count)
 
 
-def _referenced_unsure(st: "catrules.engine.State") -> set:
+def _referenced_unsure(st: "State") -> set:
     """Card ids held by values whose kind is not known to be card or not card (such a card
     stays where it is when a state is sampled, since renaming a number would break the game)."""
     prog = st.prog
@@ -230,7 +235,7 @@ def _ren_id(oid, perm):
     return oid
 
 
-def _rename(st: "catrules.engine.State", perm: dict) -> None:
+def _rename(st: "State", perm: dict) -> None:
     """Rename cards everywhere: card ``old`` becomes ``perm[old]`` (a permutation), in the
     zones and in every value that holds cards (by its kind)."""
     prog = st.prog

@@ -1,0 +1,20 @@
+"""The limits that keep every game bounded (see "Limits" in docs/language.rst).
+
+Shared by the engine, the generated expression code and the check of saved
+states, so that each limit is said once.
+"""
+
+#: The largest number a running game may compute (see "Limits" in docs/language.rst).
+NUMBER_LIMIT = 10 ** 18
+#: The most items a list computed by a running game may hold.
+LIST_LIMIT = 1_000_000
+#: The largest number a save file may hold (sums of scores may pass NUMBER_LIMIT a little).
+SAVED_NUMBER_LIMIT = 10 ** 30
+
+#: How deep a chain of triggered effects may go before it is stopped.
+CHAIN_LIMIT = 100
+#: How many loop rounds may pass without any decision before the game is stopped.
+STEP_LIMIT = 2_000_000
+#: How many blocks (phases, actions, triggers, loops' bodies) may run inside each other.
+FRAME_LIMIT = 500
+STATE_FORMAT = 1
