@@ -94,9 +94,9 @@ def feed_counting(state):
     """:func:`feed`, also counting the complete ways of feeding that the ``allot`` searches
     compared; returns (state, ways), ways None if the search cannot be watched (the
     interpreter's internals changed)."""
-    from catrules import compiler
+    from catrules import allot, compiler
 
-    inner = getattr(compiler, "_apply_allotment", None)
+    inner = getattr(allot, "_apply_allotment", None)
     if inner is None:
         return feed(state), None
     calls = [0]
@@ -105,11 +105,12 @@ def feed_counting(state):
         calls[0] += 1
         return inner(*args, **kwargs)
 
-    compiler._apply_allotment = counting
+    # the search (allot) applies each way it compares; the compiled statement, its best
+    allot._apply_allotment = compiler._apply_allotment = counting
     try:
         feed(state)
     finally:
-        compiler._apply_allotment = inner
+        allot._apply_allotment = compiler._apply_allotment = inner
     # every way compared is applied once to score it, and each allot applies its best once more
     return state, max(calls[0] - 2 * PLAYERS, 0)
 

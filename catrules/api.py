@@ -28,7 +28,7 @@ from .engine import State
 class Game:
     """A checked, compiled game file, ready to start any number of games."""
 
-    def __init__(self, program: compiler.Program, warnings=()):
+    def __init__(self, program: "compiler.Program", warnings=()):
         self.program = program
         self.warnings = list(warnings)
 

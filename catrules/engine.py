@@ -3,7 +3,7 @@
 A :class:`State` is plain data (zones as lists of card ids, counters, the
 call frames of the running program, the pending decision, the random
 sources), so it can be cloned, saved as JSON and resumed exactly where it
-paused.  The program itself (:class:`catrules.compiler.Program`) is built
+paused.  The program itself (:class:`catrules.program.Program`) is built
 once per game file; its instructions are small closures that this module's
 step loop runs until a player must decide.
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules import compiler
+from catrules import allot
 from catrules.errors import GameFileError, RulesError
 from catrules.testing import zone
 
@@ -287,7 +287,7 @@ def test_allot_again_returns_the_used_resources_first():
 
 
 def test_allot_search_has_a_limit(monkeypatch):
-    monkeypatch.setattr(compiler, "ALLOT_LIMIT", 3)
+    monkeypatch.setattr(allot, "ALLOT_LIMIT", 3)
     with pytest.raises(RulesError) as e:
         run_allot(["A", "B", "C"], ["meat", "meat", "fish"])
     assert "allot" in str(e.value) and "stopped" in str(e.value)
@@ -351,7 +351,7 @@ def test_maximal_shortens_the_search(monkeypatch):
            .replace("        4 cards\n", "        14 cards\n")
            + "setup:\n    move pets to home of first(players)\n"
              "    move top(pantry where kind == meat, 14) to food of first(players)\n")
-    monkeypatch.setattr(compiler, "ALLOT_LIMIT", 1000)
+    monkeypatch.setattr(allot, "ALLOT_LIMIT", 1000)
     with pytest.raises(RulesError):
         catrules.load_source(src).new_state(2, seed=0)
     g = catrules.load_source(src.replace("            note meal\n", "            maximal\n            note meal\n"))

@@ -1,0 +1,247 @@
+"""The `allot` statement's search: share resource cards among targets the best way.
+
+Every way to give each target one of its wanted lists of needs (or nothing)
+is tried, feasibility checked by Hall's condition and a small max-flow; each
+complete way is scored by the ``prefer`` keys of the game file.
+"""
+
+from __future__ import annotations
+
+from .errors import RulesError
+from .runtime import as_list
+
+
+# ============================================================= allotment search
+#: The most complete allotments one ``allot`` statement may compare.
+ALLOT_LIMIT = 1_000_000
+
+
+def _apply_allotment(st, ss, si, used, ts, meals, note) -> None:
+    gone = set(used)
+    st.z[ss] = [c for c in st.z[ss] if c not in gone]
+    st.z[si] = st.z[si] + list(used)
+    for c in used:
+        st.loc[c] = si
+    if note is not None:
+        col = st.c[note]
+        for t, m in zip(ts, meals):
+            col[t] = list(m) if m is not None else None
+
+
+def _max_flow_plan(dem, caps, masks, spare):
+    """Resources per type that meet the demands ``dem`` (per need), or None.
+
+    A small max-flow: need k -> resource type t when the type serves k, and
+    need k -> spare -> any type, at most ``spare`` units through the spare.
+    Types that serve fewer needs are tried first, the spare last.
+    """
+    K, T = len(dem), len(caps)
+    # nodes: 0 source, 1..K needs, K+1..K+T types, then spare in, spare out, sink
+    src, sp_in, sp_out, snk = 0, K + T + 1, K + T + 2, K + T + 3
+    n = K + T + 4
+    cap = [[0] * n for _ in range(n)]
+    adj = [[] for _ in range(n)]
+
+    def edge(a, b, c):
+        if b not in adj[a]:
+            adj[a].append(b)
+            adj[b].append(a)
+        cap[a][b] += c
+    big = sum(dem) + 1
+    for k in range(K):
+        if dem[k]:
+            edge(src, 1 + k, dem[k])
+            for t in range(T):
+                if masks[t] >> k & 1:
+                    edge(1 + k, 1 + K + t, big)
+            if spare:
+                edge(1 + k, sp_in, big)
+    if spare:
+        edge(sp_in, sp_out, spare)
+        for t in range(T):
+            edge(sp_out, 1 + K + t, big)
+    for t in range(T):
+        edge(1 + K + t, snk, caps[t])
+    want = sum(dem)
+    for _ in range(want):
+        prev = [-1] * n
+        prev[src] = src
+        queue = [src]
+        for a in queue:
+            for b in adj[a]:
+                if prev[b] < 0 and cap[a][b] > 0:
+                    prev[b] = a
+                    queue.append(b)
+        if prev[snk] < 0:
+            return None
+        b = snk
+        while b != src:
+            a = prev[b]
+            cap[a][b] -= 1
+            cap[b][a] += 1
+            b = a
+    return [cap[snk][1 + K + t] for t in range(T)]
+
+
+def _greedy_plan(dem, caps, masks, spare):
+    """A quick try at :func:`_max_flow_plan`: needs with the fewest servers first, each
+    from the type that serves the fewest needs (``masks`` are sorted that way); None if stuck."""
+    left = list(caps)
+    K = len(dem)
+    order = sorted((k for k in range(K) if dem[k]), key=lambda k: sum(1 for m in masks if m >> k & 1))
+    used = [0] * len(caps)
+    spares = spare
+    for k in order:
+        for _ in range(dem[k]):
+            for t, m in enumerate(masks):
+                if m >> k & 1 and left[t]:
+                    break
+            else:
+                if not spares:
+                    return None
+                t = max(range(len(left)), key=lambda i: left[i]) if left else None
+                if t is None or not left[t]:
+                    return None
+                spares -= 1
+            left[t] -= 1
+            used[t] += 1
+    return used
+
+
+def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, maximal=False):
+    """Search every way to give each target one of its wanted lists of needs, or nothing.
+
+    Returns ``(used cards, meal per target)`` for the way best by ``keys``.
+    Resources that serve the same needs are interchangeable, so the search
+    runs over the needs met (feasibility is a small max-flow, memoised by the
+    demand); each complete way is scored by moving the cards and evaluating
+    the keys, then undone.
+    """
+    needs: list = []
+    alts = []
+    for w in wants:
+        row = []
+        for meal in w:
+            m = tuple(as_list(st, meal)) if isinstance(meal, (list, tuple)) else (meal,)
+            for x in m:
+                if x not in needs:
+                    needs.append(x)
+            row.append(m)
+        alts.append(row)
+    kidx = {x: i for i, x in enumerate(needs)}
+    K = len(needs)
+    res = list(st.z[ss])
+    by_mask: dict = {}
+    for r in res:
+        mask = 0
+        for i, x in enumerate(needs):
+            if serves(st, r, x):
+                mask |= 1 << i
+        by_mask.setdefault(mask, []).append(r)
+    order = sorted(by_mask, key=lambda m: (bin(m).count("1"), m))
+    masks = order
+    caps = [len(by_mask[m]) for m in order]
+    vec_alts = []
+    for row in alts:
+        vr = []
+        for m in row:
+            v = [0] * K
+            for x in m:
+                v[kidx[x]] += 1
+            vr.append(v)
+        vec_alts.append(vr)
+    memo: dict = {}
+    total = len(res)
+    # Hall's condition for the flow: for every set S of needs, what S asks for must fit
+    # in the resources serving S plus up to `spare` of the others.
+    hall = None
+    if K <= 10:
+        hall = []
+        for S in range(1, 1 << K):
+            c = sum(n for m, n in zip(masks, caps) if m & S)
+            hall.append((S, [k for k in range(K) if S >> k & 1], c + min(spare, total - c)))
+
+    def fits(dem):
+        if hall is None:
+            return plan_for(dem) is not None
+        for S, ks, room in hall:
+            need = 0
+            for k in ks:
+                need += dem[k]
+            if need > room:
+                return False
+        return True
+
+    def plan_for(dem):
+        key = tuple(dem)
+        if key not in memo:
+            memo[key] = (_greedy_plan(dem, caps, masks, spare) or _max_flow_plan(dem, caps, masks, spare)
+                         if any(dem) else [0] * len(caps))
+        return memo[key]
+
+    best = [None, None]
+    chosen = [None] * len(ts)
+    dem = [0] * K
+    leaves = [0]
+    orig_src, orig_into = st.z[ss], st.z[si]
+
+    # with `maximal`, what every later target could add at most (to prune "nothing" early)
+    n_t = len(ts)
+    most_after = [[0] * K for _ in range(n_t + 1)]
+    for i in range(n_t - 1 if maximal else -1, -1, -1):
+        most_after[i] = [most_after[i + 1][k] + max((v[k] for v in vec_alts[i]), default=0) for k in range(K)]
+
+    def fits_with(i, base):
+        for v in vec_alts[i]:
+            if fits([b + x for b, x in zip(base, v)]):
+                return True
+        return False
+
+    def leaf():
+        if maximal and any(chosen[i] is None and fits_with(i, dem) for i in range(n_t)):
+            return                   # dominated: an unmet target could still be met
+        leaves[0] += 1
+        if leaves[0] > ALLOT_LIMIT:
+            raise RulesError(f"`allot` compared {ALLOT_LIMIT:,} ways and was stopped", line, st.prog.path,
+                             "offer fewer lists in `wants`, or fewer targets")
+        per_type = plan_for(dem)
+        if per_type is None:       # cannot happen when Hall's condition held; kept as a guard
+            return
+        used = [c for m, k in zip(masks, per_type) for c in by_mask[m][:k]]
+        meals = [alts[i][a] if a is not None else None for i, a in enumerate(chosen)]
+        _apply_allotment(st, ss, si, used, ts, meals, note)
+        score = tuple((1 if hi else -1) * _num(f(st, V)) for hi, f in keys)
+        st.z[ss], st.z[si] = orig_src, orig_into
+        for c in used:
+            st.loc[c] = ss
+        if note is not None:
+            col = st.c[note]
+            for t in ts:
+                col[t] = None
+        if best[0] is None or score > best[0]:
+            best[0], best[1] = score, (used, meals)
+
+    def dfs(i):
+        if i == len(ts):
+            leaf()
+            return
+        for a, v in enumerate(vec_alts[i]):
+            for k in range(K):
+                dem[k] += v[k]
+            if fits(dem):
+                chosen[i] = a
+                dfs(i + 1)
+            for k in range(K):
+                dem[k] -= v[k]
+        chosen[i] = None
+        if maximal and vec_alts[i] and fits_with(i, [d + m for d, m in zip(dem, most_after[i + 1])]):
+            return                   # i would fit whatever comes after: leaving it out never pays
+        dfs(i + 1)
+    dfs(0)
+    return best[1]
+
+
+def _num(v):
+    if isinstance(v, bool) or v is None:
+        return int(bool(v))
+    return v

@@ -1,0 +1,276 @@
+"""A compiled game, :class:`Program`, and where its zones live in a state (:class:`Layout`).
+
+The compiler (:mod:`catrules.compiler`) fills a program once per game file:
+its card table, its code, triggers and scoring; every state of that game
+shares it.  The program also turns option values into the stable ids and
+labels of decisions, and works out each player's view.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from . import ast
+from .checker import Checked
+from .engine import Option
+from .errors import CatrulesError, suggest
+from .runtime import describe, parse_ref
+
+
+# ====================================================================== layout
+
+@attrs.define
+class Layout:
+    """Where each zone lives in a state's list of slots, for one player count."""
+    n: int
+    base: list
+    slot_spec: list
+    slot_owner: list
+    slot_name: list
+    slot_shape: list
+    slot_zone: list
+    players: list
+    slot_simple: list = attrs.Factory(list)   # True for piles and rows
+
+    def visible(self, slot: int, player) -> bool:
+        vis = self.slot_spec[slot].visibility
+        if vis == "public":
+            return True
+        if vis == "hidden":
+            return False
+        return player is not None and self.slot_owner[slot] == player
+
+
+# ===================================================================== program
+
+class Program:
+    """A compiled game: card table, zones, code, triggers, scoring."""
+
+    def __init__(self, checked: Checked, action_graph):
+        g = checked.game
+        self.checked = checked
+        self.graph = action_graph
+        self.title = g.title
+        self.path = g.path
+        self.version = g.version
+        self.min_players = g.min_players
+        self.max_players = g.max_players
+        self.option_texts = {o.name: o.text for o in g.options}
+        self.zones = sorted(checked.zones.values(), key=lambda z: z.index)
+        self.zone_by_name = dict(checked.zones)
+        self.attributes = list(checked.attributes)
+        # cards
+        self.card_type: list = []
+        self.card_attrs: list = []
+        self.initial_zone: list = []
+        self.cards_of_type: dict = {}
+        for ct in g.cards:
+            zid = checked.zones[ct.zone].index
+            ids = []
+            for row in ct.rows:
+                for _ in range(row.copies):
+                    ids.append(len(self.card_type))
+                    self.card_type.append(ct.name)
+                    self.card_attrs.append(dict(row.attrs))
+                    self.initial_zone.append(zid)
+            self.cards_of_type[ct.name] = ids
+        self.card_count = len(self.card_type)
+        self.attr_col = {a: [ca.get(a) for ca in self.card_attrs] for a in self.attributes}
+        self.card_label = [_card_label(ca) for ca in self.card_attrs]
+        self.card_dicts = [{"id": i, "type": self.card_type[i], "label": self.card_label[i],
+                            **{k: (list(v) if isinstance(v, tuple) else v) for k, v in self.card_attrs[i].items()}}
+                           for i in range(self.card_count)]
+        self.codes: dict = {}
+        self.code_lines: dict = {}
+        self.counters: list = []
+        self.counter_kind: dict = {}
+        self.triggers: dict = {}          # zone index -> list of trigger tuples
+        self.score_items: list = []
+        self.ranking: list = []
+        self.has_setup = bool(g.setup)
+        self.tallies = any(isinstance(n, ast.Tally) for n in ast.walk(
+            [g.setup, g.flow] + [x.body for x in g.phases + g.actions + g.triggers]))
+        self.tie_race = bool(g.tie_race)
+        from .engine import Option
+        self.card_options = [Option(f"c{i}", self.card_label[i], i, "card") for i in range(self.card_count)]
+        self.player_options = [Option(f"p{i + 1}", f"player {i + 1}", i, "player") for i in range(self.max_players)]
+        self._layouts: dict = {}
+        self._slot_index: dict = {}
+
+    # ---------------------------------------------------------------- setup
+    def check_start(self, players: int, options) -> None:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise CatrulesError(f"{self.title} is for {self.min_players} to {self.max_players} players, "
+                                f"not {players}")
+        for o in options:
+            if o not in self.option_texts:
+                hint = suggest(o, self.option_texts)
+                known = ", ".join(self.option_texts) or "none"
+                raise CatrulesError(f"{self.title} has no option `{o}`" + (f"; {hint}" if hint else "") +
+                                    f" (options: {known})")
+
+    def layout(self, n: int) -> Layout:
+        lay = self._layouts.get(n)
+        if lay is not None:
+            return lay
+        base, spec, owner, name, shape, zid = [], [], [], [], [], []
+        for z in self.zones:
+            base.append(len(spec))
+            owners = range(n) if z.per_player else [-1]
+            for o in owners:
+                spec.append(z)
+                owner.append(o)
+                name.append(z.name if o < 0 else f"{z.name} of player {o + 1}")
+                shape.append(z.shape)
+                zid.append(z.index)
+        lay = Layout(n, base, spec, owner, name, shape, zid, list(range(n)), [x in ("pile", "row") for x in shape])
+        self._layouts[n] = lay
+        return lay
+
+    def slot_index(self, lay: Layout) -> dict:
+        """Slot name (as in events) -> slot index, for one layout."""
+        idx = self._slot_index.get(lay.n)
+        if idx is None:
+            idx = self._slot_index[lay.n] = {name: i for i, name in enumerate(lay.slot_name)}
+        return idx
+
+    def line_of(self, key: str, pc: int) -> int:
+        lines = self.code_lines.get(key, [])
+        if 0 <= pc < len(lines):
+            return lines[pc]
+        return 0
+
+    # -------------------------------------------------------------- options
+    def option_id(self, kind: str, v) -> str:
+        if v is None:
+            return "none"
+        if kind == "card":
+            return f"c{v}"
+        if kind == "player":
+            return f"p{v + 1}"
+        if kind == "number":
+            return f"n{v}"
+        if v is True:
+            return "yes"
+        if v is False:
+            return "no"
+        return str(v)
+
+    def options_for(self, kind: str, values, st) -> list:
+        """Option objects for the values of a decision (cached for cards and players)."""
+        if values == [None]:
+            return [NONE_OPTION]
+        if kind == "card":
+            co = self.card_options
+            return [co[v] for v in values]
+        if kind == "player":
+            po = self.player_options
+            return [po[v] for v in values]
+        from .engine import Option
+        return [Option(self.option_id(kind, v), self.option_label(kind, v, st), v, kind) for v in values]
+
+    def option_value(self, kind: str, values, oid: str):
+        """The value of option ``oid`` among ``values``, or raise ``LookupError``."""
+        if oid == "none" and None in values:
+            return None
+        if kind == "card" and oid[:1] == "c" and oid[1:].isdigit():
+            v = int(oid[1:])
+            if v in values:
+                return v
+            raise LookupError(oid)
+        for v in values:
+            if self.option_id(kind, v) == oid:
+                return v
+        raise LookupError(oid)
+
+    def option_label(self, kind: str, v, st=None) -> str:
+        if kind == "card":
+            return self.card_label[v]
+        if kind == "player":
+            return f"player {v + 1}"
+        if isinstance(v, str) and st is not None and v[:4] in ("row:", "col:", "line", "plac"):
+            return describe(st, v)
+        return str(v)
+
+    # ---------------------------------------------------------------- views
+    def view(self, st, p) -> dict:
+        lay = st.layout
+        zones = []
+        for slot, spec in enumerate(lay.slot_spec):
+            own = lay.slot_owner[slot]
+            vis = lay.visible(slot, p)
+            content = st.z[slot]
+            e = {"zone": spec.name, "owner": own if own >= 0 else None, "visibility": spec.visibility,
+                 "shape": spec.shape}
+            if spec.shape == "lines":
+                e["count"] = sum(len(x) for x in content)
+                e["line_lengths"] = [len(x) for x in content]
+                e["lines"] = [[self.card_dicts[c] for c in x] for x in content] if vis else None
+            elif spec.shape == "grid":
+                e["rows"], e["cols"] = spec.rows, spec.cols
+                e["count"] = sum(1 for c in content if c is not None)
+                e["cells"] = [self.card_dicts[c] if c is not None else None for c in content] if vis else None
+            else:
+                e["count"] = len(content)
+                e["cards"] = [self.card_dicts[c] for c in content] if vis else None
+            zones.append(e)
+        counters = {}
+        for name, _pp, _i in self.counters:
+            v = st.c[name]
+            kind = self.counter_kind.get(name)
+            decl = self.checked.counters[name]
+            if isinstance(v, list) and decl.per_player:
+                counters[name] = [self._show(st, kind, x, p) for x in v]
+            elif decl.per_card:     # only the cards that have a value, keyed by card id
+                vis = st.layout.visible
+                counters[name] = {str(i): self._show(st, kind, x, p) for i, x in enumerate(v)
+                                  if x is not None and vis(st.loc[i], p)}
+            else:
+                counters[name] = self._show(st, kind, v, p)
+        pend = st.pending_
+        out = {"game": self.title, "you": p, "players": st.n, "options": list(st.options), "zones": zones,
+               "counters": counters, "finished": st.over,
+               "decisions": [d.to_dict() for d in st.pending() if d.player == p],
+               "waiting_for": st.waiting_for() if pend else [],
+               "last_line": None}
+        if pend is not None and pend["kind"] != "choose" and p is not None and p in pend["players"]:
+            mine = pend["chosen"][p]
+            if mine == "?" and pend.get("picks") and pend["picks"][p]:
+                mine = pend["picks"][p]             # a choice of several cards, part made
+            if isinstance(mine, list):
+                out["my_choice"] = [self.option_id(pend["okind"], x) for x in mine]
+            elif mine != "?":
+                out["my_choice"] = self.option_id(pend["okind"], mine)
+        if st.over:
+            sc = st.scores()
+            out["scores"] = sc
+            out["winners"] = st.winners(sc)
+        return out
+
+    def _show(self, st, kind, v, p):
+        if kind == "card" and isinstance(v, int) and not isinstance(v, bool):
+            if 0 <= v < self.card_count and st.layout.visible(st.loc[v], p):
+                return self.card_dicts[v]
+            return {"hidden": True}
+        if kind == "player" and isinstance(v, int) and not isinstance(v, bool):
+            return {"player": v}
+        if kind in ("line", "place") and isinstance(v, str) and v[:4] in ("row:", "col:", "line", "plac"):
+            ref, nums = parse_ref(v)
+            return {"ref": v, "label": describe(st, v), "zone": st.layout.slot_spec[nums[0]].name,
+                    "line": ref, "index": nums[1]}
+        return v
+
+
+def _card_label(attrs_: dict) -> str:
+    """A card's label: its ``name``, else its attribute values in the order its rows give them."""
+    if "name" in attrs_:
+        return str(attrs_["name"])
+    parts = []
+    for v in attrs_.values():
+        if v is not None and v != ():
+            parts.append("+".join(map(str, v)) if isinstance(v, tuple) else str(v))
+    return " ".join(parts) or "card"
+
+
+#: The one option of a choice with nothing to choose from: the player is still asked.
+NONE_OPTION = Option("none", "nothing to choose", None, "none")
