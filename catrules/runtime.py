@@ -203,6 +203,7 @@ def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
         # the common case: piles and rows, no triggers, no log
         z, loc, simple = st.z, st.loc, lay.slot_simple
         dest = z[slot]
+        moved: dict = {}                        # source slot -> cards, for `learn` once per source
         for c in cards:
             if c is None:
                 continue
@@ -214,7 +215,9 @@ def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
             dest.append(c)
             loc[c] = slot
             if s0 != slot:
-                learn(st, (c,), s0, slot)
+                moved.setdefault(s0, []).append(c)
+        for s0, cs in moved.items():
+            learn(st, cs, s0, slot)
         return False
     groups = []
     lines = log is not None and lay.slot_shape[slot] == "lines"
