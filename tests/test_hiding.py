@@ -265,3 +265,21 @@ def test_a_loop_of_forced_choices_still_stops_with_a_located_error():
             d = st.pending()[0]
             st.apply(d.player, d.options[0].id)
     assert e.value.line == 16 and "forced choice does not count" in str(e.value)
+
+
+def test_a_menu_made_openly_is_seen_by_everyone():
+    text = FORCED.replace('''            p chooses c from hand of p
+            move c to table''', '''            openly p chooses:
+                "play a card":
+                    p chooses c from hand of p
+                    move c to table
+                "pass":
+                    announce "pass"''').replace("catrules 1", "catrules 2", 1)
+    g = api.load_source(text, "menu.cat")
+    st = g.new_state(2, seed=1, log=True)
+    while not st.finished:
+        d = st.pending()[0]
+        st.apply(d.player, d.options[-1].id)
+    menus = [e for e in st.log if e["t"] == "decision" and e["line"] == 18]
+    assert len(menus) == 4 and all(e["public"] and e["option"] == "pass" for e in menus)
+    assert all(visible_event(st, e, 1 - e["player"])["option"] == "pass" for e in menus)
