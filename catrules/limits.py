@@ -18,3 +18,15 @@ STEP_LIMIT = 2_000_000
 #: How many blocks (phases, actions, triggers, loops' bodies) may run inside each other.
 FRAME_LIMIT = 500
 STATE_FORMAT = 1
+
+# ---- game files (checked by the parser) ----------------------------------------
+#: The largest number a game file may write (and a running game may compute).
+FILE_NUMBER_LIMIT = 10 ** 9
+#: The most cards a game may declare, over all its card types.
+DECK_LIMIT = 10_000
+#: The most values a range `A to B` in card rows may give.
+RANGE_LIMIT = 10_000
+#: The most rows and columns of a grid zone.
+GRID_LIMIT = 100
+#: How deeply brackets, blocks and expressions may nest.
+NESTING_LIMIT = 100
