@@ -20,6 +20,7 @@ from . import graph as graphmod
 from .checker import Checked
 from .allot import ALLOT_LIMIT, _apply_allotment, solve_allotment  # noqa: F401 (ALLOT_LIMIT: for readers)
 from .codegen import CodeGen, _add, _fits
+from .compile_choices import TIE_RACE_OPTION, ChoiceStatements, _ask_one, _pending, _tie_race_code  # noqa: F401
 from .engine import STEP_LIMIT as STEP_GUARD, Frame
 from .errors import RulesError
 from .program import NONE_OPTION, Layout, Program  # noqa: F401 (the program the compiler fills)
@@ -28,74 +29,6 @@ from .runtime import (RESUME_EXCHANGE, RESUME_FILL, RESUME_MOVE, _agg, _best_rt,
                       _minmax_rt, _nopick, _others_rt, _owner_rt, _places_rt, _position, _put, _random_rt,
                       _remove, _top_rt, _triggered, as_list, describe, learn, log_counter, move_cards,
                       parse_ref, place_attr, ref_cards)
-
-
-#: The one option of the race that `ties race` runs among tied players.
-TIE_RACE_OPTION = "slap"
-
-
-def _tie_race_code(line: int) -> list:
-    """The `tiebreak` unit: players still tied after the ranking race; the order is kept for
-    :meth:`State.winners` (the fastest wins)."""
-    def start(st, fr):
-        sc = st.scores(final=True)
-        keys = st.rank_keys(sc)
-        best = max(keys)
-        tied = [pl for pl in range(st.n) if keys[pl] == best]
-        if len(tied) < 2:
-            fr.pc = 2           # past `done`: no tie, no race
-            return False
-        n = st.n
-        opts, chosen = [None] * n, [None] * n
-        for pl in tied:
-            opts[pl], chosen[pl] = [TIE_RACE_OPTION], "?"
-        st.pending_ = _pending("race", tied, opts, [None] * n, chosen, "value", "x", "order", line,
-                               "a tie: race to break it (the fastest wins)")
-        return True
-
-    def done(st, fr):
-        st.c["#tiebreak"] = [x[0] for x in fr.vars["order"]]
-    return [start, done]
-
-
-def _ask_one(st, V, who, options, default, kind, var, line, prompt, public=False, need=None):
-    """Pause for one player's choice among ``options``.
-
-    A choice with one legal option, or none (then the one option is ``none``), is a decision
-    like any other: the engine answers it itself unless ``st.ask_forced``, and logs it the same
-    way, so that a forced choice looks to everyone else exactly like a free one.  ``need`` is the number of cards of a ``chooses N cards`` choice.
-    """
-    n = st.n
-    chosen, opts, dflt = [None] * n, [None] * n, [None] * n
-    if need is not None and need <= 0:
-        V[var] = []
-        return None
-    chosen[who], opts[who], dflt[who] = "?", (options or [None]), default
-    p = _pending("choose", [who], opts, dflt, chosen, kind, var, None, line, prompt, public,
-                 None if need is None else [need if pl == who else None for pl in range(n)])
-    if st.answer_forced(p, who):
-        return None
-    st.pending_ = p
-    return True
-
-
-def _pending(kind, players, options, default, chosen, okind, var, slot, line, prompt, public=False,
-             need=None) -> dict:
-    """A pending decision as the state keeps it (plain data, saved with the game): per-player
-    lists of options, defaults, answers ("?" while awaited) and race times, indexed by seat.
-
-    ``need`` (per player) is set for a choice of several cards: each pick is one decision, the
-    picks so far are kept in ``picks``.  ``public`` marks a choice everyone sees (``openly``).
-    """
-    p = {"kind": kind, "players": players, "options": options, "default": default, "chosen": chosen,
-         "times": [None] * len(chosen), "okind": okind, "var": var, "slot": slot, "line": line,
-         "prompt": prompt}
-    if public:
-        p["public"] = True
-    if need is not None:
-        p["need"] = need
-        p["picks"] = [[] if x is not None else None for x in need]
-    return p
 
 
 # ==================================================================== compiler
@@ -107,7 +40,7 @@ def compile_game(checked: Checked) -> Program:
     return prog
 
 
-class _Compiler:
+class _Compiler(ChoiceStatements):
     def __init__(self, prog: Program, checked: Checked, G):
         self.p = prog
         self.ck = checked
@@ -553,85 +486,6 @@ class _Compiler:
         src = self.ex(s.source)
         self._iterate(s, s.var, lambda st, V: list(as_list(st, src(st, V))), self.kind_of(s.source))
 
-    def _options(self, source, opts: ast.ChooseOpts, var: str):
-        src = self.ex(source)
-        pref = self.ex_element(opts.preferring, var) if opts.preferring is not None else None
-        key = self.ex_element(opts.default_key, var) if opts.default_key is not None else None
-        lowest = opts.default_dir == "lowest"
-
-        def options(st, V):
-            o = as_list(st, src(st, V))
-            if pref is not None and o:
-                ok = [x for x in o if pref(st, V, x)]
-                o = ok if ok else list(o)
-            else:
-                o = list(o)
-            default = None
-            if key is not None and o:
-                default = (min if lowest else max)(o, key=lambda x: key(st, V, x))
-            return o, default
-        return options
-
-    def _prompt(self, source, kind: str, mode: str, count=None) -> str:
-        if count is not None:
-            n = count.value if isinstance(count, ast.Const) else "some"
-            what = f"{n} card{'s' if n != 1 else ''}"
-        else:
-            what = None
-        what = what or {"card": "a card", "player": "a player", "line": "a line", "place": "a place",
-                "number": "a number"}.get(kind, "an option")
-        src = source.source if isinstance(source, ast.Where) else source
-        zone = ""
-        if isinstance(src, (ast.Name, ast.Of)) and src.name in self.ck.zones:
-            zone = f" from {src.name}"
-        pre = {"choose": "Choose", "secret": "Secretly choose", "race": "Race! Grab"}[mode]
-        return f"{pre} {what}{zone}"
-
-    def _count(self, count, line: int):
-        """``chooses N cards``: a function giving N, checked to be a whole number when it runs."""
-        if count is None:
-            return None
-        fn = self.ex(count)
-        path = self.p.path
-
-        def need(st, V):
-            k = fn(st, V)
-            if type(k) is not int or k < 0:
-                raise RulesError(f"the number of cards to choose is {k!r}, not a whole number of 0 or more",
-                                 line, path, "make the count a number, such as `count(hand of p) - 1`")
-            return k
-        return need
-
-    def s_Choose(self, s: ast.Choose) -> None:
-        actor = self._actor(s.actor)
-        options = self._options(s.source, s.opts, s.var)
-        var = s.var
-        kind = self.kind_of(s.source)
-        prompt = self._prompt(s.source, kind, "choose", s.count)
-        line, public = s.line, s.public
-        need = self._count(s.count, s.line)
-
-        def choose(st, fr):
-            V = fr.vars
-            o, default = options(st, V)
-            return _ask_one(st, V, actor(st, V), o, default, kind, var, line, prompt, public,
-                            need(st, V) if need is not None else None)
-        self.emit(choose, s.line)
-
-    def s_Menu(self, s: ast.Menu) -> None:
-        actor = self._actor(s.actor)
-        conds = [(label, self.ex(cond) if cond is not None else None) for label, cond, _b, _p in s.branches]
-        var = self.new_var()
-        line, public = s.line, s.public
-
-        def menu(st, fr):
-            V = fr.vars
-            o = [label for label, c in conds if c is None or c(st, V)]
-            return _ask_one(st, V, actor(st, V), o, None, "value", var, line, "Choose what to do", public)
-        self.emit(menu, s.line)
-        self._branches(s, [(lambda st, V, _l=label: V[var] == _l, pos["line"])
-                           for label, _cond, _body, pos in s.branches])
-
     def s_Allot(self, s: ast.Allot) -> None:
         source, into = self.slot(s.source), self.slot(s.into)
         targets = self.ex(s.targets)
@@ -670,11 +524,6 @@ class _Compiler:
                 for t, b in zip(ts, before):
                     log_counter(st, note, t, b, st.c[note][t])
         self.emit(allot, s.line)
-
-    def _actor(self, name):
-        if name in self.ck.counters:
-            return lambda st, V: st.c[name]
-        return lambda st, V: V[name]
 
     def s_Together(self, s: ast.Together) -> None:
         among = self.ex(s.among) if s.among is not None else None
