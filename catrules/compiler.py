@@ -13,22 +13,19 @@ from __future__ import annotations
 
 from typing import Callable
 
-import attrs
-
 from . import ast
 from . import graph as graphmod
+from .allot import _apply_allotment, solve_allotment
 from .checker import Checked
-from .allot import ALLOT_LIMIT, _apply_allotment, solve_allotment  # noqa: F401 (ALLOT_LIMIT: for readers)
 from .codegen import CodeGen, _add, _fits
-from .compile_choices import TIE_RACE_OPTION, ChoiceStatements, _ask_one, _pending, _tie_race_code  # noqa: F401
+from .compile_choices import ChoiceStatements, _pending, _tie_race_code
 from .engine import STEP_LIMIT as STEP_GUARD, Frame
 from .errors import RulesError
-from .program import NONE_OPTION, Layout, Program  # noqa: F401 (the program the compiler fills)
-from .runtime import (RESUME_EXCHANGE, RESUME_FILL, RESUME_MOVE, _agg, _best_rt, _cards_in,  # noqa: F401
-                      _either, _everyone, _fire, _first, _grid_lines, _insert, _last, _lines_rt, _log_move,
-                      _minmax_rt, _nopick, _others_rt, _owner_rt, _places_rt, _position, _put, _random_rt,
-                      _remove, _top_rt, _triggered, as_list, describe, learn, log_counter, move_cards,
-                      parse_ref, place_attr, ref_cards)
+from .program import Program
+from .runtime import (RESUME_EXCHANGE, RESUME_FILL, RESUME_MOVE, _agg, _best_rt, _cards_in, _either,
+                      _everyone, _fire, _first, _grid_lines, _last, _lines_rt, _log_move, _minmax_rt, _nopick,
+                      _others_rt, _owner_rt, _places_rt, _position, _put, _random_rt, _top_rt, _triggered,
+                      as_list, learn, log_counter, move_cards, parse_ref, place_attr)
 
 
 # ==================================================================== compiler

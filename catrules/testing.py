@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from .compiler import _insert, _remove
+from .runtime import _insert, _remove
 from .engine import cards_in
 from .frontends.base import Choice, Seat
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules.compiler import _insert, _remove, ref_cards
+from catrules.runtime import _insert, _remove, ref_cards
 from catrules.match import visible_event
 from catrules.testing import cards, empty, put, refresh, zone
 
