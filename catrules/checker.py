@@ -57,6 +57,8 @@ class Checked:
     card_types: dict             # name -> ast.CardType
     components: list             # score item names
     types: dict = attrs.Factory(dict)   # id(expression node) -> types.Type
+    counter_types: dict = attrs.Factory(dict)   # counter name -> types.Type (what it may hold)
+    local_types: dict = attrs.Factory(dict)     # (unit, variable name) -> types.Type
 
 
 def check(game: ast.GameFile) -> Checked:
@@ -111,7 +113,7 @@ class _Checker(ExprChecker, WholeGameChecks):
         rep.raise_if_errors()
         return Checked(g, self.zones, self.attributes, self.symbols, self.counters, self.options, self.defines,
                        self.actions, self.phases, self.names, rep.warnings, self.card_types,
-                       self.components, self.types)
+                       self.components, self.types, dict(self.counter_types), dict(self.local_types))
 
     def check_typed(self) -> None:
         """Check the bodies, after quiet passes that learn the types of locals, counters,

@@ -116,10 +116,12 @@ class _Compiler(ChoiceStatements):
             self.p.var_kinds.setdefault(name, kinds.pop() if len(kinds) == 1 else "value")
 
     def infer_counter_kinds(self) -> None:
-        """What each counter holds (card, player, number...), so views can show it properly."""
+        """What each counter holds (card, player, number...), so views can show it properly: the
+        type the checker found for it (:mod:`catrules.types`); and, for :meth:`kind_of` on a local
+        variable whose type is unknown, what a choice or a loop binds it to."""
+        from .types import kind_name
         g = self.ck.game
         units = [g.setup, g.flow] + [x.body for x in g.phases + g.actions + g.triggers]
-        # what kind of value each variable is bound to by a choice or a loop
         self.var_kind = {}
         for n in ast.walk(units):
             if isinstance(n, (ast.Choose, ast.Together, ast.ForEach)):
@@ -127,12 +129,8 @@ class _Compiler(ChoiceStatements):
             if isinstance(n, (ast.ForPlayers, ast.Together)):
                 self.var_kind.setdefault(n.var if isinstance(n, ast.ForPlayers) else n.player, "player")
         for c in g.counters:
-            kinds = [self.kind_of(c.value)]
-            for n in ast.walk(units):
-                if isinstance(n, ast.Assign) and n.name == c.name:
-                    kinds.append(self.kind_of(n.value))
-            known = [k for k in kinds if k not in ("value", "none")]
-            self.p.counter_kind[c.name] = known[0] if known else "value"
+            kind = kind_name(self.ck.counter_types.get(c.name))
+            self.p.counter_kind[c.name] = kind if kind not in (None, "none") else "value"
 
     # ------------------------------------------------------------------ units
     def unit(self, key: str, node: str) -> None:
