@@ -31,6 +31,7 @@ class Layout:
     slot_zone: list
     players: list
     slot_simple: list = attrs.Factory(list)   # True for piles and rows
+    seers: list = attrs.Factory(list)         # per slot, the bitmask of the players who see it
 
     def visible(self, slot: int, player) -> bool:
         vis = self.slot_spec[slot].visibility
@@ -124,6 +125,7 @@ class Program:
                 shape.append(z.shape)
                 zid.append(z.index)
         lay = Layout(n, base, spec, owner, name, shape, zid, list(range(n)), [x in ("pile", "row") for x in shape])
+        lay.seers = [sum(1 << p for p in range(n) if lay.visible(s, p)) for s in range(len(spec))]
         self._layouts[n] = lay
         return lay
 

@@ -155,17 +155,6 @@ def _insert(st, c: int, slot: int, where) -> None:
     st.loc[c] = slot
 
 
-def seers(st) -> list:
-    """Per slot, the bitmask of the players who can see it (bit ``p`` for player ``p``)."""
-    lay = st.layout
-    cache = st.prog.__dict__.setdefault("_seers", {})
-    out = cache.get(lay.n)
-    if out is None:
-        out = cache[lay.n] = [sum(1 << p for p in range(lay.n) if lay.visible(s, p))
-                              for s in range(len(lay.slot_spec))]
-    return out
-
-
 def learn(st, cards, s0: int, s1: int) -> None:
     """Keep ``st.known`` (per card, the players who know which slot it is in) up to date after
     ``cards`` went from slot ``s0`` to ``s1``: whoever sees either slot knows where they are now;
@@ -173,7 +162,7 @@ def learn(st, cards, s0: int, s1: int) -> None:
     which one they cannot tell), nor where the moved cards went."""
     if s0 == s1:
         return
-    sees = seers(st)
+    sees = st.layout.seers
     see = sees[s0] | sees[s1]
     blind = ((1 << st.n) - 1) & ~see
     known = st.known
