@@ -19,7 +19,6 @@ from . import ast
 from .errors import GameFileError, Reporter, suggest
 from .game_checks import WholeGameChecks
 from .parser import LANGUAGE_VERSION, keywords
-from .types import BUILTINS, PLACE_ATTRS  # noqa: F401  (the builtins' table, and place attributes, live in types)
 from .types import ANY, CARD, NUMBER, PLAYER, ExprChecker, Scope as _Scope, Type, describe, element, family, \
     join, list_of, not_none, value_type
 

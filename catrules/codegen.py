@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from . import ast
 from . import engine
-from .checker import PLACE_ATTRS
-from .engine import LIST_LIMIT, NUMBER_LIMIT
+from .types import PLACE_ATTRS
+from .limits import LIST_LIMIT, NUMBER_LIMIT
 from .errors import Diagnostic, GameFileError, RulesError
 
 

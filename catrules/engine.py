@@ -17,9 +17,7 @@ import random
 from typing import Any, Iterable, Optional
 
 from .errors import IllegalChoice, RulesError, SaveError
-# the limits are said once, in limits.py; the compiler and codegen read them from here too
-from .limits import (CHAIN_LIMIT, FRAME_LIMIT, LIST_LIMIT, NUMBER_LIMIT, SAVED_NUMBER_LIMIT,  # noqa: F401
-                     STATE_FORMAT, STEP_LIMIT)
+from .limits import FRAME_LIMIT, STATE_FORMAT, STEP_LIMIT
 from .runtime_errors import (_RUNTIME_ERRORS, _STOPS, _fn_line, _quote, _reraise, describe_error, located,
                              rules_error)
 from .saved_state import check_saved

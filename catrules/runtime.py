@@ -404,7 +404,6 @@ def _nopick(k, line):
     raise RulesError(f"pick: no case for {k!r} and no `else:`", line)
 
 
-_MISSING = object()
 
 
 def _cards_in(zone, shape):

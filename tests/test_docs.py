@@ -38,7 +38,7 @@ def test_the_lexer_has_no_error_tokens(path):
 
 
 def test_the_lexer_knows_exactly_the_language_words_and_builtins():
-    from catrules.checker import BUILTINS
+    from catrules.types import BUILTINS
     from catrules.highlight import BUILTINS as LEXER_BUILTINS, KEYWORDS
     from catrules.parser import keywords
     assert set(KEYWORDS) == set(keywords())

@@ -1,9 +1,7 @@
 """Hostile input: game files at and beyond the limits, runtime errors in the language's words,
 damaged save files and logs.  Each must end in a clear, located message, never a traceback."""
 
-import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
