@@ -405,6 +405,11 @@ class GameFile(Node):
     setup_pos: tuple = (0, 0)
     flow_pos: tuple = (0, 0)
 
+    @property
+    def bodies(self) -> list:
+        """The statement blocks of the game: setup, flow, every phase, action and trigger."""
+        return [self.setup, self.flow] + [x.body for x in self.phases + self.actions + self.triggers]
+
 
 def walk(node):
     """Yield ``node`` and every node below it (statements and expressions)."""

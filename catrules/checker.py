@@ -512,8 +512,7 @@ class _Checker(ExprChecker, WholeGameChecks):
         never = "`tallied` is always 0: the game never runs `tally`"
         if any(d.message == never for d in self.rep.items):
             return                           # the warning is given once
-        if not any(isinstance(n, ast.Tally) for n in ast.walk(
-                [g.setup, g.flow] + [x.body for x in g.phases + g.actions + g.triggers])):
+        if not any(isinstance(n, ast.Tally) for n in ast.walk(g.bodies)):
             self.rep.warning(e, never, "add `tally` where the rules score a round")
 
     def actor(self, node, name: str, sc: _Scope) -> None:

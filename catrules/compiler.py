@@ -80,7 +80,7 @@ class _Compiler(ChoiceStatements):
         agrees (``card``, ``player``, ``number``...; ``value`` when unknown or mixed), so that a
         sampled state can rename the cards a variable refers to (:meth:`State.sample_for`)."""
         g = self.ck.game
-        units = [g.setup, g.flow] + [x.body for x in g.phases + g.actions + g.triggers]
+        units = g.bodies
         seen: dict = {"player": {"player"}, "position": {"number"}, "racers": {"player"}}
         for t in g.triggers:
             seen.setdefault(t.var, set()).add("card")
@@ -121,7 +121,7 @@ class _Compiler(ChoiceStatements):
         variable whose type is unknown, what a choice or a loop binds it to."""
         from .types import kind_name
         g = self.ck.game
-        units = [g.setup, g.flow] + [x.body for x in g.phases + g.actions + g.triggers]
+        units = g.bodies
         self.var_kind = {}
         for n in ast.walk(units):
             if isinstance(n, (ast.Choose, ast.Together, ast.ForEach)):

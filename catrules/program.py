@@ -89,8 +89,7 @@ class Program:
         self.score_items: list = []
         self.ranking: list = []
         self.has_setup = bool(g.setup)
-        self.tallies = any(isinstance(n, ast.Tally) for n in ast.walk(
-            [g.setup, g.flow] + [x.body for x in g.phases + g.actions + g.triggers]))
+        self.tallies = any(isinstance(n, ast.Tally) for n in ast.walk(g.bodies))
         self.tie_race = bool(g.tie_race)
         from .engine import Option
         self.card_options = [Option(f"c{i}", self.card_label[i], i, "card") for i in range(self.card_count)]

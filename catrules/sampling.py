@@ -40,7 +40,7 @@ def type_zones(prog) -> dict:
     for ct in g.cards:
         zones_of.setdefault(ct.name, set()).add(ck.zones[ct.zone].index)
     lines_zones = {z.index for z in ck.zones.values() if z.shape == "lines"}
-    units = [g.setup, g.flow] + [x.body for x in g.phases + g.actions + g.triggers]
+    units = g.bodies
     nodes = list(ast.walk(units))
     binds: dict = {}                       # local name -> expressions it is bound to
     for t in g.triggers:
