@@ -99,6 +99,13 @@ class IfElse(Expr):
 
 
 @attrs.define(eq=False)
+class Text(Expr):
+    """Text with values: ``"{p} wins the trick"``.  ``parts`` are strings and expressions; the
+    values are shown as people read them (a player, a card's face, a symbol's display name)."""
+    parts: list
+
+
+@attrs.define(eq=False)
 class Where(Expr):
     """``collection where condition``; the condition sees each element as ``it``.
 
@@ -169,6 +176,8 @@ class ChooseOpts(Node):
     preferring: Optional[Expr] = None
     default_dir: Optional[str] = None   # "lowest" | "highest"
     default_key: Optional[Expr] = None
+    default_is: Optional[Expr] = None   # ``default EXPR``: the option that is this value
+    asking: Optional[Expr] = None       # ``asking "..."``: the prompt (text)
 
 
 @attrs.define(eq=False)
@@ -195,7 +204,12 @@ class Do(Stmt):
 
 @attrs.define(eq=False)
 class Announce(Stmt):
-    text: str
+    text: Expr                # a text, with values in braces
+
+
+@attrs.define(eq=False)
+class Nothing(Stmt):
+    """``do nothing``: a statement for a branch with nothing to do."""
 
 
 @attrs.define(eq=False)
@@ -211,6 +225,7 @@ class StopLoop(Stmt):
 @attrs.define(eq=False)
 class Tally(Stmt):
     """Score now: add each player's score items to their running totals and show them."""
+    title: Optional[Expr] = None      # ``tally "after round {r}"``: what the tally is called
 
 
 @attrs.define(eq=False)
@@ -263,6 +278,7 @@ class Together(Stmt):
     opts: ChooseOpts
     body: list
     count: Optional[Expr] = None      # ``chooses 3 cards``: several cards each (secret only)
+    optional: bool = False            # ``race ... may choose``: a player may sit the race out
 
 
 @attrs.define(eq=False)
@@ -271,6 +287,7 @@ class Menu(Stmt):
     actor: str
     branches: list            # list of (label str, cond Expr or None, body list)
     public: bool = False      # ``openly``: everyone sees the branch chosen
+    opts: Optional[ChooseOpts] = None   # ``default "label"`` and ``asking "..."``
 
 
 @attrs.define(eq=False)
@@ -373,6 +390,23 @@ class ScoreItem(Node):
     name: str
     value: Expr
     counted: bool = True
+    only_if: Optional[Expr] = None    # ``= ... if OPTIONS``: the item exists only in such games
+
+
+@attrs.define(eq=False)
+class ShowSymbol(Node):
+    """``show paws_in as "PAWS IN!"``: how a symbol is written for people."""
+    symbol: str
+    text: str
+
+
+@attrs.define(eq=False)
+class ShowCard(Node):
+    """``show card c of piece as TEXT`` (``face``) or ``describe card ...`` (``text``)."""
+    what: str                 # "face" | "text"
+    var: str
+    card_type: str
+    value: Expr
 
 
 @attrs.define(eq=False)
@@ -401,6 +435,8 @@ class GameFile(Node):
     score: list = attrs.Factory(list)
     ranking: list = attrs.Factory(list)     # RankBy; "ties share" is the default
     tie_race: int = 0                       # line of `ties race` (players still tied race), or 0
+    symbol_names: list = attrs.Factory(list)   # ShowSymbol
+    card_shows: list = attrs.Factory(list)     # ShowCard
     source: str = ""
     setup_pos: tuple = (0, 0)
     flow_pos: tuple = (0, 0)

@@ -30,11 +30,13 @@ def _tpos_t(tok: Token) -> tuple:
 
 @v_args(meta=True)
 class _ToAst(Transformer):
-    def __init__(self, rep: Reporter, path: str):
+    def __init__(self, rep: Reporter, path: str, parse_expr=None):
         super().__init__()
         self.rep = rep
         self.path = path
         self.deck = 0              # cards declared so far
+        self.version = 0           # the language version, once the header is read
+        self.parse_expr = parse_expr   # text of one expression -> parse tree (for `{...}` in texts)
 
     # ---- numbers and limits ----
     def _int(self, tok, limit: int = NUMBER_LIMIT, what: str = "a number larger than {limit:,}",
@@ -126,7 +128,17 @@ class _ToAst(Transformer):
 
     # ---- declarations ----
     def header(self, meta, ch):
-        return ("header", self._int(ch[0]), ch[1][1:-1], self._int(ch[2]), self._int(ch[3]), _pos(meta))
+        self.version = self._int(ch[0])
+        return ("header", self.version, ch[1][1:-1], self._int(ch[2]), self._int(ch[3]), _pos(meta))
+
+    def show_symbol(self, meta, ch):
+        return ast.ShowSymbol(str(ch[0]), ch[1][1:-1], **_pos(meta))
+
+    def show_face(self, meta, ch):
+        return ast.ShowCard("face", str(ch[0]), str(ch[1]), ch[2], **_pos(meta))
+
+    def show_text(self, meta, ch):
+        return ast.ShowCard("text", str(ch[0]), str(ch[1]), ch[2], **_pos(meta))
 
     def option(self, meta, ch):
         return ast.Option(str(ch[0]), ch[1][1:-1], **_pos(meta))
@@ -178,8 +190,8 @@ class _ToAst(Transformer):
         return ast.Phase(str(ch[0]), ch[1], **_pos(meta))
 
     def score_item(self, meta, ch):
-        note, name, value = ch
-        return ast.ScoreItem(str(name), value, counted=note is None, **_pos(meta))
+        note, name, value, only_if = ch
+        return ast.ScoreItem(str(name), value, counted=note is None, only_if=only_if, **_pos(meta))
 
     def score(self, meta, ch):
         return ("score", list(ch))
@@ -217,6 +229,10 @@ class _ToAst(Transformer):
                 g.triggers.append(item)
             elif isinstance(item, ast.Phase):
                 g.phases.append(item)
+            elif isinstance(item, ast.ShowSymbol):
+                g.symbol_names.append(item)
+            elif isinstance(item, ast.ShowCard):
+                g.card_shows.append(item)
             elif isinstance(item, tuple):
                 kind = item[0]
                 if kind == "setup":
@@ -262,8 +278,32 @@ class _ToAst(Transformer):
         return ast.Add(ch[0], str(ch[1]), ch[2], **_pos(meta))
 
     def choose_opts(self, meta, ch):
-        pref, direction, key = ch
-        return ast.ChooseOpts(pref, str(direction) if direction is not None else None, key, **_pos(meta))
+        pref, default, asking = ch
+        direction = key = named = None
+        if default is not None:
+            if default[0] == "by":
+                direction, key = default[1], default[2]
+            else:
+                named = default[1]
+        return ast.ChooseOpts(pref, direction, key, named, asking, **_pos(meta))
+
+    def default_by(self, meta, ch):
+        return ("by", str(ch[0]), ch[1])
+
+    def default_is(self, meta, ch):
+        return ("is", ch[0])
+
+    def asking(self, meta, ch):
+        return ch[0]
+
+    def must_race(self, meta, ch):
+        return False
+
+    def may_race(self, meta, ch):
+        return True
+
+    def nothing(self, meta, ch):
+        return ast.Nothing(**_pos(meta))
 
     def how_many(self, meta, ch):
         n = ch[0]
@@ -281,13 +321,13 @@ class _ToAst(Transformer):
         return ast.Do(str(ch[0]), ch[1] or [], **_pos(meta))
 
     def announce(self, meta, ch):
-        return ast.Announce(ch[0][1:-1], **_pos(meta))
+        return ast.Announce(ch[0], **_pos(meta))
 
     def end_game(self, meta, ch):
         return ast.EndGame(**_pos(meta))
 
     def tally(self, meta, ch):
-        return ast.Tally(**_pos(meta))
+        return ast.Tally(ch[0], **_pos(meta))
 
     def stop(self, meta, ch):
         return ast.StopLoop(**_pos(meta))
@@ -330,7 +370,14 @@ class _ToAst(Transformer):
         return (ch[0][1:-1], ch[1], ch[2], _pos(meta))
 
     def menu_stmt(self, meta, ch):
-        return ast.Menu(str(ch[1]), list(ch[2:]), public=ch[0] is not None, **_pos(meta))
+        openly, actor, default, asking = ch[:4]
+        opts = None
+        if default is not None or asking is not None:
+            opts = ast.ChooseOpts(default_is=default[1] if default is not None else None, asking=asking,
+                                  **_pos(meta))
+            if default is not None and default[0] == "by":
+                opts.default_dir, opts.default_key, opts.default_is = default[1], default[2], None
+        return ast.Menu(str(actor), list(ch[4:]), public=openly is not None, opts=opts, **_pos(meta))
 
     def prefer_key(self, meta, ch):
         return (str(ch[0]), ch[1])
@@ -368,14 +415,71 @@ class _ToAst(Transformer):
         return ast.Together("secret", str(player), among, str(var), source, opts, body, count=count, **_pos(meta))
 
     def race_stmt(self, meta, ch):
-        return ast.Together("race", str(ch[0]), ch[1], str(ch[2]), ch[3], ch[4], ch[5], **_pos(meta))
+        player, among, optional, var, source, opts, body = ch
+        return ast.Together("race", str(player), among, str(var), source, opts, body, optional=optional,
+                            **_pos(meta))
 
     # ---- expressions ----
     def number(self, meta, ch):
         return ast.Const(self._int(ch[0]), **_pos(meta))
 
     def string(self, meta, ch):
-        return ast.Const(str(ch[0])[1:-1], **_pos(meta))
+        raw = str(ch[0])[1:-1]
+        if self.version >= 3 and ("{" in raw or "}" in raw):
+            return self._text(raw, meta.line, meta.column + 1)
+        return ast.Const(raw, **_pos(meta))
+
+    def _text(self, raw: str, line: int, col: int) -> ast.Expr:
+        """A quoted text with values in braces (``"{p} wins"``); ``{{`` and ``}}`` are braces.
+        ``col`` is the column of the text's first character (after the quote)."""
+        parts, buf, i = [], [], 0
+        while i < len(raw):
+            ch = raw[i]
+            if ch in "{}" and raw[i + 1:i + 2] == ch:
+                buf.append(ch)
+                i += 2
+                continue
+            if ch == "}":
+                self.rep.error((line, col + i), "a `}` that closes nothing",
+                               "write `}}` for a brace in the text")
+                return ast.Const(raw, line=line, column=col - 1)
+            if ch != "{":
+                buf.append(ch)
+                i += 1
+                continue
+            end = raw.find("}", i + 1)
+            if end < 0:
+                self.rep.error((line, col + i), "a `{` with no `}` after it",
+                               "close the value with `}`, or write `{{` for a brace in the text")
+                return ast.Const(raw, line=line, column=col - 1)
+            piece = raw[i + 1:end]
+            if not piece.strip():
+                self.rep.error((line, col + i), "an empty `{}` in a text",
+                               "put a value inside, such as `{p}`, or write `{{}}` for braces")
+                return ast.Const(raw, line=line, column=col - 1)
+            if buf:
+                parts.append("".join(buf))
+                buf = []
+            expr = self._value_in_text(piece, line, col + i + 1)
+            if expr is None:
+                return ast.Const(raw, line=line, column=col - 1)
+            parts.append(expr)
+            i = end + 1
+        if buf:
+            parts.append("".join(buf))
+        return ast.Text(parts, line=line, column=col - 1)
+
+    def _value_in_text(self, piece: str, line: int, col: int):
+        """One ``{...}`` of a text, parsed as an expression at its place in the file."""
+        if self.parse_expr is None:
+            return None
+        tree = self.parse_expr(piece, line, col)      # raises a located GameFileError
+        sub = _ToAst(self.rep, self.path, self.parse_expr)
+        sub.version = self.version
+        expr = sub.transform(tree)
+        for n in ast.walk(expr):
+            n.line = line                 # parsed alone, the value's nodes say line 1
+        return expr
 
     def name(self, meta, ch):
         return ast.Name(str(ch[0]), **_pos(meta))

@@ -14,12 +14,13 @@ means, so that :mod:`catrules.compiler` never has to guess.
 from __future__ import annotations
 
 import attrs
+from typing import Optional
 
 from . import ast
 from .errors import GameFileError, Reporter, suggest
 from .game_checks import WholeGameChecks
 from .parser import LANGUAGE_VERSION, keywords
-from .types import ANY, CARD, NUMBER, PLAYER, ExprChecker, Scope as _Scope, Type, describe, element, family, \
+from .types import ANY, CARD, NUMBER, PLAYER, ExprChecker, cards_of, Scope as _Scope, Type, describe, element, family, \
     join, list_of, not_none, value_type
 
 VISIBILITIES = ("public", "owner", "hidden")
@@ -60,6 +61,39 @@ class Checked:
     local_types: dict = attrs.Factory(dict)     # (unit, variable name) -> types.Type
 
 
+#: Builtins that read the game's state (a card's face may not use them).
+STATEFUL_BUILTINS = frozenset({"owner", "others", "next", "previous", "random", "tallied"})
+
+
+def _added_in(n, defines) -> Optional[tuple]:
+    """(version, what) for a construct that a language version added, else ``None``."""
+    if isinstance(n, (ast.Choose, ast.Menu)) and n.public:
+        return 2, "`openly`"
+    if isinstance(n, (ast.Choose, ast.Together)) and n.count is not None:
+        return 2, "choosing several cards at once"
+    if isinstance(n, ast.Where) and n.var is not None:
+        return 2, "`each NAME in ...`"
+    if isinstance(n, ast.Call) and n.name == "tallied" and n.name not in defines:
+        return 2, "`tallied`"
+    if isinstance(n, (ast.ShowSymbol, ast.ShowCard)):
+        return 3, "`show` and `describe`"
+    if isinstance(n, ast.Nothing):
+        return 3, "`do nothing`"
+    if isinstance(n, ast.Announce) and not (isinstance(n.text, ast.Const) and isinstance(n.text.value, str)):
+        return 3, "`announce` with values"
+    if isinstance(n, ast.Tally) and n.title is not None:
+        return 3, "a tally's title"
+    if isinstance(n, ast.ChooseOpts) and (n.default_is is not None or n.asking is not None):
+        return 3, "`default VALUE` and `asking`" if n.default_is is not None else "`asking`"
+    if isinstance(n, ast.Menu) and n.opts is not None:
+        return 3, "a menu's `default` and `asking`"
+    if isinstance(n, ast.Together) and n.optional:
+        return 3, "`may choose`"
+    if isinstance(n, ast.ScoreItem) and n.only_if is not None:
+        return 3, "a score item's `if`"
+    return None
+
+
 def check(game: ast.GameFile) -> Checked:
     """Check ``game``; raise :class:`GameFileError` listing every error found."""
     return _Checker(game).run()
@@ -82,6 +116,7 @@ class _Checker(ExprChecker, WholeGameChecks):
         self.components: list = []
         self.rejected: dict = {}          # names whose declaration was refused -> kind
         self.types: dict = {}
+        self.texts_ok: set = set()        # ids of texts with values that stand where a text is said
         self.attr_types: dict = {}
         # what the last typing pass learnt: (unit, local) / counter / definition / (kind, name, i) -> Type
         self.local_types: dict = {}
@@ -99,8 +134,8 @@ class _Checker(ExprChecker, WholeGameChecks):
             raise GameFileError(rep.items)
         if g.version < 1:
             rep.error(g, f"there is no catrules language {g.version}", f"write `catrules {LANGUAGE_VERSION}`")
-        elif g.version < 2:
-            self.check_version_1()
+        elif g.version < LANGUAGE_VERSION:
+            self.check_version(g.version)
         if not (1 <= g.min_players <= g.max_players <= MAX_PLAYERS):
             rep.error(g, f"players {g.min_players} to {g.max_players} is not a possible range",
                       f"write `players A to B` with 1 <= A <= B <= {MAX_PLAYERS}")
@@ -149,23 +184,73 @@ class _Checker(ExprChecker, WholeGameChecks):
                                  "not a counter", suggest(name, others) or
                            f"to keep the value, declare `counter {name} = ...`; otherwise remove this line")
 
-    def check_version_1(self) -> None:
-        """A file that says ``catrules 1`` may not use what language 2 added (it still plays as
-        written; the checks and the hiding of choices are the same for both)."""
-        for n in ast.walk([self.g.setup, self.g.flow, self.g.score, self.g.defines, self.g.counters] +
-                          [x.body for x in self.g.phases + self.g.actions + self.g.triggers]):
-            what = None
-            if isinstance(n, (ast.Choose, ast.Menu)) and n.public:
-                what = "`openly`"
-            elif isinstance(n, (ast.Choose, ast.Together)) and n.count is not None:
-                what = "choosing several cards at once"
-            elif isinstance(n, ast.Where) and n.var is not None:
-                what = "`each NAME in ...`"
-            elif isinstance(n, ast.Call) and n.name == "tallied" and n.name not in self.defines:
-                what = "`tallied`"
-            if what:
-                self.rep.error(n, f"{what} is language 2, and this file says `catrules 1`",
-                               "write `catrules 2` on the first line")
+    def check_version(self, version: int) -> None:
+        """A file that names an older language may not use what later versions added (it still
+        plays as written; the checks and the hiding of choices are the same for all)."""
+        g = self.g
+        for n in ast.walk([g.setup, g.flow, g.score, g.defines, g.counters, g.symbol_names, g.card_shows] +
+                          [x.body for x in g.phases + g.actions + g.triggers]):
+            what = _added_in(n, self.defines)
+            if what and what[0] > version:
+                self.rep.error(n, f"{what[1]} is language {what[0]}, and this file says `catrules {version}`",
+                               f"write `catrules {what[0]}` on the first line")
+
+    def check_shows(self) -> None:
+        """``show SYMBOL as "..."`` and ``show/describe card c of TYPE as TEXT``: a face uses the
+        card alone (its attributes, definitions of them), so it can be worked out once."""
+        seen = {}
+        for sh in self.g.symbol_names:
+            if sh.symbol in seen:
+                self.rep.error(sh, f"`{sh.symbol}` is already shown as \"{seen[sh.symbol]}\"", "keep one `show`")
+            elif sh.symbol not in self.symbols:
+                self.rep.error(sh, f"`{sh.symbol}` is not a value of any card", suggest(sh.symbol, self.symbols)
+                               or "`show NAME as ...` names a bare word of the card rows, such as a colour")
+            seen.setdefault(sh.symbol, sh.text)
+        done = set()
+        for sh in self.g.card_shows:
+            verb = "show" if sh.what == "face" else "describe"
+            if sh.card_type not in self.card_types:
+                if self.rejected.get(sh.card_type) == "card type":
+                    continue                    # its declaration has the error already
+                self.rep.error(sh, f"unknown card type `{sh.card_type}`", suggest(sh.card_type, self.card_types)
+                               or "name a card type of a `cards NAME in ZONE:` block")
+                continue
+            if (sh.what, sh.card_type) in done:
+                self.rep.error(sh, f"a second `{verb} card` for `{sh.card_type}`", "keep one")
+            done.add((sh.what, sh.card_type))
+            self.text_expr(sh.value, _Scope({sh.var}, unit=f"show:{sh.line}",
+                                            elem={sh.var: cards_of([sh.card_type])}), f"`{verb} card`")
+            bad = self._stateful(sh.value, {sh.var}, set())
+            if bad is not None:
+                self.rep.error(bad, f"a card's {'face' if sh.what == 'face' else 'description'} shows the "
+                                    "card alone; this uses the game's state",
+                               "use the card's attributes (`c.name`), numbers, symbols and definitions "
+                               "of those; narrate the rest with `announce`")
+
+    def _stateful(self, e, local: set, seen: set):
+        """The first node of ``e`` that reads the game's state (zones, counters, options,
+        players), following definitions; ``None`` if there is none."""
+        for n in ast.walk(e):
+            if isinstance(n, ast.Keyword):
+                return n
+            if isinstance(n, ast.Name) and n.name not in local:
+                if n.name in self.zones or n.name in self.counters or n.name in self.options \
+                        or n.name in self.card_types:
+                    return n
+                d = self.defines.get(n.name)
+                if d is not None and n.name not in seen:
+                    seen.add(n.name)
+                    if self._stateful(d.body, set(d.params), seen) is not None:
+                        return n
+            if isinstance(n, ast.Call):
+                d = self.defines.get(n.name)
+                if d is not None and n.name not in seen:
+                    seen.add(n.name)
+                    if self._stateful(d.body, set(d.params), seen) is not None:
+                        return n
+                elif d is None and n.name in STATEFUL_BUILTINS:
+                    return n
+        return None
 
     def _taken(self, name: str):
         for kind, table in (("zone", self.zones), ("counter", self.counters), ("option", self.options),
@@ -176,7 +261,7 @@ class _Checker(ExprChecker, WholeGameChecks):
         return None
 
     def _declare(self, table: dict, node, name: str, kind: str, value) -> None:
-        if name in keywords():
+        if name in keywords(self.g.version):
             self.rep.error(node, f"`{name}` is a word of the language, so it cannot name a {kind}",
                            f"call it something else, such as `my_{name}`")
             return
@@ -210,7 +295,7 @@ class _Checker(ExprChecker, WholeGameChecks):
             if not ct.rows:
                 rep.error(ct, f"card type `{ct.name}` has no cards")
         for a in self.attributes:
-            if a in keywords():
+            if a in keywords(self.g.version):
                 rep.error(self.g.cards[0], f"card attribute `{a}` is a word of the language",
                           "rename the attribute")
             if self._taken(a):
@@ -233,7 +318,7 @@ class _Checker(ExprChecker, WholeGameChecks):
         for item in g.score:
             if item.name in seen:
                 rep.error(item, f"score item `{item.name}` appears twice")
-            elif self._taken(item.name) or item.name in keywords() or item.name in self.attributes:
+            elif self._taken(item.name) or item.name in keywords(self.g.version) or item.name in self.attributes:
                 rep.error(item, f"score item `{item.name}` has the name of something else in the game",
                           f"call it something else, such as `{item.name}_points`")
             seen.add(item.name)
@@ -311,6 +396,7 @@ class _Checker(ExprChecker, WholeGameChecks):
         for c in g.counters:
             self.note_counter(c.name, self.expr(c.value, _Scope(set(), player=c.per_player, unit="counters")))
         for d in g.defines:
+            self.allow_texts(d.body)
             self._define_new[d.name] = self.expr(d.body, _Scope(set(d.params), unit=f"define:{d.name}",
                                                                 elem=self.params_of(("define", d.name), d.params)))
         for a in g.actions:
@@ -347,6 +433,18 @@ class _Checker(ExprChecker, WholeGameChecks):
             self.block(ph.body, _Scope(self.unit_locals([], ph.body), unit=f"phase:{ph.name}"))
         for item in g.score:
             self.expr(item.value, _Scope(set(), player=True, unit="score"))
+            if item.only_if is not None:
+                self.expr(item.only_if, _Scope(set(), unit="score"))
+                bad = next((n for n in ast.walk(item.only_if) if not (
+                    isinstance(n, ast.Name) and self._taken(n.name) is None) and not (
+                    isinstance(n, ast.Name) and n.name in self.options or isinstance(n, ast.Const)
+                    and isinstance(n.value, bool) or isinstance(n, ast.Unary) and n.op == "not"
+                    or isinstance(n, ast.Binary) and n.op in ("and", "or"))), None)
+                if bad is not None:
+                    self.rep.error(bad, "a score item's `if` names the game's options only",
+                                   "the item then exists only in games played with them: "
+                                   "`= ... if longest or advanced`; use `if ... then ... else` for the rest")
+        self.check_shows()
         scores = dict.fromkeys(["total", *self.components], NUMBER)
         for r in g.ranking:
             self.expr(r.key, _Scope(set(scores), player=True, unit="winner", elem=scores))
@@ -400,12 +498,16 @@ class _Checker(ExprChecker, WholeGameChecks):
                 rep.error(s, f"action `{s.action}` takes {len(a.params)} argument(s), not {len(s.args)}",
                           f"write `do {s.action}({', '.join(a.params)})`")
             self.note_args(("action", s.action), [self.expr(arg, sc) for arg in s.args])
-        elif isinstance(s, (ast.Announce, ast.EndGame)):
+        elif isinstance(s, ast.Announce):
+            self.text_expr(s.text, sc, "`announce`")
+        elif isinstance(s, (ast.EndGame, ast.Nothing)):
             pass
         elif isinstance(s, ast.Tally):
             if not self.g.score:
                 rep.error(s, "`tally` with no `score:` block", "add a `score:` block: `tally` adds its items "
                           "to each player's running totals")
+            if s.title is not None:
+                self.text_expr(s.title, sc, "a tally's title")
         elif isinstance(s, ast.StopLoop):
             if sc.loops == 0:
                 rep.error(s, "`stop` outside a loop", "`stop` leaves the innermost repeat or for each")
@@ -445,6 +547,7 @@ class _Checker(ExprChecker, WholeGameChecks):
                 if cond is not None:
                     self.expr(cond, sc)
                 self.block(body, sc)
+            self.menu_opts(s, sc)
         elif isinstance(s, ast.Allot):
             self.allot(s, sc)
         elif isinstance(s, ast.Together):
@@ -543,6 +646,34 @@ class _Checker(ExprChecker, WholeGameChecks):
             self.expr(opts.preferring, el)
         if opts.default_key is not None:
             self.expr(opts.default_key, el)
+        if opts.default_is is not None:
+            # the option that is this value (worked out before the choice, so not from `var`)
+            t, want = self.expr(opts.default_is, sc), element(source)
+            if family(t) and family(want) and family(t) != family(want):
+                self.rep.error(opts.default_is, f"the default is {describe(t)}, and the options are "
+                                                f"{describe(want)}s", "name one of the options, or use "
+                               "`default highest KEY`")
+        if opts.asking is not None:
+            self.text_expr(opts.asking, sc, "`asking`")
+
+    def menu_opts(self, s: ast.Menu, sc: _Scope) -> None:
+        """A menu's ``default "label"`` names one of its branches; ``asking`` is its prompt."""
+        o = s.opts
+        if o is None:
+            return
+        if o.default_key is not None:
+            self.rep.error(o, "a menu's default names one of its choices", 'write `default "LABEL"`')
+        d = o.default_is
+        if d is not None:
+            labels = [b[0] for b in s.branches]
+            if not (isinstance(d, ast.Const) and isinstance(d.value, str)):
+                self.rep.error(d, "a menu's default names one of its choices in quotes",
+                               "write `default \"" + (labels[0] if labels else "LABEL") + "\"`")
+            elif d.value not in labels:
+                self.rep.error(d, f"this menu has no choice \"{d.value}\"",
+                               suggest(d.value, labels) or "name one of the quoted choices below")
+        if o.asking is not None:
+            self.text_expr(o.asking, sc, "`asking`")
 
     def assign_target(self, s, sc: _Scope) -> None:
         name, owner = s.name, s.owner

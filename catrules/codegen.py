@@ -140,6 +140,23 @@ class CodeGen:
     def g_Const(self, e, env):
         return self.const(e.value)
 
+    def g_Text(self, e, env):
+        """A text with values: ``_say`` works it out into parts (see :mod:`catrules.said`);
+        each value goes with what the checker knows it is, as players and cards are numbers."""
+        from .types import kind_name
+        items = []
+        for part in e.parts:
+            if isinstance(part, str):
+                items.append(repr(part))
+                continue
+            t = self.ck.types.get(id(part))
+            kind = kind_name(t) if t is not None else None
+            if kind in ("player", "card") and t.kind in ("list", "zone", "line"):
+                kind += "s"
+            items.append(f"({kind if kind in ('player', 'card', 'players', 'cards') else 'value'!r}, "
+                         f"{self.gen(part, env)})")
+        return f"_say(st, ({', '.join(items)},))"
+
     def g_Keyword(self, e, env):
         if e.word == "player":
             return env.locals.get("player", "V['player']")

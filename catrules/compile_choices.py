@@ -13,6 +13,7 @@ from __future__ import annotations
 from . import ast
 from .errors import RulesError
 from .runtime import as_list
+from .said import mask, plain
 
 
 #: The one option of the race that `ties race` runs among tied players.
@@ -64,6 +65,15 @@ def _ask_one(st, V, who, options, default, kind, var, line, prompt, public=False
     return True
 
 
+def said_text(st, value, player=None) -> str:
+    """A text as ``player`` may read it (a card they cannot see is "a hidden card")."""
+    if not isinstance(value, (list, tuple)):
+        return str(value)
+    lay, seen = st.layout, st.prog.slot_index(st.layout)
+    parts, _ = mask(value, lambda z: z in seen and lay.visible(seen[z], player))
+    return plain(parts, st.prog.card_face.__getitem__)
+
+
 def _pending(kind, players, options, default, chosen, okind, var, slot, line, prompt, public=False,
              need=None) -> dict:
     """A pending decision as the state keeps it (plain data, saved with the game): per-player
@@ -90,6 +100,7 @@ class ChoiceStatements:
         src = self.ex(source)
         pref = self.ex_element(opts.preferring, var) if opts.preferring is not None else None
         key = self.ex_element(opts.default_key, var) if opts.default_key is not None else None
+        named = self.ex(opts.default_is) if opts.default_is is not None else None
         lowest = opts.default_dir == "lowest"
 
         def options(st, V):
@@ -102,8 +113,21 @@ class ChoiceStatements:
             default = None
             if key is not None and o:
                 default = (min if lowest else max)(o, key=lambda x: key(st, V, x))
+            elif named is not None:
+                d = named(st, V)            # `default VALUE`: that option, if it is one now
+                default = d if d in o else None
             return o, default
         return options
+
+    def _asking(self, opts, fallback: str):
+        """``f(st, V, player)``: the prompt, said with values as ``player`` may read them."""
+        if opts is None or opts.asking is None:
+            return lambda st, V, pl: fallback
+        if isinstance(opts.asking, ast.Const):
+            text = str(opts.asking.value)
+            return lambda st, V, pl: text
+        fn = self.ex(opts.asking)
+        return lambda st, V, pl: said_text(st, fn(st, V), pl)
 
     def _prompt(self, source, kind: str, mode: str, count=None) -> str:
         if count is not None:
@@ -140,14 +164,15 @@ class ChoiceStatements:
         options = self._options(s.source, s.opts, s.var)
         var = s.var
         kind = self.kind_of(s.source)
-        prompt = self._prompt(s.source, kind, "choose", s.count)
+        prompt = self._asking(s.opts, self._prompt(s.source, kind, "choose", s.count))
         line, public = s.line, s.public
         need = self._count(s.count, s.line)
 
         def choose(st, fr):
             V = fr.vars
             o, default = options(st, V)
-            return _ask_one(st, V, actor(st, V), o, default, kind, var, line, prompt, public,
+            who = actor(st, V)
+            return _ask_one(st, V, who, o, default, kind, var, line, prompt(st, V, who), public,
                             need(st, V) if need is not None else None)
         self.emit(choose, s.line)
 
@@ -156,11 +181,15 @@ class ChoiceStatements:
         conds = [(label, self.ex(cond) if cond is not None else None) for label, cond, _b, _p in s.branches]
         var = self.new_var()
         line, public = s.line, s.public
+        prompt = self._asking(s.opts, "Choose what to do")
+        named = s.opts.default_is.value if s.opts is not None and s.opts.default_is is not None else None
 
         def menu(st, fr):
             V = fr.vars
             o = [label for label, c in conds if c is None or c(st, V)]
-            return _ask_one(st, V, actor(st, V), o, None, "value", var, line, "Choose what to do", public)
+            who = actor(st, V)
+            return _ask_one(st, V, who, o, named if named in o else None, "value", var, line,
+                            prompt(st, V, who), public)
         self.emit(menu, s.line)
         self._branches(s, [(lambda st, V, _l=label: V[var] == _l, pos["line"])
                            for label, _cond, _body, pos in s.branches])

@@ -18,10 +18,11 @@ from . import graph as graphmod
 from .allot import _apply_allotment, solve_allotment
 from .checker import Checked
 from .codegen import CodeGen, _add, _fits
-from .compile_choices import ChoiceStatements, _pending, _tie_race_code
+from .compile_choices import ChoiceStatements, _pending, _tie_race_code, said_text
 from .engine import STEP_LIMIT as STEP_GUARD, Frame
-from .errors import RulesError
+from .errors import GameFileError, RulesError
 from .program import Program
+from .said import plain, say
 from .runtime import (RESUME_EXCHANGE, RESUME_FILL, RESUME_MOVE, _agg, _best_rt, _cards_in, _either,
                       _everyone, _fire, _first, _grid_lines, _last, _lines_rt, _log_move, _minmax_rt, _nopick,
                       _others_rt, _owner_rt, _places_rt, _position, _put, _random_rt, _top_rt, _triggered,
@@ -69,11 +70,41 @@ class _Compiler(ChoiceStatements):
             p.triggers.setdefault(zid, []).append((key, t.var, t.owner, guard, src, t.source_owner))
         for item in g.score:
             p.score_items.append((item.name, item.counted, self.ex(item.value)))
+            if item.only_if is not None:
+                p.score_only_if[item.name] = self.ex(item.only_if)
+        self.shows(g)
         p.ranking = [(r.direction, self.ex(r.key)) for r in g.ranking] or [("highest", lambda st, V: V["total"])]
         if g.tie_race:
             p.codes["tiebreak"] = _tie_race_code(g.tie_race)
             p.code_lines["tiebreak"] = [g.tie_race] * 2
         self.note_var_kinds()
+
+    def shows(self, g) -> None:
+        """Display names of symbols, and each card's face and description, worked out once (a
+        face uses the card alone, as the checker made sure)."""
+        p = self.p
+        p.display_names = {sh.symbol: sh.text for sh in g.symbol_names}
+        faces, texts = {}, {}
+        for sh in g.card_shows:
+            fn = self.gen.function(sh.value, params=("_c",), element_names=(sh.var,))
+            (faces if sh.what == "face" else texts)[sh.card_type] = (fn, sh)
+        if not faces and not texts:
+            return
+        st = _CardOnly(p)
+        for i in range(p.card_count):
+            for table, out in ((faces, p.card_face), (texts, p.card_text)):
+                got = table.get(p.card_type[i])
+                if got is None:
+                    continue
+                fn, sh = got
+                try:
+                    out[i] = plain(say(st, (("value", fn(st, {}, i)),)), p.card_label.__getitem__)
+                except (RulesError, LookupError, TypeError, ValueError, AttributeError, ZeroDivisionError):
+                    raise GameFileError([self.gen._diagnostic(
+                        sh.value, f"card {p.card_label[i]!r} cannot be shown this way: a value is missing "
+                                  "or of the wrong kind", "check the attributes it uses exist on every card "
+                                  "of the type (use `if c.x != none then ... else ...`)")]) from None
+        p.set_faces()
 
     def note_var_kinds(self) -> None:
         """``prog.var_kinds``: what each frame variable holds, where every binding of the name
@@ -320,12 +351,22 @@ class _Compiler(ChoiceStatements):
         self.emit(add, s.line)
 
     def s_Announce(self, s: ast.Announce) -> None:
-        text = s.text
+        if isinstance(s.text, ast.Const):
+            text = str(s.text.value)
 
-        def announce(st, fr):
-            if st.log is not None:
-                st.log.append({"t": "announce", "text": text})
+            def announce(st, fr):
+                if st.log is not None:
+                    st.log.append({"t": "announce", "text": text})
+        else:
+            said = self.ex(s.text)
+
+            def announce(st, fr):
+                if st.log is not None:
+                    st.log.append(said_event(st, {"t": "announce"}, said(st, fr.vars)))
         self.emit(announce, s.line)
+
+    def s_Nothing(self, s) -> None:
+        self.emit(_nothing, s.line)
 
     def s_EndGame(self, s) -> None:
         def end_game(st, fr):
@@ -338,8 +379,10 @@ class _Compiler(ChoiceStatements):
         self.emit(end_game, s.line)
 
     def s_Tally(self, s) -> None:
+        title = self.ex(s.title) if s.title is not None else None
+
         def tally(st, fr):
-            st.tally()
+            st.tally(said_text(st, title(st, fr.vars)) if title is not None else None)
         self.emit(tally, s.line)
 
     def s_StopLoop(self, s) -> None:
@@ -524,8 +567,10 @@ class _Compiler(ChoiceStatements):
         among = self.ex(s.among) if s.among is not None else None
         options = self._options(s.source, s.opts, s.var)
         kind = self.kind_of(s.source)
-        prompt = self._prompt(s.source, kind, s.mode, s.count)
-        mode, pvar, var, line = s.mode, s.player, s.var, s.line
+        fallback = self._prompt(s.source, kind, s.mode, s.count)
+        prompt = self._asking(s.opts, fallback)
+        said = s.opts.asking is not None and not isinstance(s.opts.asking, ast.Const)
+        mode, pvar, var, line, optional = s.mode, s.player, s.var, s.line, s.optional
         need = self._count(s.count, s.line)
         slot, idx = self.new_var(), self.new_var()
 
@@ -534,6 +579,7 @@ class _Compiler(ChoiceStatements):
             who = list(as_list(st, among(st, V))) if among is not None else list(range(st.n))
             n = st.n
             opts, dflt, chosen = [None] * n, [None] * n, [None] * n
+            asks = [None] * n if said else None
             needs = [None] * n if need is not None else None
             for pl in who:
                 V[pvar] = pl
@@ -541,14 +587,21 @@ class _Compiler(ChoiceStatements):
                 o, d = options(st, V)
                 if not o and mode == "race":
                     continue                # racing is seen by all: with nothing to grab, no race
+                if optional:
+                    o = o + [None]          # `may choose`: "not me" sits the race out
                 # everyone named is asked, with one option or none too: nobody learns who was forced
                 opts[pl], dflt[pl], chosen[pl] = (o or [None]), d, "?"
+                if asks is not None:
+                    asks[pl] = prompt(st, V, pl)
                 if needs is not None:
                     needs[pl] = need(st, V)
                     if needs[pl] == 0:
                         chosen[pl] = []
             who = [pl for pl in who if chosen[pl] is not None]
-            p = _pending(mode, who, opts, dflt, chosen, kind, var, slot, line, prompt, False, needs)
+            p = _pending(mode, who, opts, dflt, chosen, kind, var, slot, line,
+                         asks if asks is not None else prompt(st, V, None), False, needs)
+            if optional:
+                p["optional"] = True
             V[idx] = 0
             if not any(chosen[pl] == "?" for pl in who):
                 st._resolve(p)
@@ -683,9 +736,30 @@ class _Compiler(ChoiceStatements):
                 "_either": _either, "_agg": _agg, "_minmax": _minmax_rt, "_best": _best_rt, "_first": _first,
                 "_last": _last, "_top": _top_rt, "_owner": _owner_rt, "_others": _others_rt,
                 "_random": _random_rt, "_grid_lines": _grid_lines, "_lines": _lines_rt, "_places": _places_rt,
-                "_nopick": _nopick, "__builtins__": {"len": len, "sum": sum, "max": max, "min": min,
+                "_nopick": _nopick, "_say": say, "__builtins__": {"len": len, "sum": sum, "max": max, "min": min,
                                                      "bool": bool, "abs": abs,
                                                      "list": list, "range": range}}
+
+
+class _CardOnly:
+    """The state a card's face is worked out in: the program, no table."""
+    __slots__ = ("prog", "loc")
+
+    def __init__(self, prog):
+        self.prog = prog
+        self.loc = None
+
+
+def _nothing(st, fr):
+    """``do nothing``."""
+
+
+def said_event(st, ev: dict, value) -> dict:
+    """An event that says a text: its parts, and the text as plain words."""
+    parts = list(value) if isinstance(value, (list, tuple)) else [str(value)]
+    ev["parts"] = parts
+    ev["text"] = plain(parts, st.prog.card_face.__getitem__)
+    return ev
 
 
 def _jump(target):

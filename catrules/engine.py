@@ -291,6 +291,8 @@ class State:
         if did is None and len(opts) == 1:
             did = opts[0].id                # a forced choice: Enter takes the only option
         prompt = p["prompt"]
+        if isinstance(prompt, list):        # said with values, for each player
+            prompt = prompt[pl]
         if p.get("need") is not None:
             prompt = f"{prompt} ({len(p['picks'][pl]) + 1} of {p['need'][pl]})"
         return Decision(pl, p["kind"], prompt, opts, did, p["line"], p["kind"] == "race")
@@ -383,9 +385,12 @@ class State:
             fr.vars[p["var"]] = p["chosen"][p["players"][0]]
             return
         order = list(p["players"])
+        racing = order
         if p["kind"] == "race":
             order.sort(key=lambda pl: (p["times"][pl], pl))
-        fr.vars[p["slot"]] = [[pl, p["chosen"][pl], i + 1] for i, pl in enumerate(order)]
+            if p.get("optional"):           # `may choose`: who sat out is not in the race
+                racing = [pl for pl in order if p["chosen"][pl] is not None]
+        fr.vars[p["slot"]] = [[pl, p["chosen"][pl], i + 1] for i, pl in enumerate(racing)]
         if self.log is not None and order:      # nobody took part: nothing to show
             self.log.extend(sorted(p.pop("answers", []), key=lambda ev: ev["player"]))
             self.log.append(self._reveal_event(p, order))
@@ -431,7 +436,7 @@ class State:
             V = {"player": pl}
             row = {}
             total = 0
-            for name, counted, fn in self.prog.score_items:
+            for name, counted, fn in self.prog.items_for(self.options):
                 try:
                     v = fn(self, V)
                 except _STOPS as exc:
@@ -455,20 +460,25 @@ class State:
         final = self.over if final is None else final
         kept = self.c.get("#tally")
         if kept is None:
-            kept = [{name: 0 for name, _c, _f in self.prog.score_items} | {"total": 0} for _ in range(self.n)]
+            kept = [{name: 0 for name, _c, _f in self.prog.items_for(self.options)} | {"total": 0}
+                    for _ in range(self.n)]
         if final:
             return [dict(r) for r in kept]
-        return _add_rows(self.prog, kept, self.score_now())
+        return _add_rows(self.prog.items_for(self.options), kept, self.score_now())
 
-    def tally(self) -> list:
-        """Score now (the ``tally`` statement): add this score to the running totals and log it."""
+    def tally(self, title: Optional[str] = None) -> list:
+        """Score now (the ``tally`` statement): add this score to the running totals and log it
+        (with the tally's ``title``, if the game file gives one)."""
         now = self.score_now()
         kept = self.c.get("#tally")
-        rows = now if kept is None else _add_rows(self.prog, kept, now)
+        rows = now if kept is None else _add_rows(self.prog.items_for(self.options), kept, now)
         self.c["#tally"] = rows          # new dicts every time: clones share the old ones
         self.c["#tallies"] = self.c.get("#tallies", 0) + 1
         if self.log is not None:
-            self.log.append({"t": "tally", "number": self.c["#tallies"], "scores": now, "totals": rows})
+            ev = {"t": "tally", "number": self.c["#tallies"], "scores": now, "totals": rows}
+            if title is not None:
+                ev["title"] = title
+            self.log.append(ev)
         return now
 
     def tallied(self, pl, item: str = "total"):
@@ -617,12 +627,12 @@ def cards_in(zone) -> list:
     return [c for c in zone if c is not None]
 
 
-def _add_rows(prog, kept: list, now: list) -> list:
+def _add_rows(items, kept: list, now: list) -> list:
     """Running totals plus a new score: counted items add up, notes keep the newest value."""
     out = []
     for a, b in zip(kept, now):
         row = {}
-        for name, counted, _fn in prog.score_items:
+        for name, counted, _fn in items:
             row[name] = a.get(name, 0) + b[name] if counted else b[name]
         row["total"] = a.get("total", 0) + b["total"]
         out.append(row)

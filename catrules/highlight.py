@@ -27,7 +27,7 @@ __all__ = ["CatrulesLexer", "KEYWORDS", "BUILTINS"]
 #: Words that start a declaration (the top-level items of a game file).
 DECLARATIONS = (
     "catrules", "game", "players", "option", "cards", "zone", "counter", "define", "action",
-    "when", "setup", "phase", "flow", "score", "winner",
+    "when", "setup", "phase", "flow", "score", "winner", "show", "describe",
 )
 
 #: Constant values.
@@ -40,7 +40,7 @@ OTHER_KEYWORDS = (
     "chooses", "play", "do", "announce", "end", "stop", "preferring", "default", "else", "repeat",
     "times", "until", "while", "clockwise", "secretly", "race", "where", "then", "or", "and", "not",
     "everyone", "pick", "allot", "into", "wants", "serves", "spare", "prefer", "maximal", "tally",
-    "openly", "cards",
+    "openly", "cards", "nothing", "as", "asking", "may", "choose",
 )
 
 #: All the keywords of the grammar (``grammars/catrules.lark``).

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from . import __version__
+from .said import mask, plain
 from .engine import State
 from .errors import RulesError, SaveError
 from .frontends.base import Choice
@@ -112,6 +113,14 @@ def visible_event(state: State, ev: dict, player: Optional[int]) -> Optional[dic
                           "from": [s if ok else None for s, ok in zip(src, seen)]}
             choices.append(ch)
         return {**ev, "choices": choices}
+    if t == "announce" and "parts" in ev:
+        # said aloud, but a card named in it shows only to who could see it where it lay
+        idx = state.prog.slot_index(state.layout)
+        lay = state.layout
+        parts, changed = mask(ev["parts"], lambda z: z in idx and lay.visible(idx[z], player))
+        if not changed:
+            return ev
+        return {**ev, "parts": parts, "text": plain(parts, state.prog.card_face.__getitem__)}
     if t == "exchange":
         # both cards pass through both zones: whoever sees either zone sees both cards
         idx = state.prog.slot_index(state.layout)

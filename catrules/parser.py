@@ -23,7 +23,7 @@ from .errors import Diagnostic, GameFileError, Reporter
 from .limits import NESTING_LIMIT
 
 #: The newest language version this interpreter reads.
-LANGUAGE_VERSION = 2
+LANGUAGE_VERSION = 3
 
 
 class _Indenter(Indenter):
@@ -51,8 +51,41 @@ def _lark() -> Lark:
 
 
 @functools.lru_cache(maxsize=1)
-def keywords() -> frozenset:
+def _lark_expr() -> Lark:
+    """The same grammar, read from ``expr``: for the values in braces inside a text."""
+    return Lark(grammar_text(), parser="lalr", postlex=_Indenter(), propagate_positions=True,
+                maybe_placeholders=True, start="expr", cache=True)
+
+
+def _expr_parser(path: str, text: str):
+    """``parse_expr(piece, line, col)``: one value of a text (``"{p} wins"``), at its place."""
+    lines = text.split("\n")
+
+    def parse_expr(piece: str, line: int, col: int):
+        padded = " " * (col - 1) + piece        # so that columns are the file's own
+        try:
+            return _lark_expr().parse(padded)
+        except (UnexpectedInput, DedentError) as exc:
+            d = _syntax_diagnostic(path, padded, exc)
+            if d.message == "the file ends too early":
+                d.message = "the value in braces ends too early"
+            d.line = line
+            d.source_line = lines[line - 1] if 1 <= line <= len(lines) else ""
+            raise GameFileError([d]) from None
+        except RecursionError:
+            raise GameFileError([_too_deep(path, text, line, col)]) from None
+    return parse_expr
+
+
+#: Words that language 3 added: older files may still use them as names.
+WORDS_OF_3 = frozenset({"nothing", "show", "describe", "asking", "may", "choose", "as"})
+
+
+@functools.lru_cache(maxsize=8)
+def keywords(version: int = LANGUAGE_VERSION) -> frozenset:
     """The words of the language (a game cannot use them as names)."""
+    if version < 3:
+        return keywords() - WORDS_OF_3
     words = set()
     for t in _lark().terminals:
         if t.pattern.type == "str" and t.pattern.value.isalpha():
@@ -164,7 +197,7 @@ def parse(source: str, path: str = "<game>") -> ast.GameFile:
     _check_depth(path, text, tree)
     rep = Reporter(path, text)
     try:
-        game = _ToAst(rep, path).transform(tree)
+        game = _ToAst(rep, path, _expr_parser(path, text)).transform(tree)
     except VisitError as exc:
         if isinstance(exc.orig_exc, GameFileError):
             raise exc.orig_exc from None

@@ -15,6 +15,7 @@ from .checker import Checked
 from .engine import Option
 from .errors import CatrulesError, suggest
 from .runtime import describe, parse_ref
+from .said import symbol_text
 
 
 # ====================================================================== layout
@@ -78,6 +79,9 @@ class Program:
         self.card_count = len(self.card_type)
         self.attr_col = {a: [ca.get(a) for ca in self.card_attrs] for a in self.attributes}
         self.card_label = [_card_label(ca) for ca in self.card_attrs]
+        self.display_names: dict = {}    # symbol -> how people read it (`show x as "..."`)
+        self.card_face = list(self.card_label)      # short text, for lists (`show card`)
+        self.card_text: list = [None] * self.card_count   # full description (`describe card`)
         self.card_dicts = [{"id": i, "type": self.card_type[i], "label": self.card_label[i],
                             **{k: (list(v) if isinstance(v, tuple) else v) for k, v in self.card_attrs[i].items()}}
                            for i in range(self.card_count)]
@@ -87,15 +91,42 @@ class Program:
         self.counter_kind: dict = {}
         self.triggers: dict = {}          # zone index -> list of trigger tuples
         self.score_items: list = []
+        self.score_only_if: dict = {}     # score item -> f(options) for `= ... if OPTIONS`
+        self._items_for: dict = {}
         self.ranking: list = []
         self.has_setup = bool(g.setup)
         self.tallies = any(isinstance(n, ast.Tally) for n in ast.walk(g.bodies))
         self.tie_race = bool(g.tie_race)
         from .engine import Option
-        self.card_options = [Option(f"c{i}", self.card_label[i], i, "card") for i in range(self.card_count)]
+        self.card_options = [Option(f"c{i}", self.card_face[i], i, "card") for i in range(self.card_count)]
         self.player_options = [Option(f"p{i + 1}", f"player {i + 1}", i, "player") for i in range(self.max_players)]
         self._layouts: dict = {}
         self._slot_index: dict = {}
+
+    def set_faces(self) -> None:
+        """Cards carry their face and description (worked out by the compiler) to front ends."""
+        for i, d in enumerate(self.card_dicts):
+            if self.card_face[i] != self.card_label[i]:
+                d["face"] = self.card_face[i]
+            if self.card_text[i] is not None:
+                d["text"] = self.card_text[i]
+        from .engine import Option
+        self.card_options = [Option(f"c{i}", self.card_face[i], i, "card") for i in range(self.card_count)]
+
+    def items_for(self, options) -> list:
+        """The score items of a game played with ``options`` (an item with `if OPTIONS`
+        exists only in games where they hold)."""
+        key = tuple(options)
+        items = self._items_for.get(key)
+        if items is None:
+            if not self.score_only_if:
+                items = self.score_items
+            else:
+                opts = _Options(frozenset(options))
+                items = [it for it in self.score_items
+                         if it[0] not in self.score_only_if or self.score_only_if[it[0]](opts, {})]
+            self._items_for[key] = items
+        return items
 
     # ---------------------------------------------------------------- setup
     def check_start(self, players: int, options) -> None:
@@ -161,6 +192,8 @@ class Program:
         """Option objects for the values of a decision (cached for cards and players)."""
         if values == [None]:
             return [NONE_OPTION]
+        if None in values:                 # `may choose`: one may sit the race out
+            return [SIT_OUT if v is None else self.options_for(kind, [v], st)[0] for v in values]
         if kind == "card":
             co = self.card_options
             return [co[v] for v in values]
@@ -186,11 +219,13 @@ class Program:
 
     def option_label(self, kind: str, v, st=None) -> str:
         if kind == "card":
-            return self.card_label[v]
+            return self.card_face[v]
         if kind == "player":
             return f"player {v + 1}"
         if isinstance(v, str) and st is not None and v[:4] in ("row:", "col:", "line", "plac"):
             return describe(st, v)
+        if isinstance(v, str) and kind in ("symbol", "value") and v.isidentifier():
+            return symbol_text(v, self.display_names)
         return str(v)
 
     # ---------------------------------------------------------------- views
@@ -262,6 +297,14 @@ class Program:
         return v
 
 
+class _Options:
+    """What an option-only condition reads of a state: its options."""
+    __slots__ = ("options",)
+
+    def __init__(self, options):
+        self.options = options
+
+
 def _card_label(attrs_: dict) -> str:
     """A card's label: its ``name``, else its attribute values in the order its rows give them."""
     if "name" in attrs_:
@@ -275,3 +318,5 @@ def _card_label(attrs_: dict) -> str:
 
 #: The one option of a choice with nothing to choose from: the player is still asked.
 NONE_OPTION = Option("none", "nothing to choose", None, "none")
+#: The option of a race that a player may sit out (``may choose``): not racing.
+SIT_OUT = Option("none", "not me", None, "none")

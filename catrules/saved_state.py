@@ -157,15 +157,19 @@ def _check_pending(prog, p, n: int, bad, is_int) -> None:
         opts = p["options"][x]
         if type(opts) is not list:
             raise bad(f"player {x + 1}'s options are not a list")
-        if p["okind"] == "card" and not all(type(v) is int and 0 <= v < prog.card_count for v in opts):
+        if p["okind"] == "card" and not all(v is None or type(v) is int and 0 <= v < prog.card_count
+                                            for v in opts):
             raise bad(f"player {x + 1}'s options are not cards")
-        if p["okind"] == "player" and not all(type(v) is int and 0 <= v < n for v in opts):
+        if p["okind"] == "player" and not all(v is None or type(v) is int and 0 <= v < n for v in opts):
             raise bad(f"player {x + 1}'s options are not players")
     for t in p["times"]:
         if t is not None and type(t) not in (int, float):
             raise bad("a reaction time is not a number")
     if p.get("line") is not None and type(p["line"]) is not int:
         raise bad("the pending decision's line is not a number")
-    if p.get("prompt") is not None and type(p["prompt"]) is not str:
+    pr = p.get("prompt")
+    if pr is not None and type(pr) is not str and not (
+            type(pr) is list and len(pr) == len(p.get("chosen") or ()) and
+            all(x is None or type(x) is str for x in pr)):
         raise bad("the pending decision's prompt is not a text")
     _check_values({"p": [p["options"], p["default"], p["chosen"], p["times"]]}, bad, "the pending decision")

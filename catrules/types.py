@@ -326,6 +326,28 @@ class ExprChecker:
                              "`sum(each c in LIST, c.value)`")
         return sc.bind("it", el, element=True)
 
+    # ---------------------------------------------------------- texts
+    def allow_texts(self, e) -> None:
+        """``e`` is said (a text position): a text with values is allowed in it, also as a
+        branch of ``if ... then ... else`` or a case of ``pick``."""
+        stack = [e]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, ast.Text):
+                self.texts_ok.add(id(n))
+            elif isinstance(n, ast.IfElse):
+                stack += [n.then, n.other]
+            elif isinstance(n, ast.Pick):
+                stack += [v for _k, v in n.cases] + ([n.default] if n.default is not None else [])
+
+    def text_expr(self, e, sc: Scope, what: str) -> None:
+        """A text that is said: ``announce``, ``asking``, a tally's title, a card's face."""
+        self.allow_texts(e)
+        t = self.expr(e, sc)
+        if t.kind not in ("any", "text"):
+            self.rep.error(e, f"{what} says a text; this is {describe(t)}",
+                           'write it in quotes, with values in braces: "{p} wins"')
+
     # ---------------------------------------------------------- expressions
     def expr(self, e, sc: Scope) -> Type:
         t = self._expr(e, sc)
@@ -414,6 +436,15 @@ class ExprChecker:
                     inner = self.element_scope(e.source, src, sc, e.cond, e)
                 self.expr(e.cond, inner)
             return list_of(el)
+        if isinstance(e, ast.Text):
+            if id(e) not in self.texts_ok:
+                rep.error(e, "a text with values in braces can only be said: in `announce`, `asking`, "
+                             "`tally`, a card's `show`/`describe`, or a definition",
+                          "keep the values in variables, and write the text where it is said")
+            for part in e.parts:
+                if not isinstance(part, str):
+                    self.expr(part, sc)
+            return TEXT
         if isinstance(e, ast.Pick):
             self.expr(e.key, sc)
             t = None
