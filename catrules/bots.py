@@ -4,7 +4,8 @@ A bot is a :class:`~catrules.frontends.base.Seat` like any other.  It sees
 only what its player may see (its view and the decision it is asked) and
 reaches everything else through the :class:`~catrules.frontends.base.Table`
 the match hands it: the match's seeded random source (``table.rng``),
-reaction times for races, and a one-step look-ahead that deals the cards
+reaction times for races (:func:`catrules.match.reflex_median`: modelled on people's
+measured times), and a one-step look-ahead that deals the cards
 the bot cannot see at random.  A bot never touches the game state, so it
 cannot cheat, and a game with bots is as deterministic as its seed.
 
@@ -22,8 +23,10 @@ into a bot.
 
 from __future__ import annotations
 
+import math
+
 from .frontends.base import Choice, Seat
-from .match import REFLEXES, lead
+from .match import REFLEX_RANGE, REFLEXES, lead
 
 #: Bot kinds understood by :func:`make_seat` (``bot`` is the greedy bot).
 BOT_KINDS = ("random", "greedy", "bot")
@@ -31,30 +34,55 @@ BOT_KINDS = ("random", "greedy", "bot")
 #: Two values closer than this count as a tie.
 _EPS = 1e-9
 
+_LOW, _HIGH = REFLEX_RANGE
+#: What a reflex may be, for error messages.
+REFLEX_HELP = (f"a reflex is {', '.join(REFLEXES)} or the median race time in seconds, "
+               f"from {_LOW:g} to {_HIGH:g} (e.g. bot:0.8)")
 
-def _check_reflex(reflex: str) -> str:
-    if reflex not in REFLEXES:
-        raise ValueError(f"unknown reflex {reflex!r}; use one of: {', '.join(REFLEXES)}")
-    return reflex
+
+def parse_reflex(text):
+    """A reflex from a seat spec: a name of ``REFLEXES`` or a number of seconds (``0.8``, ``0.8s``),
+    the median race time among four options; raises :class:`ValueError` saying what is allowed."""
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        value = float(text)
+    else:
+        word = str(text).strip().lower()
+        if word in REFLEXES:
+            return word
+        if not word:
+            raise ValueError(f"no reflex after the colon; {REFLEX_HELP}")
+        try:
+            value = float(word[:-1] if word.endswith("s") else word)
+        except ValueError:
+            raise ValueError(f"unknown reflex {text!r}; {REFLEX_HELP}") from None
+    if not math.isfinite(value) or not _LOW <= value <= _HIGH:
+        why = "faster than people answer" if 0 <= value < _LOW else "out of range"
+        raise ValueError(f"a reflex of {value:g} s is {why}; {REFLEX_HELP}")
+    return value
+
+
+def _reflex_name(kind: str, reflex) -> str:
+    return kind if reflex == "normal" else f"{kind}:{reflex if isinstance(reflex, str) else format(reflex, 'g')}"
 
 
 class RandomBot(Seat):
     """Picks uniformly among the legal options, with the match's seeded random source.
 
-    ``reflex`` (``"fast"``, ``"normal"``, ``"slow"``) sets how quickly it reacts in races.
+    ``reflex`` (``"fast"``, ``"normal"``, ``"slow"``, or the median time in seconds of a race
+    among four options) sets how quickly it reacts in races.
     """
 
     wants_events = False
 
-    def __init__(self, reflex: str = "normal"):
-        self.reflex = _check_reflex(reflex)
-        self.name = "random" if reflex == "normal" else f"random:{reflex}"
+    def __init__(self, reflex="normal"):
+        self.reflex = parse_reflex(reflex)
+        self.name = _reflex_name("random", self.reflex)
 
     def decide(self, view, decision) -> Choice:
         options = decision.options
         option = options[0] if len(options) == 1 else options[self.table.rng.randrange(len(options))]
         if decision.timed:
-            return Choice(option.id, self.table.reaction_time(self.reflex))
+            return Choice(option.id, self.table.reaction_time(self.reflex, len(options)))
         return Choice(option.id)
 
 
@@ -74,12 +102,12 @@ class GreedyBot(Seat):
 
     wants_events = False
 
-    def __init__(self, reflex: str = "normal", samples: int = 2):
-        self.reflex = _check_reflex(reflex)
+    def __init__(self, reflex="normal", samples: int = 2):
+        self.reflex = parse_reflex(reflex)
         if not isinstance(samples, int) or samples < 1:
             raise ValueError(f"samples must be a whole number of at least 1, not {samples!r}")
         self.samples = samples
-        self.name = "greedy" if reflex == "normal" else f"greedy:{reflex}"
+        self.name = _reflex_name("greedy", self.reflex)
 
     def value(self, option_id: str) -> tuple:
         """The mean lead after choosing ``option_id``: by the game's ``winner:`` block, how far
@@ -110,7 +138,7 @@ class GreedyBot(Seat):
             tied = [o for o, v in zip(options, values) if _close(v, best)]
             option = next((o for o in tied if o.id == decision.default), tied[0])
         if decision.timed:
-            return Choice(option.id, self.table.reaction_time(self.reflex))
+            return Choice(option.id, self.table.reaction_time(self.reflex, len(options)))
         return Choice(option.id)
 
 
@@ -120,9 +148,10 @@ def _close(a: tuple, b: tuple) -> bool:
 
 def make_seat(spec: str) -> Seat:
     """A bot from a seat spec: ``random``, ``greedy`` or ``bot`` (the greedy bot), optionally
-    followed by a reflex after a colon: ``bot:fast``, ``random:slow``, ``greedy:normal``."""
+    followed by a reflex after a colon: a name (``bot:fast``, ``random:slow``, ``greedy:normal``)
+    or the median race time in seconds (``greedy:0.8``)."""
     valid = ("valid seat specs: random, greedy, bot (= greedy), each optionally with a reflex "
-             f"after a colon ({', '.join(REFLEXES)}), e.g. bot:fast or random:slow")
+             f"after a colon ({', '.join(REFLEXES)}, or seconds), e.g. bot:fast, random:slow or greedy:0.8")
     if not isinstance(spec, str):
         raise ValueError(f"a seat spec is a string, not {spec!r}; {valid}")
     kind, sep, reflex = spec.strip().lower().partition(":")
@@ -132,8 +161,10 @@ def make_seat(spec: str) -> Seat:
         raise ValueError(f"seat spec {spec!r}: a human seat needs a front end and is not made here; {valid}")
     if kind not in BOT_KINDS:
         raise ValueError(f"unknown seat spec {spec!r}; {valid}")
-    if reflex not in REFLEXES:
-        raise ValueError(f"seat spec {spec!r}: unknown reflex {reflex!r}; {valid}")
+    try:
+        reflex = parse_reflex(reflex)
+    except ValueError as exc:
+        raise ValueError(f"seat spec {spec!r}: {exc}; {valid}") from None
     if kind == "random":
         return RandomBot(reflex)
     return GreedyBot(reflex)

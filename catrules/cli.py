@@ -27,7 +27,9 @@ FORCE_TTY_ENV = "CATRULES_FORCE_TTY"
 NO_TTY_MESSAGE = ("catrules play needs a terminal for the human seat; "
                   "use --seats random,greedy,... to watch bots")
 SEATS_HINT = ("seats are human, random, greedy or bot (= greedy), bots optionally with a reflex: "
-              "bot:fast, random:slow, greedy:normal")
+              "bot:fast, random:slow, greedy:normal, or the median race time in seconds: greedy:0.8")
+#: The largest --handicap, in seconds (more would let a person win every race without looking).
+HANDICAP_MAX = 2.0
 
 
 class UsageError(Exception):
@@ -132,6 +134,18 @@ def _check_bot_specs(specs: list) -> None:
             raise UsageError(str(exc).split("; valid")[0], SEATS_HINT) from None
 
 
+def _handicap(value) -> float:
+    """``--handicap`` (or a save's): seconds from 0 to :data:`HANDICAP_MAX`."""
+    try:
+        h = float(value)
+    except (TypeError, ValueError):
+        h = float("nan")
+    if isinstance(value, bool) or not 0 <= h <= HANDICAP_MAX:     # also refuses nan
+        raise UsageError(f"--handicap {value}: give seconds from 0 to {HANDICAP_MAX:g}",
+                         "e.g. --handicap 0.2 takes 0.2 s off your time in every race")
+    return h
+
+
 def _has_tty() -> bool:
     if os.environ.get(FORCE_TTY_ENV, "") not in ("", "0"):
         return True
@@ -193,6 +207,13 @@ def cmd_play(args) -> int:
             raise UsageError(f"{len(specs)} seats for the saved game's {players} players", SEATS_HINT)
         options = list(state.options)
         seed = state.seed
+        try:
+            handicap = _handicap(args.handicap if args.handicap is not None else cli.get("handicap", 0))
+        except UsageError:
+            if args.handicap is not None:
+                raise
+            raise Failure(f"{args.resume} is damaged: its handicap is not a number of seconds from 0 to "
+                          f"{HANDICAP_MAX:g}", "give one: --handicap SECONDS (0 for none)") from None
     else:
         specs = _split_specs(args.seats)
         if specs is not None and args.players is None:
@@ -207,6 +228,7 @@ def cmd_play(args) -> int:
         options = _options(game, args.option)
         seed = args.seed if args.seed is not None else random.randrange(2 ** 31)
         state = None
+        handicap = _handicap(args.handicap if args.handicap is not None else 0)
     _check_bot_specs(specs)
     humans = [i for i, s in enumerate(specs) if _is_human(s)]
     if humans and not _has_tty():
@@ -216,6 +238,8 @@ def cmd_play(args) -> int:
     console = Console(highlight=False)
     names = [("you" if len(humans) == 1 else "human") if _is_human(s) else s for s in specs]
     seats = _make_seats(specs, game, console, names)
+    for i in humans:
+        seats[i].handicap = handicap
 
     # ---------------------------------------------------------------- state
     if state is None:
@@ -254,7 +278,8 @@ def cmd_play(args) -> int:
         writer = _open_log(log_path, game, state, specs, match, _viewer(args, players))
 
     extra = {"cli": {"seats": specs, "log": str(Path(log_path).resolve()) if log_path else None,
-                     "game_abs": str(Path(game.path).resolve()), "players": players, "options": options}}
+                     "game_abs": str(Path(game.path).resolve()), "players": players, "options": options,
+                     "handicap": handicap}}
     try:
         match.run(spectator.flush if spectator is not None else None)
     except (KeyboardInterrupt, EOFError, Quit) as exc:
@@ -510,7 +535,8 @@ A person (seat `human`) sees only what their player may see: their own
 cards, the open zones, how many cards the hidden ones hold, the counters,
 and what happened since their last decision.  They answer with the number
 of an option; Enter takes the default option (marked *), ? shows the table
-again, q saves and quits.  In a race the time to answer counts.
+again, q saves and quits.  In a race the time to answer counts;
+--handicap SECONDS takes that much off it (a head start against bots).
 
 Ctrl-C or end of input saves the game to <game>-<seed>.save.json in the
 current directory (or --save FILE); --resume continues it exactly.
@@ -524,6 +550,7 @@ examples:
   catrules play games/mygame.cat
   catrules play games/mygame.cat --players 3 --seed 7 --option NAME
   catrules play games/mygame.cat --seats human,bot:fast,random --log game.jsonl
+  catrules play games/mygame.cat --seats human,greedy:0.8 --handicap 0.2
   catrules play games/mygame.cat --seats random,random,random --quiet
   catrules play --resume mygame-7.save.json
 
@@ -602,7 +629,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--players", type=int, metavar="N",
                     help="number of players (default: the number of --seats, else 4 if the game allows it)")
     sp.add_argument("--seats", metavar="S,S,...",
-                    help="who plays each seat, in order: human, random, greedy, bot, bot:fast, random:slow... "
+                    help="who plays each seat, in order: human, random, greedy, bot, bot:fast, random:slow, "
+                         "greedy:0.8 (a bot's median race time in seconds)... "
                          "(default: human, then greedy bots; missing seats are greedy bots)")
     sp.add_argument("--seed", type=int, metavar="N", help="random seed: the same seed deals the same game "
                                                           "(default: a random one, printed at the start)")
@@ -616,6 +644,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--resume", metavar="FILE", help="continue a saved game exactly where it stopped")
     sp.add_argument("--quiet", action="store_true",
                     help="without a human seat, print only the final scores (default: every public event)")
+    sp.add_argument("--handicap", metavar="SECONDS",
+                    help=f"seconds taken off a human seat's time in every race, 0 to {HANDICAP_MAX:g} "
+                         "(default: 0; a resumed game keeps its own)")
     sp.set_defaults(func=cmd_play)
 
     sp = sub.add_parser("simulate", help="let bots play many games and sum up", description=_SIM_DESC,
@@ -626,7 +657,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--games", type=int, default=100, metavar="N", help="number of games (default: 100)")
     sp.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the simulation (default: 1)")
     sp.add_argument("--bots", metavar="SPEC[,SPEC...]",
-                    help="one bot for every seat, or one per seat: random, greedy, bot, bot:fast... "
+                    help="one bot for every seat, or one per seat: random, greedy, bot, bot:fast, greedy:0.8... "
                          "(default: random)")
     sp.add_argument("--option", action="append", metavar="NAME",
                     help="turn on a game option (repeat, or separate with commas; default: none)")

@@ -424,9 +424,14 @@ class State:
             ev["times"] = [p["times"][pl] for pl in order]
         return ev
 
-    def reaction_time(self, mean: float = 0.6, spread: float = 0.25) -> float:
-        """A bot's reaction time in seconds, drawn from the game's seeded source for races."""
-        return round(max(0.05, self.trng.gauss(mean, spread)), 4)
+    def reaction_time(self, median: float = 0.6, spread: float = 0.28, least: float = 0.1) -> float:
+        """A bot's reaction time in seconds, drawn from the game's seeded source for races.
+
+        Log-normal, as people's times are skewed to the slow side: half the draws are below
+        ``median``; ``spread`` is the standard deviation of the time's logarithm; never below
+        ``least`` (faster than that a person is guessing, not reacting).  The values bots use
+        and where they come from: :mod:`catrules.match` (``REFLEXES``)."""
+        return round(max(least, median * self.trng.lognormvariate(0.0, spread)), 4)
 
     # ------------------------------------------------------------- results
     def score_now(self) -> list:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Mapping
 import random
 from pathlib import Path
@@ -144,6 +145,43 @@ def visible_event(state: State, ev: dict, player: Optional[int]) -> Optional[dic
     return ev
 
 
+# ------------------------------------------------------------ bot reflexes
+# Bots' race times are modelled on people's measured choice reaction times (sources in
+# docs/bots.rst, "Reflexes"): the Hick-Hyman law, time = a + b * log2(options + 1), with
+# a = 0.273 s, the median of Human Benchmark's online simple reaction test (a click or a key on
+# a visual signal), and b = 0.15 s per bit, the usual slope of the law.  For four options it
+# gives 0.62 s, which is about what a person needs to pick a card and press a key.
+
+#: Seconds: the median simple reaction time at a computer (Human Benchmark, about 0.273 s).
+SIMPLE_REACTION = 0.273
+#: Seconds per bit (a doubling of the options): the Hick-Hyman slope, about 0.15 s.
+HICK_SLOPE = 0.15
+#: A reflex is the median time of a race among this many options (the four-choice task).
+REFLEX_OPTIONS = 4
+#: Standard deviation of the logarithm of a time: Human Benchmark's mean (0.284 s) over its
+#: median (0.273 s) is exp(spread**2 / 2) for a log-normal distribution.
+REFLEX_SPREAD = 0.28
+#: Seconds: no bot answers faster (faster than about 0.1 s a person anticipates, not reacts).
+FASTEST = 0.1
+#: Reflex settings for bots: the median reaction time in seconds of a race among four options.
+REFLEXES = {"fast": 0.45, "normal": 0.6, "slow": 0.8}
+#: The medians a seat may ask for, in seconds (``bot:0.8``).
+REFLEX_RANGE = (0.15, 5.0)
+
+
+def hick_time(options: int) -> float:
+    """The Hick-Hyman law: a person's median time to answer a choice among ``options`` (at least 1)."""
+    return SIMPLE_REACTION + HICK_SLOPE * math.log2(max(1, options) + 1)
+
+
+def reflex_median(reflex="normal", options: int = REFLEX_OPTIONS) -> float:
+    """The median race time of a bot with ``reflex`` (a name of :data:`REFLEXES` or seconds) in a
+    race among ``options``: the reflex's median for four options, scaled by the Hick-Hyman law
+    (a quick bot is quick at every number of options)."""
+    median = REFLEXES[reflex] if isinstance(reflex, str) else float(reflex)
+    return median * hick_time(options) / hick_time(REFLEX_OPTIONS)
+
+
 class Match:
     """A game between seats.  ``run()`` plays it to the end or to an interruption."""
 
@@ -172,9 +210,9 @@ class Match:
             s.start(self, i)
 
     # ----------------------------------------------------------- the table
-    def reaction_time(self, reflex: str = "normal") -> float:
-        mean, spread = REFLEXES.get(reflex, REFLEXES["normal"])
-        return self.state.reaction_time(mean, spread)
+    def reaction_time(self, reflex="normal", options: int = REFLEX_OPTIONS) -> float:
+        """See :meth:`catrules.frontends.base.Table.reaction_time`."""
+        return self.state.reaction_time(reflex_median(reflex, options), REFLEX_SPREAD, FASTEST)
 
     def lookahead(self, player: int, option: str, samples: int = 1) -> list:
         """See :meth:`catrules.frontends.base.Table.lookahead`.  Each item is an :class:`Outcome`.
@@ -236,8 +274,8 @@ class Match:
                 if not isinstance(ch, Choice):
                     ch = Choice(str(ch))
                 d.option(ch.option)  # raises IllegalChoice for a bad answer
-                if d.timed and ch.reaction_time is None:
-                    ch.reaction_time = self.reaction_time()
+                if d.timed:
+                    ch.reaction_time = self._race_time(seat, d, ch.reaction_time)
                 answers.append((d.player, ch))
         except BaseException:
             if snap is not None:
@@ -248,6 +286,14 @@ class Match:
         for player, ch in answers:
             st.apply(player, ch.option, ch.reaction_time)
         return True
+
+    def _race_time(self, seat, decision, time: Optional[float]) -> float:
+        """The race time recorded for a seat's answer: a seat that gives none gets a normal
+        bot's; a seat's ``handicap`` comes off the time it gave, never below zero."""
+        if time is None:
+            return self.reaction_time("normal", len(decision.options))
+        handicap = getattr(seat, "handicap", 0.0)
+        return round(max(0.0, float(time) - handicap), 4) if handicap else time
 
     def run(self, after_step: Optional[Callable] = None) -> State:
         """Play to the end (or until a seat raises, e.g. a person's Ctrl-C)."""
@@ -387,10 +433,6 @@ def follow(st: State, me: int, depth: int) -> Outcome:
         if best_lead is None or ld > best_lead:
             best, best_lead = out, ld
     return best
-
-
-#: Reflex settings for bots: mean and spread of the reaction time in seconds.
-REFLEXES = {"fast": (0.35, 0.12), "normal": (0.6, 0.2), "slow": (0.9, 0.3)}
 
 
 def _rng_out(r):

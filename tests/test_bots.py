@@ -70,6 +70,7 @@ def play(game, players, seed, specs):
     ("random", RandomBot, "normal"), ("greedy", GreedyBot, "normal"), ("bot", GreedyBot, "normal"),
     ("bot:fast", GreedyBot, "fast"), ("bot:slow", GreedyBot, "slow"), ("random:fast", RandomBot, "fast"),
     ("greedy:slow", GreedyBot, "slow"), ("random:normal", RandomBot, "normal"),
+    ("greedy:0.8", GreedyBot, 0.8), ("random:0.45s", RandomBot, 0.45), ("bot:2", GreedyBot, 2.0),
 ])
 def test_make_seat(spec, cls, reflex):
     seat = make_seat(spec)
@@ -81,7 +82,8 @@ def test_greedy_defaults():
     assert make_seat("bot").samples == 2
 
 
-@pytest.mark.parametrize("spec", ["human", "wizard", "", "bot:quick", "random:", "greedy:fast:2", "human:fast"])
+@pytest.mark.parametrize("spec", ["human", "wizard", "", "bot:quick", "random:", "greedy:fast:2", "human:fast",
+                                  "bot:0.05", "bot:0", "bot:-1", "bot:9", "bot:nan", "bot:inf", "bot:0.8ms"])
 def test_make_seat_rejects_unknown_specs(spec):
     with pytest.raises(ValueError) as err:
         make_seat(spec)
@@ -156,8 +158,8 @@ class FakeTable:
         rows = self.outcomes[option]
         return [[{"points": t, "total": t} for t in rows[i % len(rows)]] for i in range(samples)]
 
-    def reaction_time(self, reflex):
-        self.calls.append(("reaction_time", reflex))
+    def reaction_time(self, reflex, options):
+        self.calls.append(("reaction_time", reflex, options))
         return 0.42
 
 
@@ -215,7 +217,7 @@ def test_greedy_single_option_and_race():
     assert table.calls == []
     ch = bot.decide({}, decision(["a", "b"], timed=True))
     assert ch == Choice("b", 0.42)
-    assert table.calls[-1] == ("reaction_time", "fast")
+    assert table.calls[-1] == ("reaction_time", "fast", 2)      # the race has two options
 
 
 def test_greedy_is_deterministic_per_seed(meow):

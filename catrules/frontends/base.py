@@ -39,8 +39,10 @@ class Table(Protocol):
     #: A random source for bots, seeded from the game's seed and saved with the game.
     rng: "random.Random"
 
-    def reaction_time(self, reflex: str) -> float:
-        """A bot's reaction time for a race, drawn from the game's seeded source."""
+    def reaction_time(self, reflex="normal", options: int = 4) -> float:
+        """A bot's reaction time in seconds for a race among ``options``, drawn from the game's
+        seeded source; ``reflex`` is a name (``"fast"``, ``"normal"``, ``"slow"``) or the median
+        time in seconds of a race among four options (see :func:`catrules.match.reflex_median`)."""
 
     def lookahead(self, player: int, option: str, samples: int = 1) -> list:
         """``player``'s score after choosing ``option``, for each of ``samples`` states that are
@@ -58,6 +60,9 @@ class Seat:
     interactive: bool = False
     #: False for seats that ignore :meth:`show` (bots): the match then builds no view for it.
     wants_events: bool = True
+    #: Seconds taken off every race time this seat gives (a person's head start against bots);
+    #: the match records the time less the handicap, never below zero.
+    handicap: float = 0.0
 
     def start(self, table: Table, player: int) -> None:
         self.table = table
