@@ -58,10 +58,18 @@ def _dumps(obj: dict) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
+def _card(game, c) -> dict:
+    """A card as logs carry it: its attributes and face, not its long description."""
+    d = game.card(c)
+    if "text" in d:
+        d = {k: v for k, v in d.items() if k != "text"}
+    return d
+
+
 def _card_list(game, ids) -> Optional[list]:
     if ids is None:
         return None
-    return [None if c is None else game.card(c) for c in ids]
+    return [None if c is None else _card(game, c) for c in ids]
 
 
 def event_line(game, ev: dict, n: int) -> dict:
@@ -78,10 +86,14 @@ def event_line(game, ev: dict, n: int) -> dict:
         out[k] = _card_list(game, v) if k == "cards" else v
     if kind == "counter":           # card ids in full: the card a counter belongs to, a value of cards
         if ev.get("card") is not None:
-            out["card"] = game.card(ev["card"])
+            out["card"] = _card(game, ev["card"])
         if "zones" in ev and ev.get("value") is not None:
             v = ev["value"]
-            out["value"] = _card_list(game, v) if isinstance(v, list) else game.card(v)
+            out["value"] = _card_list(game, v) if isinstance(v, list) else _card(game, v)
+    if "parts" in ev:               # a text said: its cards in full (a hidden one stays hidden)
+        out["parts"] = [{"card": _card(game, x["card"])} if isinstance(x, dict) and x.get("card") is not None
+                        else {"card": {"hidden": True}} if isinstance(x, dict) and "card" in x else x
+                        for x in ev["parts"]]
     if kind == "move" and "count" not in out:
         out["count"] = len(ev["cards"]) if ev.get("cards") is not None else 0
     if kind == "decision" and "time" not in out:

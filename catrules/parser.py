@@ -147,6 +147,10 @@ def _syntax_diagnostic(path: str, source: str, exc: Exception) -> Diagnostic:
         else:
             what = f"unexpected `{tok.value}`"
         hint = _expected_hint(exc.expected)
+        if _quote_in_braces(src(line)[:col - 1]):
+            return Diagnostic(path, line, col, what, "a text cannot hold quotes, even inside its braces: put the "
+                              'value in a definition (`define plural(n) = if n == 1 then "" else "s"`, then '
+                              '`"{plural(n)}"`)', "error", src(line))
         if tok.type == "NAME" or (tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") and str(tok.value).isalpha()):
             if "COLON" in exc.expected:
                 hint += "; a block starts with `:` at the end of its line"
@@ -178,6 +182,13 @@ def _syntax_diagnostic(path: str, source: str, exc: Exception) -> Diagnostic:
                                   "indent it like the lines of the block it belongs to", "error", text)
         return Diagnostic(path, 1, 1, "inconsistent indentation", "indent blocks with spaces, evenly", "error", src(1))
     return Diagnostic(path, 1, 1, str(exc), "", "error", src(1))
+
+
+def _quote_in_braces(before: str) -> bool:
+    """Does a text that opened a `{` end (at a quote) before the `}`? The mistake of writing
+    quotes inside a text's braces."""
+    texts = before.split('"')
+    return any("{" in t and "}" not in t.rsplit("{", 1)[1] for t in texts[1::2])
 
 
 def parse(source: str, path: str = "<game>") -> ast.GameFile:

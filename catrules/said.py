@@ -10,8 +10,8 @@ a text is public, as if said aloud.  Front ends render parts their own way
 
 Values are shown as people read them: a player as "player 3", a card by its
 face, a symbol by its display name (``show fish_bone as "fish bone"``, else
-with spaces for underscores), a list as its items separated by commas, none as
-"nothing".
+with spaces for underscores), a list as its items separated by commas (cards by
+" · "), none as "nothing".
 """
 
 from __future__ import annotations
@@ -60,9 +60,10 @@ def _value(st, out: list, kind: str, v) -> None:
         each = {"players": "player", "cards": "card"}.get(kind, "value")
         if not v:
             _text(out, "nothing")
+        sep = " · " if each == "card" else ", "     # card faces may hold commas themselves
         for i, x in enumerate(v):
             if i:
-                _text(out, ", ")
+                _text(out, sep)
             _value(st, out, each, x)
     elif isinstance(v, bool):
         _text(out, "yes" if v else "no")

@@ -281,10 +281,12 @@ def test_golden_flapcat_paws_in_the_slowest_discards():
     assert races
     for i in races:
         slowest = events[i]["choices"][-1]["player"]
-        nxt = events[i + 1]
+        said = events[i + 1]            # the game says who was slowest, then moves the card
+        assert said["event"] == "announce" and said["parts"][0] == {"player": slowest}
+        nxt = events[i + 2]
         assert nxt["event"] == "move" and nxt["from"] == f"front of player {slowest + 1}" and nxt["to"] == "discard"
         # nobody else lost their card to this race
-        assert not (events[i + 2]["event"] == "move" and events[i + 2]["to"] == "discard")
+        assert not (events[i + 3]["event"] == "move" and events[i + 3]["to"] == "discard")
 
 
 def test_golden_flapcat_cards_are_given_to_other_players_areas():

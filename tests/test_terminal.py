@@ -236,7 +236,7 @@ def _catlady_line_decision(seed=5):
     st = g.new_state(3, seed=seed)
     while True:
         d = st.pending()[0]
-        if d.prompt.startswith("Choose a line") and d.player == st.c["current"]:
+        if d.prompt.startswith("Take a row or column") and d.player == st.c["current"]:
             return g, st, d
         st.apply(d.player, d.options[0].id)
 
