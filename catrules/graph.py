@@ -43,7 +43,7 @@ from . import source_text as text
 from .checker import Checked
 
 END = "end"
-_LOOPS = (ast.RepeatTimes, ast.RepeatUntil, ast.ForPlayers, ast.ForEach, ast.Together)
+LOOPS = (ast.RepeatTimes, ast.RepeatUntil, ast.ForPlayers, ast.ForEach, ast.Together)
 
 
 def unit_key(kind: str, name) -> str:
@@ -94,7 +94,7 @@ def _blocks(st) -> list:
     if isinstance(st, ast.Menu):
         return [("then", {"branch": i, "label": text.menu_branch(label, cond)}, b)
                 for i, (label, cond, b, _pos) in enumerate(st.branches)]
-    if isinstance(st, _LOOPS):
+    if isinstance(st, LOOPS):
         return [("body", {}, st.body)]
     return []
 
@@ -194,7 +194,7 @@ def edge_text(G: nx.DiGraph, u: str, v: str, d: dict) -> str:
         return d["label"]
     if d["kind"] == "next" and d.get("dead"):
         return "never reached"
-    if d["kind"] in ("next", "join", "return") and isinstance(G.nodes[u].get("stmt"), _LOOPS):
+    if d["kind"] in ("next", "join", "return") and isinstance(G.nodes[u].get("stmt"), LOOPS):
         return "done"
     return _EDGE_TEXT.get(d["kind"], "")
 

@@ -20,7 +20,7 @@ from xml.sax.saxutils import escape
 import networkx as nx
 
 from . import ast
-from .graph import END, _LOOPS, is_choice
+from .graph import END, LOOPS, is_choice
 
 FONT = "DejaVu Sans Mono, Menlo, Consolas, monospace"
 SIZE = 12
@@ -74,7 +74,7 @@ def _style(d: dict) -> str:
         return d["type"]
     if is_choice(d):
         return "choice"
-    if isinstance(st, _LOOPS):
+    if isinstance(st, LOOPS):
         return "loop"
     if isinstance(st, ast.If):
         return "if"
@@ -146,9 +146,11 @@ class _Unit:
                 x = GUTTER + U.depth * IND + SPINE
                 pts = [(x, U.y + U.h), (x, V.y)]
             else:                                            # back out to a join (or the step after)
+                # out of the bottom and left in the gap under it: the trunk comes in from the left
                 x = GUTTER + V.depth * IND + RAIL
-                start = (U.x, U.cy)
-                pts = [start, (x, U.cy)] + ([(x, V.cy), (V.right, V.cy)] if V.join else [(x, V.y)])
+                sx, below = U.x + (U.w / 2 if U.join else 5), U.y + U.h + 5
+                pts = [(sx, U.y + U.h), (sx, below), (x, below)]
+                pts += [(x, V.cy), (V.right, V.cy)] if V.join else [(x, V.y)]
             self.paths.append((pts, kind, d))
         # jumps run on rails right of every box they pass; the shortest first, nearest the boxes
         self.rails = []
