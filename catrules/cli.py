@@ -473,8 +473,9 @@ def cmd_check(args) -> int:
 
 def cmd_graph(args) -> int:
     from .graph import to_dot, to_mermaid
+    from .graph_render import to_svg
     game = _load(args.game)
-    text = (to_mermaid if args.format == "mermaid" else to_dot)(game.graph)
+    text = {"mermaid": to_mermaid, "svg": to_svg}.get(args.format, to_dot)(game.graph)
     if args.output and args.output != "-":
         try:
             Path(args.output).write_text(text, encoding="utf-8")
@@ -590,13 +591,15 @@ examples:
 
 _GRAPH_DESC = """\
 Export a game's action graph (its phases and steps, and how control moves
-between them) as Graphviz dot or as a Mermaid flowchart.
+between them) as Graphviz dot, as a Mermaid flowchart, or drawn as an SVG
+picture (no Graphviz needed).  Each step reads as its line of the game file.
 """
 
 _GRAPH_EPILOG = """\
 examples:
-  catrules graph games/mygame.cat | dot -Tsvg > mygame.svg
+  catrules graph games/mygame.cat --format svg -o mygame.svg
   catrules graph games/mygame.cat --format mermaid -o mygame.mmd
+  catrules graph games/mygame.cat | dot -Tpdf > mygame.pdf
 """
 
 _REPLAY_DESC = """\
@@ -672,11 +675,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("files", nargs="+", metavar="FILE", help="game files to check")
     sp.set_defaults(func=cmd_check)
 
-    sp = sub.add_parser("graph", help="export the action graph (dot or mermaid)", description=_GRAPH_DESC,
+    sp = sub.add_parser("graph", help="export the action graph (dot, mermaid or svg)", description=_GRAPH_DESC,
                         epilog=_GRAPH_EPILOG, formatter_class=fmt)
     sp.add_argument("game", metavar="GAME", help="the game file (.cat)")
-    sp.add_argument("--format", choices=("dot", "mermaid"), default="dot",
-                    help="output format (default: dot)")
+    sp.add_argument("--format", choices=("dot", "mermaid", "svg"), default="dot",
+                    help="output format: Graphviz dot, a Mermaid flowchart or an SVG picture (default: dot)")
     sp.add_argument("-o", "--output", metavar="OUT", help="write to this file (default: standard output)")
     sp.set_defaults(func=cmd_graph)
 

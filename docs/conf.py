@@ -20,14 +20,17 @@ extensions = []
 
 root_doc = "index"
 source_suffix = {".rst": "restructuredtext"}
-exclude_patterns = ["_build", "examples", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_generated", "examples", "Thumbs.db", ".DS_Store"]
 
 highlight_language = "none"
 pygments_style = "sphinx"
 
 html_theme = "alabaster"
 html_title = "catrules"
-html_static_path = ["_static"]
+# _generated/graphs holds the games' action graphs, drawn at each build (draw_game_graphs).
+os.makedirs(os.path.join(os.path.dirname(os.path.abspath(__file__)), "_generated", "graphs"), exist_ok=True)
+html_static_path = ["_static", "_generated"]
+html_css_files = ["graphs.css"]
 html_theme_options = {
     "description": "Card games as text files",
     "fixed_sidebar": False,
@@ -63,6 +66,32 @@ def check_meow_anchors(app):
                            location="meow")
 
 
+def draw_game_graphs(app):
+    """Draw each shipped game's action graph as _generated/graphs/GAME.svg (graphs.rst shows them)."""
+    from sphinx.util import logging
+
+    import catrules
+    from catrules.graph_render import to_svg
+
+    out = os.path.join(app.srcdir, "_generated", "graphs")
+    os.makedirs(out, exist_ok=True)
+    games = os.path.join(app.srcdir, "..", "games")
+    for name in sorted(os.listdir(games)):
+        if not name.endswith(".cat"):
+            continue
+        try:
+            svg = to_svg(catrules.load_game(os.path.join(games, name)).graph)
+        except catrules.GameFileError as exc:
+            logging.getLogger(__name__).warning("games/%s does not load: %s", name, exc, location="graphs")
+            continue
+        target = os.path.join(out, name[:-4] + ".svg")
+        old = open(target, encoding="utf-8").read() if os.path.exists(target) else None
+        if svg != old:                  # rewrite only a changed picture, so the build stays incremental
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(svg)
+
+
 def setup(app):
     app.add_lexer("catrules", CatrulesLexer)
     app.connect("builder-inited", check_meow_anchors)
+    app.connect("builder-inited", draw_game_graphs)
