@@ -52,6 +52,9 @@ def _expr(e) -> tuple[str, int]:
         return f"{expr(e.left, prec)} {e.op} {expr(e.right, prec + 1)}", prec
     if isinstance(e, ast.IfElse):
         return f"if {expr(e.cond)} then {expr(e.then)} else {expr(e.other, _IFELSE)}", _IFELSE
+    if isinstance(e, ast.Text):
+        return '"' + "".join(p.replace("{", "{{").replace("}", "}}") if isinstance(p, str)
+                             else "{" + expr(p) + "}" for p in e.parts) + '"', _POSTFIX
     if isinstance(e, ast.Where):
         cond = f" where {expr(e.cond, _IFELSE)}" if e.cond is not None else ""
         if e.var is not None:
@@ -94,6 +97,10 @@ def _opts(o) -> str:
     out = f" preferring {expr(o.preferring)}" if o.preferring is not None else ""
     if o.default_dir is not None:
         out += f" default {o.default_dir} {expr(o.default_key)}"
+    if o.default_is is not None:
+        out += f" default {expr(o.default_is)}"
+    if o.asking is not None:
+        out += f" asking {expr(o.asking)}"
     return out
 
 
@@ -119,13 +126,15 @@ def stmt(s) -> str:
     if isinstance(s, ast.Do):
         return f"do {s.action}({_args(s.args)})"
     if isinstance(s, ast.Announce):
-        return f'announce "{s.text}"'
+        return f"announce {expr(s.text)}"
+    if isinstance(s, ast.Nothing):
+        return "do nothing"
     if isinstance(s, ast.EndGame):
         return "end game"
     if isinstance(s, ast.StopLoop):
         return "stop"
     if isinstance(s, ast.Tally):
-        return "tally"
+        return "tally" + (f" {expr(s.title)}" if s.title is not None else "")
     if isinstance(s, ast.If):
         return f"if {expr(s.branches[0][0])}"
     if isinstance(s, ast.RepeatTimes):
@@ -141,10 +150,11 @@ def stmt(s) -> str:
     if isinstance(s, ast.Together):
         among = f" in {expr(s.among)}" if s.among is not None else ""
         mode = "secretly" if s.mode == "secret" else "race"
-        return (f"{mode} each player {s.player}{among} chooses {_how_many(s.count)}{s.var} "
+        verb = "may choose" if s.optional else "chooses"
+        return (f"{mode} each player {s.player}{among} {verb} {_how_many(s.count)}{s.var} "
                 f"from {expr(s.source)}{_opts(s.opts)}")
     if isinstance(s, ast.Menu):
-        return f"{'openly ' if s.public else ''}{s.actor} chooses"
+        return f"{'openly ' if s.public else ''}{s.actor} chooses{_opts(s.opts)}"
     if isinstance(s, ast.Allot):
         return f"allot {expr(s.source)} to {expr(s.targets)} into {expr(s.into)}"
     return type(s).__name__.lower()

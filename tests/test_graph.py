@@ -179,13 +179,13 @@ def _shape(n):
     return n
 
 
-def _reparsed(st):
+def _reparsed(st, version=2):
     line = source_text.stmt(st)
     if isinstance(st, (ast.If, ast.RepeatTimes, ast.RepeatUntil, ast.ForPlayers, ast.ForEach, ast.Together)):
         line += ":\n        tally"
     elif isinstance(st, ast.Allot):
         line += ":\n        maximal"
-    src = f'catrules 2\ngame "x"\nplayers 2 to 2\nsetup:\n    {line}\n'
+    src = f'catrules {version}\ngame "x"\nplayers 2 to 2\nsetup:\n    {line}\n'
     return parse(src).setup[0]
 
 
@@ -195,7 +195,7 @@ def test_printed_statements_parse_back_to_the_same_tree(path):
     stmts = [n for n in ast.walk(game) if isinstance(n, ast.Stmt) and not isinstance(n, ast.Menu)]
     assert stmts
     for st in stmts:
-        back = _reparsed(st)
+        back = _reparsed(st, game.version)
         if isinstance(st, ast.If):          # the header shows the first condition only
             assert _shape(back.branches[0][0]) == _shape(st.branches[0][0]), source_text.stmt(st)
         elif isinstance(st, ast.Allot):
@@ -203,7 +203,7 @@ def test_printed_statements_parse_back_to_the_same_tree(path):
         else:
             assert _shape(back) == _shape(st), source_text.stmt(st)
     for d in game.defines:                  # every definition's expression too
-        src = f'catrules 2\ngame "x"\nplayers 2 to 2\ndefine f = {source_text.expr(d.body)}\n'
+        src = f'catrules {game.version}\ngame "x"\nplayers 2 to 2\ndefine f = {source_text.expr(d.body)}\n'
         assert _shape(parse(src).defines[0].body) == _shape(d.body), source_text.expr(d.body)
 
 
