@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from typing import Iterable, Optional
 
+from rich.cells import cell_len
 from rich.color import Color, ColorParseError
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -28,7 +30,7 @@ NAMED_COLOURS = {
 PALETTE = ["cyan", "magenta", "yellow", "turquoise2", "orchid", "medium_purple1", "light_salmon1",
            "aquamarine1", "khaki1", "plum1", "wheat1", "light_goldenrod1"]
 
-_CARD_META = ("id", "type", "label")
+_CARD_META = ("id", "type", "label", "face", "text")     # not attributes of the card
 _SLOT_OF_PLAYER = re.compile(r"^(.*) of player (\d+)$")
 
 
@@ -103,43 +105,73 @@ class Painter:
             if c is None:
                 return Text(f"card {card}")
         style = self.styles.get(self._key(c), "") if self._key(c) is not None else ""
-        return Text(str(c.get("label", c.get("id"))), style=("bold " + style).strip())
+        return Text(face(c), style=("bold " + style).strip())
+
+    def card_text(self, card: dict) -> Text:
+        """A card in full, for inspection: its ``text`` if the game gives one, else its attributes."""
+        out = self.card(card)
+        full = card.get("text")
+        if full:
+            out.append("\n\n")
+            out.append(str(full))
+            return out
+        for k, v in card.items():
+            if k in _CARD_META or v is None or v == []:
+                continue
+            out.append(f"\n{self.sym(k)}: ", style="dim")
+            out.append(", ".join(self.sym(x) for x in v) if isinstance(v, list) else self.sym(v))
+        return out
+
+    def sym(self, value) -> str:
+        """A symbol value (or a zone's or counter's name) as people read it."""
+        names = getattr(self.game, "display_names", None) or {}
+        if isinstance(value, str):
+            return str(names.get(value) or nice(value))
+        return str(value)
+
+    def parts(self, parts: list) -> Text:
+        """Pieces of a sentence (``announce`` parts, ``prompt_parts``): texts, players and cards."""
+        out = Text()
+        for piece in parts:
+            if isinstance(piece, dict) and "player" in piece:
+                out.append(self.player(piece["player"], short=True))
+            elif isinstance(piece, dict) and isinstance(piece.get("card"), (dict, int)):
+                out.append_text(self.card(piece["card"]))
+            else:
+                out.append(str(piece))
+        return out
+
+    def card_pieces(self, cards: Iterable, limit: Optional[int] = None, compress: bool = False) -> list:
+        """Cards as separate pieces of text; ``limit`` keeps the last ones (the top of a pile),
+        with a first dim piece saying how many there are; ``compress`` counts repeated cards."""
+        cards = list(cards)
+        items: list = []
+        for c in cards:
+            label = self.card(c)
+            if compress and items and items[-1][0].plain == label.plain:
+                items[-1][1] += 1
+            else:
+                items.append([label, 1])
+        head = []
+        if limit is not None and len(items) > limit:
+            head = [Text(f"{len(cards)} cards, top:", style="dim")]
+            items = items[-limit:]
+        pieces = []
+        for label, n in items:
+            piece = Text(f"{n}× " if n > 1 else "")
+            piece.append_text(label)
+            pieces.append(piece)
+        return head + pieces
 
     def cards_text(self, cards: Iterable, limit: Optional[int] = None, compress: bool = False,
                    width: Optional[int] = None, start: int = 0) -> Text:
-        """Cards separated by dots; ``limit`` keeps the last ones (the top of a pile).  With
-        ``width``, lines break between cards (never inside one); ``start`` is how much of the
-        first line is already used."""
-        cards = list(cards)
-        items: list = []
-        if compress:
-            for c in cards:
-                label = self.card(c)
-                if items and items[-1][0].plain == label.plain:
-                    items[-1][1] += 1
-                else:
-                    items.append([label, 1])
-        else:
-            items = [[self.card(c), 1] for c in cards]
-        out = Text()
-        col = start
-        if limit is not None and len(items) > limit:
-            out.append(f"{len(cards)} cards, top: ", style="dim")
-            col += len(out.plain)
-            items = items[-limit:]
-        for i, (label, n) in enumerate(items):
-            piece = Text(f"{n}× " if n > 1 else "")
-            piece.append_text(label)
-            if i:
-                if width is not None and col + 3 + len(piece.plain) > width:
-                    out.append("\n")          # the line break separates the cards
-                    col = 0
-                else:
-                    out.append(" · ", style="dim")
-                    col += 3
-            out.append_text(piece)
-            col += len(piece.plain)
-        return out
+        """Cards separated by dots.  With ``width``, lines break between cards (never inside
+        one); ``start`` is how much of the first line is already used."""
+        return flow_text(self.card_pieces(cards, limit, compress), width, start)
+
+    def cards_flow(self, cards: Iterable, limit: Optional[int] = None, compress: bool = False) -> "Flow":
+        """Cards that break between cards at whatever width they are drawn (a table cell)."""
+        return Flow(self.card_pieces(cards, limit, compress))
 
     def option(self, opt) -> Text:
         if getattr(opt, "kind", None) == "card" and isinstance(getattr(opt, "value", None), int):
@@ -217,7 +249,7 @@ class Painter:
                     out.append(", ")
                 out.append_text(self.value(x))
             return out
-        return Text(str(v))
+        return Text(self.sym(v))
 
     # events --------------------------------------------------------------
     def events(self, evs: list) -> list:
@@ -323,6 +355,10 @@ class Painter:
                 out.append("two cards swapped", style="dim")
             return out
         if t == "announce":
+            if isinstance(ev.get("parts"), list):
+                line = self.parts(ev["parts"])
+                line.stylize("bold")
+                return line
             return Text(str(ev.get("text", "")), style="bold")
         if t == "tally":
             from .tables import score_notes, tally_table     # tables draw with this painter
@@ -402,6 +438,51 @@ def bullets(lines: list) -> Table:
     for ln in lines:
         g.add_row("•", ln)
     return g
+
+
+def flow_text(pieces: list, width: Optional[int] = None, start: int = 0, sep: str = " · ") -> Text:
+    """Pieces joined by ``sep``; with ``width``, a line breaks only between two pieces."""
+    out = Text()
+    col = start
+    for i, piece in enumerate(pieces):
+        n = cell_len(piece.plain)
+        if i:
+            gap = " " if pieces[i - 1].plain.endswith(":") else sep     # "9 cards, top: ..."
+            if width is not None and col + len(gap) + n > width:
+                out.append("\n")          # the line break separates the pieces
+                col = 0
+            else:
+                out.append(gap, style="dim")
+                col += len(gap)
+        out.append_text(piece)
+        col += n
+    return out
+
+
+class Flow:
+    """Pieces of text (cards) laid out at the width they get, breaking only between pieces:
+    a card is never cut in two, whatever the width of the table cell it lies in."""
+
+    def __init__(self, pieces: list, sep: str = " · "):
+        self.pieces = pieces
+        self.sep = sep
+
+    @property
+    def plain(self) -> str:
+        return self.sep.join(p.plain for p in self.pieces)
+
+    def __rich_console__(self, console, options):
+        yield flow_text(self.pieces, options.max_width, 0, self.sep)
+
+    def __rich_measure__(self, console, options):
+        lens = [cell_len(p.plain) for p in self.pieces] or [1]
+        total = sum(lens) + len(self.sep) * (len(lens) - 1)
+        return Measurement(min(max(lens), options.max_width), min(total, options.max_width))
+
+
+def face(card: dict) -> str:
+    """A card's short text for lists: its ``face`` if the game gives one, else its label."""
+    return str(card.get("face") or card.get("label", card.get("id")))
 
 
 def nice(name: str) -> str:

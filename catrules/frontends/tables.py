@@ -14,75 +14,87 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from .painter import Painter, nice
+from .painter import Flow, Painter, ordinal
 
 def render_view(p: Painter, view: dict, hide_zone: Optional[set] = None, mine: Iterable = ()) -> Group:
     """The table as ``view`` shows it: shared zones, a row per player, the shared counters; then
     the zones in ``mine`` (the viewer's private zones), card by card."""
-    parts: list = []
-    zones = view.get("zones", [])
-    n = view.get("players", 0)
-    me = view.get("you")
-    shared = [z for z in zones if z.get("owner") is None]
-    per = [z for z in zones if z.get("owner") is not None]
+    mine = list(mine)
+    parts = [shared_part(p, view),
+             *players_part(p, view, hide_zone), *counters_part(p, view)]
+    if mine:
+        parts.append(mine_part(p, mine))
+    return Group(*[x for x in parts if x is not None])
 
-    # shared zones: open ones with their cards, closed ones as counts, empty ones in one line
+
+def own_zones(p: Painter, view: dict) -> list:
+    """The viewer's private zones that they can see (their hand...)."""
+    return [z for z in view.get("zones", []) if z.get("owner") == p.me and z.get("visibility") == "owner"
+            and z.get("cards") is not None]
+
+
+def shared_part(p: Painter, view: dict):
+    """The shared zones: open ones with their cards, closed ones as counts, empty ones in one line."""
+    shared = [z for z in view.get("zones", []) if z.get("owner") is None]
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True, style="bold")
     grid.add_column()
     hidden, empty, rows = [], [], []
     for z in shared:
-        name = nice(z["zone"])
+        name = p.sym(z["zone"])
         if z.get("count", 0) == 0:
             empty.append(name)
-            continue
-        if not _open(z):
+        elif not _open(z):
             hidden.append(f"{name} {z['count']}")
-            continue
-        rows.append((name, z))
-    mine = list(mine)
-    labels = [nm for nm, _ in rows] + [f"your {nice(z['zone'])}" for z in mine]
-    labels += ["face down"] if hidden else []
-    labels += ["empty"] if empty else []
-    avail = (p.width - max(len(x) for x in labels) - 1) if (p.width and labels) else None
+        else:
+            rows.append((name, z))
     counters = view.get("counters", {}) or {}
     for name, z in rows:
-        marks = [(v["line"], v["index"], nice(k)) for k, v in counters.items()
+        marks = [(v["line"], v["index"], p.sym(k)) for k, v in counters.items()
                  if isinstance(v, dict) and v.get("zone") == z["zone"] and v.get("line") in ("row", "col")]
-        grid.add_row(name, _zone_cards(p, z, width=avail, marks=marks))
+        grid.add_row(name, _zone_cards(p, z, marks=marks))
     if hidden:
         grid.add_row(Text("face down", style="dim"), Text(" · ".join(hidden)))
     if empty:
         grid.add_row(Text("empty", style="dim"), Text(", ".join(empty), style="dim"))
-    if grid.row_count:
-        parts.append(grid)
-    if mine:
-        g2 = Table.grid(padding=(0, 1))
-        g2.add_column(no_wrap=True, style="bold")
-        g2.add_column()
-        for z in mine:
-            g2.add_row(f"your {nice(z['zone'])}", p.cards_text(z["cards"], width=avail))
-        later = g2
-    else:
-        later = None
+    return grid if grid.row_count else None
 
-    # per-player zones and counters: one row per player
+
+def mine_part(p: Painter, zones: list):
+    """The viewer's own private zones, card by card."""
+    g = Table.grid(padding=(0, 1))
+    g.add_column(no_wrap=True, style="bold")
+    g.add_column()
+    for z in zones:
+        g.add_row(f"your {p.sym(z['zone'])}", p.cards_flow(z["cards"]) if z["cards"] else Text("—", style="dim"))
+    return g
+
+
+def players_part(p: Painter, view: dict, hide_zone: Optional[set] = None, score: Optional[list] = None) -> list:
+    """A row per player: their zones (open ones with cards, others as counts) and their counters;
+    ``hide_zone``: the viewer's zones shown as counts (listed elsewhere); ``score``: a last column."""
+    zones = view.get("zones", [])
+    n = view.get("players", 0)
+    me = view.get("you")
+    per = [z for z in zones if z.get("owner") is not None]
+    counters = view.get("counters", {}) or {}
     names = []
     for z in per:
         if z["zone"] not in names:
             names.append(z["zone"])
     by = {(z["zone"], z["owner"]): z for z in per}
     cols = [nm for nm in names if any(by.get((nm, pl), {}).get("count", 0) for pl in range(n))]
-    pcounters = {k: v for k, v in counters.items() if isinstance(v, list) and len(v) == n and n > 1}
-    scounters = {k: v for k, v in counters.items() if k not in pcounters and not _per_card(v)}
-    ccounters = {k: v for k, v in counters.items() if _per_card(v)}
-    if n and (cols or pcounters):
+    pcounters = _player_counters(counters, n)
+    out: list = []
+    if n and (cols or pcounters or score):
         t = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False, expand=False)
         t.add_column("player", no_wrap=True)
         for nm in cols:
-            t.add_column(nice(nm), overflow="fold")
+            t.add_column(p.sym(nm))
         for k in pcounters:
-            t.add_column(nice(k), justify="right")
+            t.add_column(p.sym(k), justify="right")
+        if score:
+            t.add_column("score", justify="right", style="bold cyan")
         for pl in range(n):
             who = Text(("▸ " if pl == me else "  ") + f"{pl + 1} ")
             who.append(p.seat_name(pl), style="bold" if pl == me else "")
@@ -91,35 +103,68 @@ def render_view(p: Painter, view: dict, hide_zone: Optional[set] = None, mine: I
                 z = by.get((nm, pl))
                 row.append(_cell(p, z, pl == me and (hide_zone is None or nm in hide_zone)))
             for k, v in pcounters.items():
-                row.append(p.value(v[pl]))
+                row.append(Flow([p.value(v[pl])]))      # a card named in a counter stays whole
+            if score:
+                row.append(Text(_num(score[pl]) if pl < len(score) else ""))
             t.add_row(*row)
-        parts.append(t)
-    quiet = [nice(nm) for nm in names if nm not in cols]
+        out.append(t)
+    quiet = [p.sym(nm) for nm in names if nm not in cols]
     if quiet:
-        parts.append(Text("empty for everyone: " + ", ".join(quiet), style="dim"))
+        out.append(Text("empty for everyone: " + ", ".join(quiet), style="dim"))
+    return out
+
+
+def _player_counters(counters: dict, n: int) -> dict:
+    return {k: v for k, v in counters.items() if isinstance(v, list) and len(v) == n and n > 1}
+
+
+def counters_part(p: Painter, view: dict) -> list:
+    """The shared counters in one line, then each counter of cards, grouped by whose cards they are."""
+    counters = view.get("counters", {}) or {}
+    n = view.get("players", 0)
+    pcounters = _player_counters(counters, n)
+    scounters = {k: v for k, v in counters.items() if k not in pcounters and not _per_card(v)}
+    out: list = []
     if scounters:
         line = Text()
         for i, (k, v) in enumerate(scounters.items()):
             if i:
                 line.append(" · ", style="dim")
-            line.append(nice(k) + ": ", style="bold")
+            line.append(p.sym(k) + ": ", style="bold")
             line.append_text(p.value(v))
-        parts.append(line)
-    for k, v in ccounters.items():          # counters of each card: "meal: Shadow tuna · ..."
-        if not v:
+        out.append(line)
+    owner = {}                              # card id -> the player whose zone holds it (None: shared)
+    for z in view.get("zones", []):
+        for c in _cards_of(z):
+            owner[str(c["id"])] = z.get("owner")
+    for k, v in counters.items():           # counters of each card: "meal  you  Shadow: tuna · ..."
+        if not _per_card(v) or not v:
             continue
-        line = Text(nice(k) + ": ", style="bold")
-        for i, (cid, x) in enumerate(v.items()):
-            if i:
-                line.append(" · ", style="dim")
+        groups: dict = {}
+        for cid, x in v.items():
+            piece = Text()
             cd = p.card_dict(int(cid))
-            line.append_text(p.card(cd) if cd else Text(f"card {cid}"))
-            line.append(": ")
-            line.append_text(p.value(x))
-        parts.append(line)
-    if later is not None:
-        parts.append(later)
-    return Group(*parts)
+            piece.append_text(p.card(cd) if cd else Text(f"card {cid}"))
+            piece.append(": ")
+            piece.append_text(p.value(x))
+            groups.setdefault(owner.get(cid), []).append(piece)
+        g = Table.grid(padding=(0, 1))
+        g.add_column(no_wrap=True, style="bold")
+        g.add_column(no_wrap=True)
+        g.add_column()
+        for i, (who, pieces) in enumerate(sorted(groups.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))):
+            g.add_row(p.sym(k) + ":" if i == 0 else "", p.player(who, short=True) if who is not None else "",
+                      Flow(pieces))
+        out.append(g)
+    return out
+
+
+def _cards_of(z: dict) -> list:
+    if z.get("cells") is not None:
+        return [c for c in z["cells"] if c is not None]
+    if z.get("lines") is not None:
+        return [c for line in z["lines"] for c in line]
+    return z.get("cards") or []
 
 
 def _per_card(v) -> bool:
@@ -131,7 +176,7 @@ def _open(z: dict) -> bool:
     return z.get("cards") is not None or z.get("cells") is not None or z.get("lines") is not None
 
 
-def _zone_cards(p: Painter, z: dict, limit: int = 12, width: Optional[int] = None, marks=()):
+def _zone_cards(p: Painter, z: dict, limit: int = 12, marks=()):
     shape = z.get("shape")
     if shape == "grid" and z.get("cells") is not None:
         # a grid: rows and columns numbered so a line can be named ("row 2", "column 3");
@@ -155,15 +200,13 @@ def _zone_cards(p: Painter, z: dict, limit: int = 12, width: Optional[int] = Non
                       Text(f"◀ {row_marks[r]}") if r in row_marks else Text(""))
         return g
     if shape == "lines" and z.get("lines") is not None:
-        out = Text()
+        g = Table.grid(padding=(0, 1))
+        g.add_column(style="dim", no_wrap=True)
+        g.add_column()
         for i, line in enumerate(z["lines"]):
-            if i:
-                out.append("\n")
-            out.append(f"{i + 1}: ", style="dim")
-            out.append_text(p.cards_text(line, limit, width=width, start=len(f"{i + 1}: "))
-                            if line else Text("—", style="dim"))
-        return out
-    return p.cards_text(z.get("cards") or [], limit, width=width)
+            g.add_row(f"{i + 1}:", p.cards_flow(line, limit) if line else Text("—", style="dim"))
+        return g
+    return p.cards_flow(z.get("cards") or [], limit)
 
 
 def _cell(p: Painter, z: Optional[dict], counted: bool):
@@ -173,7 +216,7 @@ def _cell(p: Painter, z: Optional[dict], counted: bool):
         n = z["count"]
         return Text(f"{n} card{'s' if n != 1 else ''}", style="" if counted else "dim")
     if z.get("cards") is not None:
-        return p.cards_text(z["cards"], limit=12, compress=True)
+        return p.cards_flow(z["cards"], limit=12, compress=True)
     return _zone_cards(p, z, 8)
 
 
@@ -187,7 +230,7 @@ def score_table(scores: list, winners: Iterable[int], painter: Painter, notes: I
     t = Table(title="Final score", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, title_style="bold")
     t.add_column("player", no_wrap=True)
     for k in items:
-        t.add_column(nice(k) + (" (note)" if k in notes else ""), justify="right",
+        t.add_column(painter.sym(k) + (" (note)" if k in notes else ""), justify="right",
                      style="dim" if k in notes else "")
     t.add_column("total", justify="right", style="bold")
     for pl, row in enumerate(scores):
@@ -208,7 +251,7 @@ def _score_table_by_item(scores, winners, painter, notes, items, title="Final sc
         head = ("★ " if pl in winners else "") + f"{pl + 1} {painter.seat_name(pl)}"
         t.add_column(head, justify="right", style="bold" if pl in winners else "", overflow="fold")
     for k in items:
-        t.add_row(Text(nice(k) + (" (note)" if k in notes else ""), style="dim" if k in notes else ""),
+        t.add_row(Text(painter.sym(k) + (" (note)" if k in notes else ""), style="dim" if k in notes else ""),
                   *[Text(_num(row.get(k)), style="dim" if k in notes else "") for row in scores])
     t.add_section()
     t.add_row(Text(total_label, style="bold"), *[Text(_num(row.get("total")), style="bold") for row in scores])
@@ -216,15 +259,30 @@ def _score_table_by_item(scores, winners, painter, notes, items, title="Final sc
 
 
 def tally_table(ev: dict, painter: Painter, notes: Iterable[str] = ()) -> Table:
-    """A ``tally`` event: each item of this score, this score's total and the running totals."""
+    """A ``tally`` event: each item of this score, this score's total and the running totals.
+    Items that are 0 for everyone get no row of zeros: they are named in one line below."""
     scores, totals = ev.get("scores", []), ev.get("totals", [])
     items = [k for k in (scores[0] if scores else {}) if k != "total"]
-    t = _score_table_by_item(scores, (), painter, set(notes), items, title=f"Score {ev.get('number', '')}",
-                             total_label="this time")
+    zero = [k for k in items if all(row.get(k) in (0, None) for row in scores)]
+    t = _score_table_by_item(scores, (), painter, set(notes), [k for k in items if k not in zero],
+                             title=tally_title(ev), total_label="this time")
     if totals:
         t.add_row(Text("running total", style="bold"),
                   *[Text(_num(row.get("total")), style="bold cyan") for row in totals])
+    if zero:
+        t.caption = "0 for everyone: " + ", ".join(painter.sym(k) for k in zero)
+        t.caption_style, t.caption_justify = "dim", "left"
     return t
+
+
+def tally_title(ev: dict) -> str:
+    """``Score after round 1`` from the event's title, else which tally of the game this is."""
+    title = ev.get("title")
+    if isinstance(title, str) and title.strip():
+        title = title.strip()
+        return f"Score {title}" if title[:1].islower() else title
+    n = ev.get("number")
+    return f"Score at the {ordinal(n)} tally" if isinstance(n, int) else "Score so far"
 
 
 def winners_line(winners: list, painter: Painter) -> Text:
