@@ -46,6 +46,7 @@ class Painter:
         self.names = list(names or [])
         self.n = len(self.names)       # number of players, once known
         self.width: Optional[int] = None   # the console's width, to break lines between cards
+        self.short_tally = False       # a tally as one line (a narrow area), not a table
         self.cards: dict = {}          # id -> card dict
         self.styles: dict = {}         # symbol value -> style
         self._next = 0
@@ -360,6 +361,11 @@ class Painter:
                 line.stylize("bold")
                 return line
             return Text(str(ev.get("text", "")), style="bold")
+        if t == "tally" and self.short_tally:
+            from .tables import tally_title
+            line = Text(tally_title(ev) + ": ", style="bold")
+            line.append(" · ".join(f"{self.seat_name(i)} {r.get('total')}" for i, r in enumerate(ev.get("totals", []))))
+            return line
         if t == "tally":
             from .tables import score_notes, tally_table     # tables draw with this painter
             return tally_table(ev, self, score_notes(self.game) if self.game is not None else ())
@@ -445,9 +451,13 @@ def flow_text(pieces: list, width: Optional[int] = None, start: int = 0, sep: st
     out = Text()
     col = start
     for i, piece in enumerate(pieces):
+        gap = sep
+        if isinstance(piece, tuple):        # (its own separator, the piece)
+            gap, piece = piece
         n = cell_len(piece.plain)
         if i:
-            gap = " " if pieces[i - 1].plain.endswith(":") else sep     # "9 cards, top: ..."
+            prev = pieces[i - 1][1] if isinstance(pieces[i - 1], tuple) else pieces[i - 1]
+            gap = " " if prev.plain.endswith(":") else gap     # "9 cards, top: ..."
             if width is not None and col + len(gap) + n > width:
                 out.append("\n")          # the line break separates the pieces
                 col = 0
@@ -467,15 +477,18 @@ class Flow:
         self.pieces = pieces
         self.sep = sep
 
+    def _texts(self) -> list:
+        return [p[1] if isinstance(p, tuple) else p for p in self.pieces]
+
     @property
     def plain(self) -> str:
-        return self.sep.join(p.plain for p in self.pieces)
+        return flow_text(self.pieces, None, 0, self.sep).plain
 
     def __rich_console__(self, console, options):
         yield flow_text(self.pieces, options.max_width, 0, self.sep)
 
     def __rich_measure__(self, console, options):
-        lens = [cell_len(p.plain) for p in self.pieces] or [1]
+        lens = [cell_len(p.plain) for p in self._texts()] or [1]
         total = sum(lens) + len(self.sep) * (len(lens) - 1)
         return Measurement(min(max(lens), options.max_width), min(total, options.max_width))
 

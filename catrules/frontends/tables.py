@@ -33,7 +33,7 @@ def own_zones(p: Painter, view: dict) -> list:
             and z.get("cards") is not None]
 
 
-def shared_part(p: Painter, view: dict):
+def shared_part(p: Painter, view: dict, show_empty: bool = True):
     """The shared zones: open ones with their cards, closed ones as counts, empty ones in one line."""
     shared = [z for z in view.get("zones", []) if z.get("owner") is None]
     grid = Table.grid(padding=(0, 1))
@@ -55,24 +55,75 @@ def shared_part(p: Painter, view: dict):
         grid.add_row(name, _zone_cards(p, z, marks=marks))
     if hidden:
         grid.add_row(Text("face down", style="dim"), Text(" · ".join(hidden)))
-    if empty:
+    if empty and show_empty:
         grid.add_row(Text("empty", style="dim"), Text(", ".join(empty), style="dim"))
     return grid if grid.row_count else None
 
 
+def player_flow(p: Painter, view: dict, pl: int, empty: bool = False) -> Flow:
+    """One player's zones and counters in as few lines as fit: ``hand: a · b   won: c   lead: 3``,
+    a line breaking only between cards; a zone the viewer cannot see as a count, an empty one
+    left out (with ``empty``, the player's private zones are listed even when empty), each line
+    of a ``lines`` zone numbered."""
+    pieces: list = []
+
+    def group(name: str, items: list):
+        # the zone's name stays on the line of its first card
+        first = Text(f"{name}: ", style="bold")
+        first.append_text(items[0][1] if isinstance(items[0], tuple) else items[0])
+        pieces.append(("   ", first) if pieces else first)
+        pieces.extend(items[1:])
+    for z in view.get("zones", []):
+        if z.get("owner") != pl:
+            continue
+        if not z.get("count") and not (empty and z.get("visibility") == "owner" and _open(z)):
+            continue
+        if not _open(z):
+            n = z.get("count", 0)
+            items = [Text(f"{n} card{'s' if n != 1 else ''}", style="dim")]
+        elif z.get("lines") is not None:
+            items = []
+            for i, line in enumerate(z["lines"]):
+                cards = p.card_pieces(line) or [Text("—", style="dim")]
+                head = Text(f"{i + 1}: ", style="dim")
+                head.append_text(cards[0])
+                items += [("  ", head)] + cards[1:]
+        else:
+            cards = z.get("cards") if z.get("cards") is not None else [c for c in z.get("cells") or [] if c]
+            items = p.card_pieces(cards, compress=True) or [Text("—", style="dim")]
+        group(p.sym(z["zone"]), items)
+    for k, v in _player_counters(view.get("counters", {}) or {}, view.get("players", 0)).items():
+        group(p.sym(k), [p.value(v[pl])])
+    return Flow(pieces or [Text("nothing on the table", style="dim")])
+
+
+def others_part(p: Painter, view: dict):
+    """A row for each other player: their name, then :func:`player_flow`."""
+    g = Table.grid(padding=(0, 1))
+    g.add_column(no_wrap=True, style="bold")
+    g.add_column()
+    for pl in range(view.get("players", 0)):
+        if pl != p.me:
+            g.add_row(f"{pl + 1} {p.seat_name(pl)}", player_flow(p, view, pl))
+    return g
+
+
 def mine_part(p: Painter, zones: list):
-    """The viewer's own private zones, card by card."""
+    """The viewer's own zones, card by card."""
     g = Table.grid(padding=(0, 1))
     g.add_column(no_wrap=True, style="bold")
     g.add_column()
     for z in zones:
-        g.add_row(f"your {p.sym(z['zone'])}", p.cards_flow(z["cards"]) if z["cards"] else Text("—", style="dim"))
+        cards = z.get("cards")
+        body = _zone_cards(p, z) if cards is None else p.cards_flow(cards) if cards else Text("—", style="dim")
+        g.add_row(f"your {p.sym(z['zone'])}", body)
     return g
 
 
-def players_part(p: Painter, view: dict, hide_zone: Optional[set] = None, score: Optional[list] = None) -> list:
+def players_part(p: Painter, view: dict, hide_zone: Optional[set] = None, compact: bool = False) -> list:
     """A row per player: their zones (open ones with cards, others as counts) and their counters;
-    ``hide_zone``: the viewer's zones shown as counts (listed elsewhere); ``score``: a last column."""
+    ``hide_zone``: the viewer's zones shown as counts (listed elsewhere); ``compact``: no rule
+    under the heading and no line of zones empty for everyone (a screen with little room)."""
     zones = view.get("zones", [])
     n = view.get("players", 0)
     me = view.get("you")
@@ -86,15 +137,14 @@ def players_part(p: Painter, view: dict, hide_zone: Optional[set] = None, score:
     cols = [nm for nm in names if any(by.get((nm, pl), {}).get("count", 0) for pl in range(n))]
     pcounters = _player_counters(counters, n)
     out: list = []
-    if n and (cols or pcounters or score):
-        t = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False, expand=False)
+    if n and (cols or pcounters):
+        t = Table(box=None if compact else box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False,
+                  expand=False, header_style="bold underline" if compact else "bold")
         t.add_column("player", no_wrap=True)
         for nm in cols:
             t.add_column(p.sym(nm))
         for k in pcounters:
             t.add_column(p.sym(k), justify="right")
-        if score:
-            t.add_column("score", justify="right", style="bold cyan")
         for pl in range(n):
             who = Text(("▸ " if pl == me else "  ") + f"{pl + 1} ")
             who.append(p.seat_name(pl), style="bold" if pl == me else "")
@@ -104,12 +154,10 @@ def players_part(p: Painter, view: dict, hide_zone: Optional[set] = None, score:
                 row.append(_cell(p, z, pl == me and (hide_zone is None or nm in hide_zone)))
             for k, v in pcounters.items():
                 row.append(Flow([p.value(v[pl])]))      # a card named in a counter stays whole
-            if score:
-                row.append(Text(_num(score[pl]) if pl < len(score) else ""))
             t.add_row(*row)
         out.append(t)
     quiet = [p.sym(nm) for nm in names if nm not in cols]
-    if quiet:
+    if quiet and not compact:
         out.append(Text("empty for everyone: " + ", ".join(quiet), style="dim"))
     return out
 
@@ -120,19 +168,30 @@ def _player_counters(counters: dict, n: int) -> dict:
 
 def counters_part(p: Painter, view: dict) -> list:
     """The shared counters in one line, then each counter of cards, grouped by whose cards they are."""
+    line = shared_counters(p, view)
+    return ([line] if line is not None else []) + card_counters(p, view)
+
+
+def shared_counters(p: Painter, view: dict) -> Optional[Text]:
+    """The counters that are not a player's nor a card's, in one line (``None``: there are none)."""
     counters = view.get("counters", {}) or {}
-    n = view.get("players", 0)
-    pcounters = _player_counters(counters, n)
+    pcounters = _player_counters(counters, view.get("players", 0))
     scounters = {k: v for k, v in counters.items() if k not in pcounters and not _per_card(v)}
+    if not scounters:
+        return None
+    line = Text()
+    for i, (k, v) in enumerate(scounters.items()):
+        if i:
+            line.append(" · ", style="dim")
+        line.append(p.sym(k) + ": ", style="bold")
+        line.append_text(p.value(v))
+    return line
+
+
+def card_counters(p: Painter, view: dict) -> list:
+    """Each counter of cards, a row for each player whose cards have a value."""
+    counters = view.get("counters", {}) or {}
     out: list = []
-    if scounters:
-        line = Text()
-        for i, (k, v) in enumerate(scounters.items()):
-            if i:
-                line.append(" · ", style="dim")
-            line.append(p.sym(k) + ": ", style="bold")
-            line.append_text(p.value(v))
-        out.append(line)
     owner = {}                              # card id -> the player whose zone holds it (None: shared)
     for z in view.get("zones", []):
         for c in _cards_of(z):
@@ -181,7 +240,7 @@ def _zone_cards(p: Painter, z: dict, limit: int = 12, marks=()):
     if shape == "grid" and z.get("cells") is not None:
         # a grid: rows and columns numbered so a line can be named ("row 2", "column 3");
         # a counter that holds a line of this grid (a token beside it) is drawn beside it
-        g = Table.grid(padding=(0, 2))
+        g = Table.grid(padding=(0, 1))
         cols = max(1, z.get("cols", 1))
         g.add_column(style="dim", no_wrap=True)
         for _ in range(cols):
@@ -206,7 +265,7 @@ def _zone_cards(p: Painter, z: dict, limit: int = 12, marks=()):
         for i, line in enumerate(z["lines"]):
             g.add_row(f"{i + 1}:", p.cards_flow(line, limit) if line else Text("—", style="dim"))
         return g
-    return p.cards_flow(z.get("cards") or [], limit)
+    return p.cards_flow(z.get("cards") or [], limit, compress=True)
 
 
 def _cell(p: Painter, z: Optional[dict], counted: bool):

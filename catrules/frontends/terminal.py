@@ -61,7 +61,7 @@ class TerminalSeat(Seat):
 
     def __init__(self, console: Optional[Console] = None, input: Optional[Callable[[str], str]] = None,
                  game=None, names: Optional[list] = None, show_scores: bool = True,
-                 max_events: int = 40):
+                 max_events: int = 40, decisions: int = 0):
         self.console = console or Console(highlight=False)
         self._input = input
         self.game = game
@@ -70,7 +70,7 @@ class TerminalSeat(Seat):
         self.max_events = max_events
         self.events: list = []
         self.painter: Optional[Painter] = None
-        self.decisions = 0
+        self.decisions = decisions      # decisions asked so far (a resumed game numbers on)
 
     def start(self, table, player: int) -> None:
         super().start(table, player)
