@@ -94,7 +94,7 @@ def player_flow(p: Painter, view: dict, pl: int, empty: bool = False) -> Flow:
         group(p.sym(z["zone"]), items)
     for k, v in _player_counters(view.get("counters", {}) or {}, view.get("players", 0)).items():
         group(p.sym(k), [p.value(v[pl])])
-    return Flow(pieces or [Text("nothing on the table", style="dim")])
+    return Flow(pieces or [Text("no cards yet", style="dim")])
 
 
 def others_part(p: Painter, view: dict):

@@ -179,7 +179,9 @@ class TerminalSeat(Seat):
         listed = [z for z in mine if z["cards"] and {x["id"] for x in z["cards"]} != opt_cards]
         p.width = c.width
         c.print(render_view(p, view, hide, listed))
-        head = Text(str(decision.prompt or "Choose"), style="bold")
+        parts = getattr(decision, "prompt_parts", None)
+        head = p.parts(parts) if isinstance(parts, list) else Text(str(decision.prompt or "Choose"))
+        head.stylize("bold")
         if decision.kind == "race":
             head.append("  (a race: the clock is running)", style="bold yellow")
         elif decision.kind == "secret":

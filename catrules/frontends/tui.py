@@ -192,7 +192,7 @@ class InspectScreen(ModalScreen):
     DEFAULT_CSS = """
     InspectScreen { align: center middle; }
     InspectScreen > Vertical { width: 100%; height: 100%; border: round $accent; background: $surface; }
-    InspectScreen OptionList { height: 1fr; border: none; }
+    InspectScreen OptionList, InspectScreen OptionList:focus { height: 1fr; border: none; }
     InspectScreen #card { height: auto; max-height: 60%; padding: 0 1; border-top: solid $accent; }
     """
 
@@ -531,8 +531,10 @@ class TableApp(App):
         cards, seen = [], set()
 
         def add(where, c):
-            if isinstance(c, dict) and not c.get("hidden") and c.get("id") not in seen:
-                seen.add(c.get("id"))
+            # alike cards in one place (60 cubes of a supply) are listed once
+            key = (where, tuple((k, str(v)) for k, v in c.items() if k != "id")) if isinstance(c, dict) else None
+            if key and not c.get("hidden") and c.get("id") not in seen and key not in seen:
+                seen.update((c.get("id"), key))
                 cards.append((where, c))
         start = 0
         if self.decision is not None:
