@@ -595,15 +595,19 @@ Play a game file at this terminal, one seat per player.
 
 A person (seat `human`) sees only what their player may see: their own
 cards, the open zones, how many cards the hidden ones hold, the counters,
-and what happened since their last decision.  They answer with the number
-of an option; Enter takes the default option (marked *), ? shows the table
-again, q saves and quits.  In a race the time to answer counts.
+and what happened.  At a terminal this is a full-screen table (80x24 is
+enough): a number or the arrows and Enter choose, Enter alone takes the
+default option (marked *), in a race the number alone answers (the time
+counts); i inspects a card, h shows the history, ? the keys, q saves and
+quits.  --plain (or an input or output that is not a terminal) gives the
+line-by-line interface: type a number and Enter, ? shows the table again.
 
 Ctrl-C or end of input saves the game to <game>-<seed>.save.json in the
-current directory (or --save FILE); --resume continues it exactly.
-Without a human seat the public events of the game are printed, then the
-scores.  A human seat needs a terminal (the test suite sets the environment
-variable CATRULES_FORCE_TTY=1 to skip that check).
+current directory (or --save FILE; another save is never overwritten
+without asking); --resume continues it exactly, and the save is removed
+when the game ends.  Without a human seat the public events of the game
+are printed, then the scores.  A human seat needs a terminal (the test
+suite sets the environment variable CATRULES_FORCE_TTY=1 to skip that check).
 """
 
 _PLAY_EPILOG = """\

@@ -431,7 +431,7 @@ class TableApp(App):
             else Text(str(decision.prompt or "Choose"))
         head.stylize("bold")
         if decision.timed:
-            head.append("   RACE! press the number: the clock is running", style="bold yellow")
+            head.append("  (a race: one key answers, the clock is running)", style="bold yellow")
         elif decision.kind == "secret":
             head.append("  (secret until the reveal)", style="dim")
         self.query_one("#prompt", Static).update(head)
@@ -458,7 +458,7 @@ class TableApp(App):
         rt = None
         if d.timed:
             rt = round(time.monotonic() - (self.asked_at or time.monotonic()), 4)
-            self.notify(f"your time: {rt:.2f} s", timeout=3)
+            self.notify(f"your time: {rt:.2f} s", timeout=2)
         self.decision, self.typed = None, ""
         self.query_one("#prompt", Static).update(Text("…", style="dim"))
         self.query_one("#options", Options).set([], 0)
