@@ -67,6 +67,11 @@ class Game:
         """The score items in order: ``(name, counted)``; ``note`` items are not counted."""
         return [(name, counted) for name, counted, _fn in self.program.score_items]
 
+    @property
+    def display_names(self) -> dict:
+        """How the game writes its symbols for people (``show paws_in as "PAWS IN!"``)."""
+        return self.program.display_names
+
     def card(self, card_id: int) -> dict:
         """A card's attributes (``id``, ``type``, ``label`` and its own)."""
         return self.program.card_dicts[card_id]

@@ -237,7 +237,9 @@ def cmd_play(args) -> int:
 
     console = Console(highlight=False)
     names = [("you" if len(humans) == 1 else "human") if _is_human(s) else s for s in specs]
-    seats = _make_seats(specs, game, console, names)
+    # the full-screen table needs a real terminal both ways; pipes and --plain get the line UI
+    full_screen = bool(humans) and not args.plain and _real_terminal()
+    seats = _make_seats(specs, game, console, names, full_screen, _decisions_done(cli, state))
     for i in humans:
         seats[i].handicap = handicap
 
@@ -281,10 +283,17 @@ def cmd_play(args) -> int:
                      "game_abs": str(Path(game.path).resolve()), "players": players, "options": options,
                      "handicap": handicap}}
     try:
-        match.run(spectator.flush if spectator is not None else None)
+        if full_screen:
+            from .frontends.tui import run_tui
+            run_tui(match, [s for s in seats if getattr(s, "interactive", False)], f"{game.title} · seed {seed}")
+        else:
+            match.run(spectator.flush if spectator is not None else None)
     except (KeyboardInterrupt, EOFError, Quit) as exc:
         if writer is not None:
             writer.close()
+        # a resumed game's decisions are numbered on from here
+        extra["cli"]["decisions"] = _decisions_done({}, state)
+        save_path, note = _save_target(save_path, args.resume if resume is not None else None)
         try:
             match.save(save_path, extra=extra)
         except OSError as err:
@@ -293,6 +302,8 @@ def cmd_play(args) -> int:
                  "use --save FILE with a place you can write to")
             return 1
         print()
+        if note:
+            print(note)
         msg = f"Game saved to {save_path}. Resume with: catrules play --resume {save_path}"
         print(msg if len(msg) <= 80 else msg.replace(". Resume with:", ".\nResume with:", 1))
         if isinstance(exc, KeyboardInterrupt):
@@ -302,23 +313,99 @@ def cmd_play(args) -> int:
         writer.close()
     if spectator is not None:
         spectator.finish(state.scores(), state.winners())
+    if full_screen and state.finished:
+        # the full screen is gone: the final score stays in the terminal
+        from .frontends.terminal import Painter, score_notes, score_table, winners_line
+        painter = Painter(game, humans[0], names)
+        console.print(score_table(state.scores(), state.winners(), painter, score_notes(game)))
+        console.print(winners_line(state.winners(), painter))
+    if resume is not None and state.finished:
+        try:
+            Path(args.resume).unlink()
+            console.print(f"The game is over: its save file {args.resume} is removed.", style="dim", markup=False)
+        except OSError:
+            pass
     if log_path:
         console.print(f"log written to {log_path}", style="dim", markup=False)
     return 0
 
 
-def _make_seats(specs, game, console, names) -> list:
+def _make_seats(specs, game, console, names, full_screen=False, done=None) -> list:
     from .bots import make_seat
     from .frontends.terminal import TerminalSeat
     seats = []
     first_human = True
-    for s in specs:
-        if _is_human(s):
-            seats.append(TerminalSeat(console=console, game=game, names=names, show_scores=first_human))
+    for i, s in enumerate(specs):
+        n = done[i] if done else 0
+        if _is_human(s) and full_screen:
+            from .frontends.tui import TuiSeat
+            seats.append(TuiSeat(game=game, names=names, decisions=n))
+        elif _is_human(s):
+            seats.append(TerminalSeat(console=console, game=game, names=names, show_scores=first_human,
+                                      decisions=n))
             first_human = False
         else:
             seats.append(make_seat(s))
     return seats
+
+
+def _real_terminal() -> bool:
+    """Both the keyboard and the screen are a terminal (not a pipe or a file), and not a dumb one."""
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM", "") != "dumb"
+    except (AttributeError, ValueError):
+        return False
+
+
+def _decisions_done(cli: dict, state) -> list:
+    """How many decisions each player has made: kept in a save (``cli.decisions``) so that a
+    resumed game numbers its decisions on; else counted from the game's history."""
+    saved = cli.get("decisions")
+    if state is None:
+        return []
+    if isinstance(saved, list) and len(saved) == state.n and all(type(x) is int and x >= 0 for x in saved):
+        return saved
+    done = [0] * state.n
+    for rec in state.history:
+        if isinstance(rec, list) and rec and type(rec[0]) is int and 0 <= rec[0] < state.n:
+            done[rec[0]] += 1
+    return done
+
+
+def _save_target(path: str, resumed_from: Optional[str]) -> tuple:
+    """Where to save: ``path``, unless that is another save file (not the one this game was
+    resumed from) and the person, asked, does not want it replaced; then the first free name
+    like ``meow-7-2.save.json``.  Returns the path and a note to print (or ``None``)."""
+    p = Path(path)
+    if not p.exists() or (resumed_from is not None and _same_file(p, Path(resumed_from))):
+        return path, None
+    if _real_terminal():
+        try:
+            answer = input(f"{path} already exists (another saved game). Replace it? [y/N] ")
+        except (EOFError, KeyboardInterrupt):
+            answer = ""
+        if answer.strip().lower() in ("y", "yes"):
+            return path, None
+    fresh = _fresh_name(p)
+    return str(fresh), f"{path} already exists: this game is saved under a new name."
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
+def _fresh_name(p: Path) -> Path:
+    """``meow-7.save.json`` -> ``meow-7-2.save.json`` (then -3...): the first name not taken."""
+    name = p.name
+    suffix = next((s for s in (".save.json", ".json") if name.endswith(s) and len(name) > len(s)), "")
+    stem = name[:len(name) - len(suffix)]
+    k = 2
+    while (p.with_name(f"{stem}-{k}{suffix}")).exists():
+        k += 1
+    return p.with_name(f"{stem}-{k}{suffix}")
 
 
 def _viewer(args, players: int):
@@ -534,16 +621,20 @@ Play a game file at this terminal, one seat per player.
 
 A person (seat `human`) sees only what their player may see: their own
 cards, the open zones, how many cards the hidden ones hold, the counters,
-and what happened since their last decision.  They answer with the number
-of an option; Enter takes the default option (marked *), ? shows the table
-again, q saves and quits.  In a race the time to answer counts;
---handicap SECONDS takes that much off it (a head start against bots).
+and what happened.  At a terminal this is a full-screen table (80x24 is
+enough): a number or the arrows and Enter choose, Enter alone takes the
+default option (marked *), in a race the number alone answers (the time
+counts; --handicap SECONDS takes that much off it, a head start against
+bots); i inspects a card, h shows the history, ? the keys, q saves and
+quits.  --plain (or an input or output that is not a terminal) gives the
+line-by-line interface: type a number and Enter, ? shows the table again.
 
 Ctrl-C or end of input saves the game to <game>-<seed>.save.json in the
-current directory (or --save FILE); --resume continues it exactly.
-Without a human seat the public events of the game are printed, then the
-scores.  A human seat needs a terminal (the test suite sets the environment
-variable CATRULES_FORCE_TTY=1 to skip that check).
+current directory (or --save FILE; another save is never overwritten
+without asking); --resume continues it exactly, and the save is removed
+when the game ends.  Without a human seat the public events of the game
+are printed, then the scores.  A human seat needs a terminal (the test
+suite sets the environment variable CATRULES_FORCE_TTY=1 to skip that check).
 """
 
 _PLAY_EPILOG = """\
@@ -650,6 +741,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--handicap", metavar="SECONDS",
                     help=f"seconds taken off a human seat's time in every race, 0 to {HANDICAP_MAX:g} "
                          "(default: 0; a resumed game keeps its own)")
+    sp.add_argument("--plain", action="store_true",
+                    help="the line-by-line interface (for screen readers; the default when the input "
+                         "or output is not a terminal) instead of the full-screen table")
     sp.set_defaults(func=cmd_play)
 
     sp = sub.add_parser("simulate", help="let bots play many games and sum up", description=_SIM_DESC,

@@ -323,3 +323,55 @@ def test_resume_a_game_saved_at_its_first_decision(capsys, monkeypatch):
                          monkeypatch=monkeypatch)
     assert code == 0, err
     assert "Final score" in out
+
+
+# ------------------------------------------------------- play: save files
+
+def test_a_save_is_removed_when_its_game_ends_and_decisions_number_on(capsys, monkeypatch):
+    monkeypatch.setenv("CATRULES_FORCE_TTY", "1")
+    code, out, _ = run(capsys, "play", MEOW, "--seed", "6", "--seats", "human,random", stdin="\n" * 5,
+                       monkeypatch=monkeypatch)
+    assert code == 1 and "decision 5" in out and "decision 6" in out
+    save = Path("meow-6.save.json")
+    assert json.loads(save.read_text())["cli"]["decisions"][0] == 5     # answered, kept in the save
+    # the sixth decision was asked, not answered: after the resume it is asked again as decision 6
+    code, out, err = run(capsys, "play", "--resume", save, stdin="\n" * 200, monkeypatch=monkeypatch)
+    assert code == 0, err
+    assert "decision 6" in out and "decision 1 " not in out and "decision 5 " not in out
+    assert not save.exists() and "save file meow-6.save.json is removed" in out
+
+
+def test_an_existing_save_is_never_overwritten_without_asking(capsys, monkeypatch):
+    monkeypatch.setenv("CATRULES_FORCE_TTY", "1")
+    Path("meow-4.save.json").write_text("an earlier game")
+    Path("meow-4-2.save.json").write_text("another one")
+    code, out, _ = run(capsys, "play", MEOW, "--seed", "4", "--seats", "human,random", stdin="1\nq\n",
+                       monkeypatch=monkeypatch)
+    assert code == 0
+    assert Path("meow-4.save.json").read_text() == "an earlier game"
+    assert Path("meow-4-2.save.json").read_text() == "another one"
+    assert json.loads(Path("meow-4-3.save.json").read_text())["catrules_save"] == 1
+    assert "meow-4.save.json already exists" in out and "Game saved to meow-4-3.save.json" in out
+    # the save a game was resumed from is its own: it is updated in place
+    code, out, _ = run(capsys, "play", "--resume", "meow-4-3.save.json", stdin="1\nq\n", monkeypatch=monkeypatch)
+    assert code == 0 and "Game saved to meow-4-3.save.json" in out and not Path("meow-4-4.save.json").exists()
+
+
+def test_plain_and_pipes_get_the_line_ui(capsys, monkeypatch):
+    """--plain, or an input or output that is not a terminal: the line UI; else the full screen."""
+    import catrules
+    from catrules import cli
+    from catrules.frontends.terminal import TerminalSeat
+    from catrules.frontends.tui import TuiSeat
+    monkeypatch.setenv("CATRULES_FORCE_TTY", "1")
+    monkeypatch.setattr(cli, "_real_terminal", lambda: True)
+    code, out, _ = run(capsys, "play", MEOW, "--plain", "--seed", "4", "--seats", "human,random",
+                       stdin="q\n", monkeypatch=monkeypatch)
+    assert code == 0 and "Your choice" in out and "decision 1" in out
+    monkeypatch.undo()
+    assert not cli._real_terminal()                  # pytest's input is not a terminal
+    game = catrules.load_game(MEOW)
+    seats = cli._make_seats(["human", "random"], game, None, ["you", "random"], full_screen=True)
+    assert isinstance(seats[0], TuiSeat)
+    seats = cli._make_seats(["human", "random"], game, None, ["you", "random"], full_screen=False)
+    assert isinstance(seats[0], TerminalSeat)

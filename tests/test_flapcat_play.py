@@ -183,6 +183,6 @@ def test_cli_play_flapcat_with_bots_and_every_option(tmp_path):
                           "random,bot:fast,bot:slow", "--seed", "8", "--option", "advanced", "--log", str(log)],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
-    assert "Score 3" in out.stdout and "Final score" in out.stdout
+    assert "Score after round 3" in out.stdout and "Final score" in out.stdout
     events = [json.loads(x) for x in log.read_text().splitlines()]
     assert sum(1 for e in events if e.get("event") == "tally") == 3

@@ -285,4 +285,59 @@ def test_feeding_shows_each_cats_meal_at_the_end():
     cid, meal = next(iter(meals.items()))
     assert "meal: " in out and g.card(int(cid))["label"] in out
     assert "Final score" in out and "food penalty" in out and "vp tokens" in out
-    assert f"{g.card(int(cid))['label']}: {', '.join(meal)}" in out.replace("\n", " ")
+    face = g.card(int(cid)).get("face") or g.card(int(cid))["label"]
+    assert f"{face}: {', '.join(meal)}" in out.replace("\n", " ")
+
+
+# ------------------------------------------------ painting: the data contract
+
+def test_faces_texts_parts_and_display_names():
+    card = {"id": 7, "type": "cat", "label": "Pablo 6", "face": "Pablo Picatso 6★", "text": "Eats tuna.\nA painter.",
+            "colour": "orange"}
+    p = Painter(None, 0, ["you", "bot"])
+    assert p.card(card).plain == "Pablo Picatso 6★"
+    assert p.card({"id": 8, "label": "plain 1", "colour": "red"}).plain == "plain 1"
+    assert "Eats tuna.\nA painter." in p.card_text(card).plain
+    assert "colour: red" in p.card_text({"id": 8, "label": "plain 1", "colour": "red"}).plain
+    line = p.event({"t": "announce", "text": "old", "parts": [{"player": 1}, " gives ", {"card": card}, " to ",
+                                                                {"player": 0}, " and ", {"card": {"hidden": True}}]})
+    assert line.plain == "player 2 gives Pablo Picatso 6★ to you and a hidden card"
+    assert p.event({"t": "announce", "text": "old"}).plain == "old"
+    assert p.value("fish_bone").plain == "fish bone"
+
+    class Named:
+        display_names = {"fish_bone": "Fish bone (-1)"}
+        card_count = 0
+    assert Painter(Named(), 0).value("fish_bone").plain == "Fish bone (-1)"
+
+
+def test_a_tally_has_a_title_and_names_the_items_that_are_0_for_everyone():
+    p = Painter(None, 0, ["you", "bot"])
+    ev = {"t": "tally", "number": 2, "scores": [{"stars": 3, "longest": 0, "total": 3},
+                                                {"stars": 1, "longest": 0, "total": 1}],
+          "totals": [{"total": 5}, {"total": 4}]}
+    out = console()
+    out.print(p.event(ev))
+    text = out.file.getvalue()
+    assert "Score at the 2nd tally" in text and "running total" in text
+    assert "0 for everyone: longest" in text and not re.search(r"longest\s+0", text)
+    out = console()
+    out.print(p.event({**ev, "title": "after round 1"}))
+    assert "Score after round 1" in out.file.getvalue()
+
+
+def test_a_card_is_never_cut_in_two_in_a_narrow_cell():
+    cards = [{"id": i, "label": f"black middle {i} toy draw", "colour": "black"} for i in range(4)]
+    view = {"you": 0, "players": 2, "zones": [
+        {"zone": "cats", "owner": 1, "visibility": "public", "shape": "lines", "count": 4,
+         "lines": [cards[:3], cards[3:]]},
+        {"zone": "hand", "owner": 1, "visibility": "owner", "shape": "pile", "count": 5, "cards": None}],
+        "counters": {}}
+    p = Painter(None, 0, ["you", "bot"])
+    from catrules.frontends.tables import render_view
+    for width in (60, 80, 120):
+        out = console(width)
+        out.print(render_view(p, view))
+        text = out.file.getvalue()
+        for i in range(4):
+            assert f"black middle {i} toy draw" in text, (width, text)

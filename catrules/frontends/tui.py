@@ -1,0 +1,583 @@
+"""The full-screen table: a person plays at a terminal in a Textual app.
+
+The screen has fixed areas (they never push each other off the screen): the shared table,
+the other players (their public zones, how many cards the hidden ones hold, their counters),
+the score so far, what happened recently, your own cards, and the decision (its prompt and
+numbered options).  It fits 80×24 and uses more room when there is more.  Keys: a number or
+the arrows and Enter choose, Enter alone takes the default, ``i`` inspects a card, ``h``
+shows every event so far, ``?`` the keys, ``q`` saves and quits, Ctrl-C too.
+
+Why a worker thread: :class:`~catrules.match.Match` asks its seats synchronously
+(``decide()`` returns the answer), and the engine, the bots and the save/resume logic are
+written that way.  Rather than turning the match inside out into callbacks, the match runs
+unchanged in a worker thread; a :class:`TuiSeat`'s ``decide()`` hands the decision to the app
+(``App.call_from_thread``) and blocks on a queue until the person answers (or asks to stop:
+then the answer is the exception the line UI would raise, ``Quit``, ``KeyboardInterrupt`` or
+``EOFError``, and the match is left at that decision, ready to be saved).  All painting happens
+in the app's thread; the worker only hands over views, events and decisions.
+
+The score area shows only what the player may know: the running totals of the last ``tally``
+(a public event) and, at the end, the final score.  Nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from typing import Optional
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import OptionList, Static
+
+from .base import Choice, Seat
+from .painter import Painter, bullets
+from .tables import (card_counters, others_part, player_flow, score_notes, score_table, shared_counters,
+                     shared_part, tally_title, winners_line)
+from .terminal import Quit
+
+#: Events kept in the "recent" area (all of them are a key away, in the history).
+RECENT = 60
+
+
+class TuiSeat(Seat):
+    """A person at the full-screen table; :func:`run_tui` connects the seats to the app."""
+
+    name = "human"
+    interactive = True
+
+    def __init__(self, game=None, names: Optional[list] = None, decisions: int = 0):
+        self.game = game
+        self.names = names
+        self.app: Optional["TableApp"] = None
+        self.painter: Optional[Painter] = None
+        self.events: list = []          # every event this player has seen, filtered
+        self.marks: list = []           # (index in events, decision number): where each decision came
+        self.view: dict = {}
+        self.final: Optional[dict] = None
+        self.decisions = decisions      # decisions asked so far (continues after a resume)
+        self.answers: "queue.Queue" = queue.Queue()
+
+    def start(self, table, player: int) -> None:
+        super().start(table, player)
+        game = self.game if self.game is not None else getattr(table, "game", None)
+        self.painter = Painter(game, player, self.names)
+
+    def _tell(self, fn, *args) -> None:
+        try:
+            self.app.call_from_thread(fn, *args)
+        except RuntimeError:            # the app is gone: the decision below ends the game
+            pass
+
+    def show(self, view: dict, events: list) -> None:
+        self.view = dict(view)
+        self.events.extend(events)
+        self._tell(self.app.refresh_seat, self)
+
+    def decide(self, view: dict, decision) -> Choice:
+        if self.app.stop_with is not None:          # q or Ctrl-C while the bots were playing
+            raise self.app.stop_with
+        self.decisions += 1
+        self.view = dict(view)
+        self.marks.append((len(self.events), self.decisions))
+        self._tell(self.app.ask, self, decision)
+        if self.app.stop_with is not None and self.answers.empty():
+            raise self.app.stop_with
+        answer = self.answers.get()
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+    def finish(self, view: dict) -> None:
+        self.view = self.final = dict(view)
+        self._tell(self.app.refresh_seat, self)
+
+
+# ------------------------------------------------------------------ widgets
+
+class Panel(VerticalScroll, can_focus=False):
+    """An area of the screen with a title in its top border; it scrolls inside itself."""
+
+
+class Options(Widget):
+    """The options, numbered, in as many columns as fit; the cursor cell is highlighted."""
+
+    DEFAULT_CSS = "Options { height: auto; }"
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.cells: list = []
+        self.cursor = 0
+
+    def set(self, cells: list, cursor: int) -> None:
+        self.cells, self.cursor = cells, cursor
+        self.refresh(layout=True)
+
+    def _columns(self, width: int) -> int:
+        cell = max((c.cell_len for c in self.cells), default=1) + 3
+        return max(1, min(len(self.cells) or 1, width // cell))
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        cols = self._columns(width)
+        return max(1, -(-len(self.cells) // cols))
+
+    def move(self, step: str) -> None:
+        if not self.cells:
+            return
+        cols = self._columns(self.size.width or 80)
+        d = {"left": -1, "right": 1, "up": -cols, "down": cols}[step]
+        k = self.cursor + d
+        if 0 <= k < len(self.cells):
+            self.cursor = k
+            self.refresh()
+
+    def render(self):
+        cols = self._columns(self.size.width or 80)
+        g = Table.grid(padding=(0, 3))
+        for _ in range(cols):
+            g.add_column(no_wrap=True)
+        row: list = []
+        for i, c in enumerate(self.cells):
+            cell = c.copy()
+            if i == self.cursor:
+                cell.stylize("reverse")
+            row.append(cell)
+            if len(row) == cols:
+                g.add_row(*row)
+                row = []
+        if row:
+            g.add_row(*row, *[""] * (cols - len(row)))
+        return g
+
+
+class TextScreen(ModalScreen):
+    """A page over the table (help, history, the end): any of its keys closes it."""
+
+    BINDINGS = [Binding("escape,q,enter,h,question_mark,space", "close", "close")]
+    DEFAULT_CSS = """
+    TextScreen { align: center middle; }
+    TextScreen > VerticalScroll { width: 100%; height: 100%; border: round $accent; padding: 0 1;
+                                  background: $surface; }
+    """
+
+    def __init__(self, title: str, body, end: bool = False):
+        super().__init__()
+        self.title_text, self.body, self.end = title, body, end
+
+    def compose(self) -> ComposeResult:
+        box = VerticalScroll(Static(self.body))
+        box.border_title = self.title_text
+        box.border_subtitle = "Enter: leave the game" if self.end else "Esc: back to the table"
+        yield box
+
+    def on_mount(self) -> None:
+        if not self.end:
+            self.query_one(VerticalScroll).scroll_end(animate=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class InspectScreen(ModalScreen):
+    """Every card in sight; the highlighted one in full (its text, else its attributes)."""
+
+    BINDINGS = [Binding("escape,q,i", "close", "close")]
+    DEFAULT_CSS = """
+    InspectScreen { align: center middle; }
+    InspectScreen > Vertical { width: 100%; height: 100%; border: round $accent; background: $surface; }
+    InspectScreen OptionList, InspectScreen OptionList:focus { height: 1fr; border: none; }
+    InspectScreen #card { height: auto; max-height: 60%; padding: 0 1; border-top: solid $accent; }
+    """
+
+    def __init__(self, painter: Painter, cards: list, start: int = 0):
+        super().__init__()
+        self.painter, self.cards, self.start = painter, cards, start
+
+    def compose(self) -> ComposeResult:
+        box = Vertical(OptionList(*[Text.assemble((f"{where:<12} ", "dim"), self.painter.card(c))
+                                    for where, c in self.cards]), Static(id="card"))
+        box.border_title = "cards in sight: ↑↓ to look at one, Esc to go back"
+        yield box
+
+    def on_mount(self) -> None:
+        ol = self.query_one(OptionList)
+        ol.focus()
+        if self.cards:
+            ol.highlighted = min(self.start, len(self.cards) - 1)
+        else:
+            self.query_one("#card", Static).update(Text("No card in sight.", style="dim"))
+
+    def on_option_list_option_highlighted(self, ev) -> None:
+        self.query_one("#card", Static).update(self.painter.card_text(self.cards[ev.option_index][1]))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+HELP = """\
+1-9, 10...   type an option's number (then Enter; in a race the key alone answers)
+← → ↑ ↓      move between the options, Enter takes the highlighted one
+Enter        takes the default option (marked *), highlighted when the choice comes
+i            inspect the cards in sight (the highlighted option first)
+h            everything that happened so far
+?            these keys
+q            save the game and quit (Ctrl-C too); `catrules play --resume FILE` goes on
+"""
+
+
+# ---------------------------------------------------------------------- app
+
+class TableApp(App):
+    """The full-screen table for one or more :class:`TuiSeat`; the match runs in a worker thread."""
+
+    TITLE = "catrules"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [
+        Binding("q", "stop('quit')", "save & quit"),
+        Binding("ctrl+c", "stop('interrupt')", "save & quit", priority=True, show=False),
+        Binding("i", "inspect", "inspect a card"),
+        Binding("h", "history", "history"),
+        Binding("question_mark", "help", "keys"),
+    ]
+    CSS = """
+    Screen { layout: vertical; }
+    Panel { border-top: solid $primary; border-title-color: $text; border-title-style: bold;
+            scrollbar-size-vertical: 1; height: auto; }
+    #upper { height: auto; max-height: 55%; }
+    #shared { width: 1fr; max-height: 100%; }
+    #score { width: 20; max-height: 100%; }
+    #lower { height: 1fr; }
+    #players { width: 1fr; height: 100%; }
+    #events { width: 30; height: 100%; }
+    #mine { max-height: 6; }
+    #decision { height: auto; max-height: 10; background: $boost; padding: 0 1; }
+    #prompt { height: auto; }
+    #keys { height: 1; background: $primary-background; }
+    """
+
+    def __init__(self, match, seats: list, title: str = ""):
+        super().__init__()
+        self.match, self.seats, self.head = match, seats, title
+        self.seat: Optional[TuiSeat] = seats[0] if seats else None
+        self.decision = None
+        self.asked_at: Optional[float] = None
+        self.typed = ""
+        self.stop_with: Optional[BaseException] = None
+        self.outcome: Optional[BaseException] = None   # what the match raised, if it did not finish
+        self.worker: Optional[threading.Thread] = None
+        self.handover: Optional[int] = None
+        for s in seats:
+            s.app = self
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="upper"):
+            yield Panel(Static(id="shared-body"), id="shared")
+            yield Panel(Static(id="score-body"), id="score")
+        with Horizontal(id="lower"):
+            yield Panel(Static(id="players-body"), id="players")
+            yield Panel(Static(id="events-body"), id="events")
+        yield Panel(Static(id="mine-body"), id="mine")
+        with Vertical(id="decision"):
+            yield Static(id="prompt")
+            yield Options(id="options")
+        yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        for pid, title in (("shared", "table"), ("players", "the others"), ("score", "score"),
+                           ("events", "what happened"), ("mine", "your cards")):
+            self.query_one(f"#{pid}").border_title = title
+        self._keys()
+        self._fit()
+        self.worker = threading.Thread(target=self._play, name="catrules-match", daemon=True)
+        self.worker.start()
+
+    def on_resize(self, _ev) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        # the recent events get 34 columns of a narrow screen, two fifths of a wide one
+        w = self.size.width
+        self.query_one("#events").styles.width = 30 if w < 100 else w * 2 // 5
+        self.query_one("#score").styles.width = 20 if w < 100 else 32
+
+    # -------------------------------------------------------- the match thread
+    def _play(self) -> None:
+        try:
+            self.match.run()
+        except BaseException as exc:       # handed to the command line, which saves or reports it
+            self.outcome = exc
+        try:
+            self.call_from_thread(self.match_over)
+        except RuntimeError:
+            pass
+
+    def match_over(self) -> None:
+        if self.outcome is not None or self.seat is None or self.seat.final is None:
+            self.exit()
+            return
+        seat, p = self.seat, self.seat.painter
+        body = Group(score_table(seat.final["scores"], seat.final.get("winners", []), p, score_notes(p.game)),
+                     Text(), winners_line(seat.final.get("winners", []), p))
+        self._show(seat)
+        self.push_screen(TextScreen("the end", body, end=True), lambda _r: self.exit())
+
+    # ------------------------------------------------------------- drawing
+    def refresh_seat(self, seat: TuiSeat) -> None:
+        if seat is self.seat and self.handover is None:
+            self._show(seat)
+
+    def _show(self, seat: TuiSeat) -> None:
+        p, view = seat.painter, seat.view
+        if not view:
+            return
+        p.n = view.get("players", p.n)
+        p.width = None
+        shared = [x for x in (shared_part(p, view, show_empty=False), shared_counters(p, view)) if x is not None]
+        self.query_one("#shared-body", Static).update(Group(*shared) if shared else Text("—", style="dim"))
+        self.query_one("#players-body", Static).update(Group(others_part(p, view), *card_counters(p, view)))
+        self.query_one("#mine-body", Static).update(
+            player_flow(p, view, p.me, empty=True) if p.me is not None else Text(""))
+        self.query_one("#score-body", Static).update(self._score(seat))
+        self.query_one("#events-body", Static).update(self._recent(seat))
+        events = self.query_one("#events", Panel)
+        self.call_after_refresh(lambda: events.scroll_end(animate=False))
+        self._keys()
+
+    def _score(self, seat: TuiSeat):
+        p = seat.painter
+        if seat.final is not None:
+            sc = seat.final["scores"]
+            rows = [(pl, r.get("total")) for pl, r in enumerate(sc)]
+            title = "final score"
+        else:
+            tally = next((e for e in reversed(seat.events) if e.get("t") == "tally"), None)
+            if tally is None:
+                return Text("scores are counted at the end" + (" (and at each tally)" if p.game is not None
+                                                                 and p.game.program.tallies else ""),
+                            style="dim")
+            rows = [(pl, r.get("total")) for pl, r in enumerate(tally.get("totals", []))]
+            title = tally_title(tally).replace("Score ", "", 1)
+        t = Table.grid(padding=(0, 1))
+        t.add_column(no_wrap=True)
+        t.add_column(justify="right", style="bold cyan")
+        for pl, total in rows:
+            t.add_row(("▸ " if pl == p.me else "  ") + p.seat_name(pl), str(total))
+        return Group(Text(title, style="dim"), t)
+
+    def _recent(self, seat: TuiSeat):
+        """The events since the seat's previous decision, after dimmer earlier ones."""
+        p = seat.painter
+        last = seat.marks[-2][0] if len(seat.marks) > 1 else 0
+        if self.decision is None or self.seat is not seat:
+            last = seat.marks[-1][0] if seat.marks else 0
+        start = max(0, len(seat.events) - RECENT)
+        p.short_tally = True                # the full tally table is in the history
+        try:
+            old = p.events(seat.events[start:max(start, last)])
+            new = p.events(seat.events[max(start, last):])
+        finally:
+            p.short_tally = False
+        for x in old:
+            if isinstance(x, Text):
+                x.stylize("dim")
+        lines = old + new
+        return bullets(lines) if lines else Text("nothing yet", style="dim")
+
+    def _keys(self) -> None:
+        seat = self.seat
+        bits = [self.head]
+        if seat is not None and seat.painter is not None:
+            bits.append(f"player {seat.player + 1}")
+            if seat.decisions:
+                bits.append(f"decision {seat.decisions}")
+        keys = Text(" i card · h history · ? keys · q save+quit ", style="reverse")
+        while len(bits) > 1 and len(" · ".join(bits)) + 2 + keys.cell_len > self.size.width:
+            bits.pop(0)                 # a narrow screen: the decision number matters most
+        line = Text(" " + " · ".join(bits), style="bold")
+        pad = max(1, self.size.width - line.cell_len - keys.cell_len)
+        line.append(" " * pad)
+        line.append_text(keys)
+        self.query_one("#keys", Static).update(line)
+
+    # ------------------------------------------------------------ deciding
+    def ask(self, seat: TuiSeat, decision) -> None:
+        humans = [s for s in self.seats if s.painter is not None]
+        if seat is not self.seat and len(humans) > 1:
+            # another person's turn at a shared keyboard: cover the table until they are there
+            self.seat, self.handover = seat, seat.player
+            self.push_screen(TextScreen(f"player {seat.player + 1}'s turn",
+                                        Text(f"Pass the keyboard to player {seat.player + 1}, then press Enter.")),
+                             lambda _r: self._uncover(seat, decision))
+            return
+        self.seat = seat
+        self._present(seat, decision)
+
+    def _uncover(self, seat: TuiSeat, decision) -> None:
+        self.handover = None
+        self._present(seat, decision)
+
+    def _present(self, seat: TuiSeat, decision) -> None:
+        p = seat.painter
+        self.decision, self.typed = decision, ""
+        self._show(seat)
+        head = p.parts(decision.prompt_parts) if isinstance(getattr(decision, "prompt_parts", None), list) \
+            else Text(str(decision.prompt or "Choose"))
+        head.stylize("bold")
+        if decision.timed:
+            head.append("  (a race: one key answers, the clock is running)", style="bold yellow")
+        elif decision.kind == "secret":
+            head.append("  (secret until the reveal)", style="dim")
+        self.query_one("#prompt", Static).update(head)
+        cells, cursor = [], 0
+        for i, o in enumerate(decision.options):
+            cell = Text(f"{i + 1}", style="bold")
+            cell.append(" ")
+            cell.append_text(p.option(o))
+            if o.id == decision.default:
+                cell.append("*", style="bold")
+                cursor = i
+            cells.append(cell)
+        self.query_one("#options", Options).set(cells, cursor)
+        self.asked_at = None
+        self.call_after_refresh(self._clock)
+
+    def _clock(self) -> None:
+        self.asked_at = time.monotonic()       # the options are on the screen: a race starts now
+
+    def _answer(self, index: int) -> None:
+        d, seat = self.decision, self.seat
+        if d is None or not 0 <= index < len(d.options):
+            return
+        rt = None
+        if d.timed:
+            rt = round(time.monotonic() - (self.asked_at or time.monotonic()), 4)
+            self.notify(f"your time: {rt:.2f} s", timeout=2)
+        self.decision, self.typed = None, ""
+        self.query_one("#prompt", Static).update(Text("…", style="dim"))
+        self.query_one("#options", Options).set([], 0)
+        seat.answers.put(Choice(d.options[index].id, rt))
+
+    def on_key(self, event) -> None:
+        if self.decision is None or len(self.screen_stack) > 1:
+            return
+        n = len(self.decision.options)
+        key = event.key
+        opts = self.query_one("#options", Options)
+        if key.isdigit():
+            event.stop()
+            self.typed = (self.typed + key).lstrip("0")
+            if not self.typed:
+                return
+            k = int(self.typed)
+            if not 1 <= k <= n:
+                self.typed = key if 1 <= int(key) <= n else ""
+                k = int(self.typed) if self.typed else 0
+            if k:
+                opts.cursor = k - 1
+                opts.refresh()
+            # in a race a key answers at once when no longer number starts with it
+            if k and self.decision.timed and k * 10 > n:
+                self._answer(k - 1)
+        elif key in ("left", "right", "up", "down"):
+            event.stop()
+            self.typed = ""
+            opts.move(key)
+        elif key == "enter":
+            event.stop()
+            self._answer(opts.cursor)
+
+    # --------------------------------------------------------------- keys
+    def action_stop(self, why: str) -> None:
+        exc = KeyboardInterrupt() if why == "interrupt" else Quit()
+        if self.seat is not None and self.seat.final is not None or self.outcome is not None:
+            self.exit()
+            return
+        self.stop_with = exc
+        if self.decision is not None:
+            self.decision = None
+            self.seat.answers.put(exc)
+        else:
+            self.notify("saving at your next decision…")
+
+    def action_help(self) -> None:
+        self.push_screen(TextScreen("keys", Text(HELP)))
+
+    def action_history(self) -> None:
+        seat = self.seat
+        if seat is None or seat.painter is None:
+            return
+        p = seat.painter
+        lines, done = [], 0
+        for at, k in seat.marks + [(len(seat.events), None)]:
+            lines.extend(p.events(seat.events[done:at]))
+            if k is not None:
+                lines.append(Text(f"— your decision {k} —", style="bold cyan"))
+            done = at
+        self.push_screen(TextScreen("everything so far (↑↓ PgUp PgDn to scroll)",
+                                    bullets(lines) if lines else Text("nothing yet", style="dim")))
+
+    def action_inspect(self) -> None:
+        seat = self.seat
+        if seat is None or seat.painter is None:
+            return
+        p, view = seat.painter, seat.view
+        cards, seen = [], set()
+
+        def add(where, c):
+            # alike cards in one place (60 cubes of a supply) are listed once
+            key = (where, tuple((k, str(v)) for k, v in c.items() if k != "id")) if isinstance(c, dict) else None
+            if key and not c.get("hidden") and c.get("id") not in seen and key not in seen:
+                seen.update((c.get("id"), key))
+                cards.append((where, c))
+        start = 0
+        if self.decision is not None:
+            opts = self.decision.options
+            cur = self.query_one("#options", Options).cursor
+            for i, o in enumerate(opts):
+                if o.kind == "card" and isinstance(o.value, int):
+                    if i == cur:
+                        start = len(cards)
+                    add(f"option {i + 1}", p.card_dict(o.value))
+        for z in sorted(view.get("zones", []), key=lambda z: (z.get("owner") != p.me, z.get("owner") is not None)):
+            where = p.sym(z["zone"]) if z.get("owner") is None else \
+                f"{p.seat_name(z['owner'])}: {p.sym(z['zone'])}"
+            for c in _cards(z) or []:
+                add(where, c)
+        self.push_screen(InspectScreen(p, cards, start))
+
+
+def _cards(z: dict) -> Optional[list]:
+    """The cards of a zone of a view, whatever its shape (``None``: the player cannot see them)."""
+    if z.get("cells") is not None:
+        return [c for c in z["cells"] if c is not None]
+    if z.get("lines") is not None:
+        return [c for line in z["lines"] for c in line]
+    return z.get("cards")
+
+
+def run_tui(match, seats: list, title: str = "") -> TableApp:
+    """Play ``match`` at the full-screen table (``seats``: its :class:`TuiSeat` seats).  Raises what
+    the match raised (``Quit``, ``KeyboardInterrupt``, ``EOFError``, a rules error) once the screen
+    is closed; returns the app (its seats hold the final views)."""
+    app = TableApp(match, seats, title)
+    app.run()
+    _settle(app)
+    return app
+
+
+def _settle(app: TableApp) -> None:
+    """After the app closed: stop the match thread at its next decision and hand on its outcome."""
+    if app.worker is not None and app.worker.is_alive():
+        app.stop_with = app.stop_with or EOFError()      # the screen went away: like the end of input
+        for s in app.seats:
+            s.answers.put(app.stop_with)
+        app.worker.join()
+    if app.outcome is not None:
+        raise app.outcome

@@ -1,0 +1,227 @@
+"""The full-screen table (catrules.frontends.tui), driven headless with Textual's Pilot."""
+
+import asyncio
+import io
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+import catrules
+from catrules.bots import make_seat
+from catrules.frontends.terminal import Quit
+from catrules.frontends.tui import InspectScreen, TableApp, TextScreen, TuiSeat
+from catrules.match import Match
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = {name: ROOT / "games" / f"{name}.cat" for name in ("meow", "catlady", "flapcat")}
+
+
+def screen_text(app) -> str:
+    """The screen as plain text, as a person would read it."""
+    w, h = app.size
+    con = Console(width=w, height=h, file=io.StringIO(), record=True, color_system=None, legacy_windows=False)
+    con.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return con.export_text()
+
+
+def new_match(name, players=3, seed=3, state=None, bot="greedy"):
+    game = catrules.load_game(GAMES[name])
+    st = state or game.new_state(players, seed=seed, log=True, ask_forced=True)
+    seat = TuiSeat(game=game, names=["you"] + ["greedy"] * (players - 1))
+    match = Match(game, st, [seat] + [make_seat(bot) for _ in range(players - 1)])
+    return game, match, seat
+
+
+async def until(pilot, test, tries=200):
+    for _ in range(tries):
+        await pilot.pause(0.02)
+        if test():
+            return
+    raise AssertionError("the app never got there")
+
+
+def run(app, size, script):
+    """Run ``app`` headless at ``size``; ``script(pilot)`` plays; the match thread is stopped after."""
+    async def main():
+        async with app.run_test(size=size) as pilot:
+            await script(pilot)
+            if app.decision is not None or app.seat.final is None:
+                await pilot.press("q")
+            await until(pilot, lambda: not app.worker.is_alive())
+    asyncio.run(main())
+
+
+def hand_cards(view, me):
+    return [c for z in view["zones"] if z["owner"] == me and z.get("cards") for c in z["cards"]]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("name", ["meow", "catlady", "flapcat"])
+def test_everything_needed_for_a_decision_is_on_one_screen(name, size):
+    game, match, seat = new_match(name)
+    app = TableApp(match, [seat], game.title)
+    seen = {}
+
+    async def script(pilot):
+        # answer with Enter until the player holds cards of their own (Cat Lady starts with none)
+        for _ in range(30):
+            await until(pilot, lambda: app.decision is not None)
+            if hand_cards(seat.view, 0) and len(app.decision.options) > 1:
+                break
+            await pilot.press("enter")
+        await pilot.pause(0.1)
+        seen["text"] = screen_text(app)
+        seen["decision"] = app.decision
+        seen["view"] = seat.view
+    run(app, size, script)
+    text, d, view = seen["text"], seen["decision"], seen["view"]
+    lines = text.splitlines()
+    assert len(lines) <= size[1] and max(len(x) for x in lines) <= size[0]
+    flat = " ".join(text.split())
+    assert d.prompt in flat
+    for i, o in enumerate(d.options):
+        assert f"{i + 1} {o.label}" in flat
+    for c in hand_cards(view, 0):
+        assert c["label"] in flat, c["label"]
+    for area in ("table", "the others", "score", "what happened", "your cards"):
+        assert f"─{area}─" in text
+    assert f"decision {seat.decisions}" in text
+
+
+def test_others_hidden_cards_never_show_not_even_in_inspection():
+    game, match, seat = new_match("meow")
+    app = TableApp(match, [seat], "")
+    seen = {}
+
+    async def script(pilot):
+        await until(pilot, lambda: app.decision is not None)
+        seen["table"] = screen_text(app)
+        await pilot.press("i")
+        await until(pilot, lambda: isinstance(app.screen, InspectScreen))
+        seen["inspect"] = [c["label"] for _w, c in app.screen.cards]
+        await pilot.press("escape")
+    run(app, (120, 40), script)
+    st = match.state
+    others = [game.card(c)["label"] for pl in (1, 2) for z in st.view(pl)["zones"]
+              if z["owner"] == pl and z["visibility"] == "owner" for c in [x["id"] for x in z["cards"]]]
+    assert others
+    for label in others:
+        assert not re.search(rf"(?<!\w){label}(?!\w)", seen["table"]), label      # "pink 1", not "pink 12"
+        assert label not in seen["inspect"]
+
+
+def test_number_then_enter_chooses_and_arrows_move():
+    game, match, seat = new_match("meow")
+    app = TableApp(match, [seat], "")
+    chosen = {}
+
+    async def script(pilot):
+        await until(pilot, lambda: app.decision is not None)
+        d = app.decision
+        chosen["want"] = d.options[2].id
+        await pilot.press("3")
+        assert app.decision is d                     # not yet: Enter confirms
+        await pilot.press("right", "left", "enter")
+        await until(pilot, lambda: len(match.state.history) > 0)
+        chosen["got"] = match.state.history[0][1]
+    run(app, (80, 24), script)
+    assert chosen["got"] == chosen["want"]
+
+
+def test_a_race_is_answered_by_one_key_and_timed():
+    game, match, seat = new_match("flapcat")
+    app = TableApp(match, [seat], "")
+    got = {}
+
+    async def script(pilot):
+        await until(pilot, lambda: app.decision is not None)
+        d = app.decision
+        assert d.timed and "a race: one key answers" in screen_text(app)
+        got["want"] = d.options[1].id
+        await pilot.press("2")                        # no Enter
+        await until(pilot, lambda: any(r[0] == 0 for r in match.state.history))
+        got["rec"] = next(r for r in match.state.history if r[0] == 0)
+    run(app, (80, 24), script)
+    player, option, rt = got["rec"]
+    assert option == got["want"] and isinstance(rt, float) and rt >= 0
+
+
+@pytest.mark.parametrize("key, exc", [("q", Quit), ("ctrl+c", KeyboardInterrupt)])
+def test_q_and_ctrl_c_stop_the_match_at_the_decision(key, exc):
+    game, match, seat = new_match("meow")
+    app = TableApp(match, [seat], "")
+
+    async def script(pilot):
+        await until(pilot, lambda: app.decision is not None)
+        await pilot.press("enter")
+        await until(pilot, lambda: app.decision is not None and seat.decisions == 2)
+        await pilot.press(key)
+        await until(pilot, lambda: not app.worker.is_alive())
+    run(app, (80, 24), script)
+    assert isinstance(app.outcome, exc)
+    # nothing of the interrupted decision was applied: it is the one pending
+    assert len([r for r in match.state.history if r[0] == 0]) == 1
+    assert match.state.pending()[0].player == 0 or 0 in [d.player for d in match.state.pending()]
+
+
+def test_history_and_help_and_inspect_keys():
+    game, match, seat = new_match("meow")
+    app = TableApp(match, [seat], "")
+    seen = {}
+
+    async def script(pilot):
+        await until(pilot, lambda: app.decision is not None)
+        await pilot.press("enter")
+        await until(pilot, lambda: app.decision is not None and seat.decisions == 2)
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(app.screen, TextScreen))
+        await pilot.pause(0.1)
+        seen["history"] = screen_text(app)
+        await pilot.press("escape", "question_mark")
+        await pilot.pause(0.1)
+        seen["help"] = screen_text(app)
+        await pilot.press("escape", "i")
+        await until(pilot, lambda: isinstance(app.screen, InspectScreen))
+        await pilot.pause(0.1)
+        seen["inspect"] = screen_text(app)
+        seen["first"] = app.screen.cards[app.screen.start][1]
+        await pilot.press("escape")
+    run(app, (80, 24), script)
+    assert "your decision 1" in seen["history"]
+    assert "save the game and quit" in seen["help"]
+    first = seen["first"]
+    # the game's own description of the card (Meow describes every card)
+    words = " ".join(seen["inspect"].replace("│", " ").split())
+    assert first["text"] and first["text"] in words
+
+
+def near_the_end(name, players, seed, left):
+    """A state ``left`` decisions before the end of the game (every answer the first option)."""
+    game = catrules.load_game(GAMES[name])
+    full = game.new_state(players, seed=seed, ask_forced=True)
+    while not full.finished:
+        d = full.pending()[0]
+        full.apply(d.player, d.options[0].id, 0.5 if d.timed else None)
+    st = game.new_state(players, seed=seed, log=True, ask_forced=True)
+    for player, option, *rt in full.history[:-left]:
+        st.apply(player, option, rt[0] if rt else None)
+    return st
+
+
+def test_the_end_shows_the_final_score_and_enter_leaves():
+    game, match, seat = new_match("meow", players=2, state=near_the_end("meow", 2, 5, 6), bot="random")
+    app = TableApp(match, [seat], "")
+
+    async def script(pilot):
+        while seat.final is None:
+            await until(pilot, lambda: app.decision is not None or seat.final is not None)
+            if app.decision is not None:
+                await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TextScreen))
+        text = screen_text(app)
+        assert "Final score" in text and "total" in text
+        await pilot.press("enter")
+    run(app, (80, 24), script)
+    assert app.outcome is None and match.state.finished
