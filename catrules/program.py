@@ -102,6 +102,7 @@ class Program:
         self.player_options = [Option(f"p{i + 1}", f"player {i + 1}", i, "player") for i in range(self.max_players)]
         self._layouts: dict = {}
         self._slot_index: dict = {}
+        self.score_public = _score_is_public(checked)
 
     def set_faces(self) -> None:
         """Cards carry their face and description (worked out by the compiler) to front ends."""
@@ -281,6 +282,8 @@ class Program:
             sc = st.scores()
             out["scores"] = sc
             out["winners"] = st.winners(sc)
+        elif self.score_public and self.score_items:
+            out["running"] = st.scores()        # the score if the game ended now: all of it public
         return out
 
     def _show(self, st, kind, v, p):
@@ -295,6 +298,24 @@ class Program:
             return {"ref": v, "label": describe(st, v), "zone": st.layout.slot_spec[nums[0]].name,
                     "line": ref, "index": nums[1]}
         return v
+
+
+def _score_is_public(checked) -> bool:
+    """Does the score read only what everyone sees (public zones; counters, options and tallies
+    are public)?  Then a player may be shown the running score while the game goes on."""
+    seen, stack = set(), [item.value for item in checked.game.score]
+    while stack:
+        for n in ast.walk(stack.pop()):
+            r = checked.names.get(id(n))
+            if r is None:
+                continue
+            kind, detail = r
+            if kind == "zone" and detail.visibility != "public":
+                return False
+            if kind == "define" and id(detail) not in seen:
+                seen.add(id(detail))
+                stack.append(detail.body)
+    return True
 
 
 class _Options:

@@ -272,3 +272,15 @@ def test_language_3_words_are_refused_in_older_files_but_stay_names_there():
     assert "language 3" in d.message and "catrules 3" in d.hint
     g = catrules.load_source(old + "counter show = 1\nflow:\n    show = 2\n", "t.cat")
     assert g.new_state(2, seed=1).over
+
+
+# ------------------------------------------------------------ the running score
+
+def test_a_running_score_is_shown_only_when_the_score_reads_public_things(talk):
+    meow = catrules.load_game(ROOT / "games" / "meow.cat")
+    assert meow.program.score_public            # won and used are public zones
+    st = meow.new_state(3, seed=1)
+    view = st.view(0)
+    assert view["running"] == st.scores() and "scores" not in view
+    assert not talk.program.score_public        # talk scores its hands, which only owners see
+    assert "running" not in talk.new_state(2, seed=3).view(0)

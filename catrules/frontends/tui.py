@@ -16,8 +16,9 @@ then the answer is the exception the line UI would raise, ``Quit``, ``KeyboardIn
 ``EOFError``, and the match is left at that decision, ready to be saved).  All painting happens
 in the app's thread; the worker only hands over views, events and decisions.
 
-The score area shows only what the player may know: the running totals of the last ``tally``
-(a public event) and, at the end, the final score.  Nothing here knows a game.
+The score area shows only what the player may know: the running score when the game's score
+reads only public things (the view's ``running``), else the totals of the last ``tally`` (a
+public event); at the end, the final score.  Nothing here knows a game.
 """
 
 from __future__ import annotations
@@ -358,12 +359,17 @@ class TableApp(App):
             title = "final score"
         else:
             tally = next((e for e in reversed(seat.events) if e.get("t") == "tally"), None)
-            if tally is None:
+            running = seat.view.get("running")
+            if running:                     # the game's score reads only public things
+                rows = [(pl, r.get("total")) for pl, r in enumerate(running)]
+                title = "if it ended now"
+            elif tally is None:
                 return Text("scores are counted at the end" + (" (and at each tally)" if p.game is not None
                                                                  and p.game.program.tallies else ""),
                             style="dim")
-            rows = [(pl, r.get("total")) for pl, r in enumerate(tally.get("totals", []))]
-            title = tally_title(tally).replace("Score ", "", 1)
+            else:
+                rows = [(pl, r.get("total")) for pl, r in enumerate(tally.get("totals", []))]
+                title = tally_title(tally).replace("Score ", "", 1)
         t = Table.grid(padding=(0, 1))
         t.add_column(no_wrap=True)
         t.add_column(justify="right", style="bold cyan")
