@@ -57,6 +57,20 @@ def _lark_expr() -> Lark:
                 maybe_placeholders=True, start="expr", cache=True)
 
 
+def _on_line(tree, line: int) -> None:
+    """A value parsed alone says line 1: put its tokens and nodes on the text's own line."""
+    from lark import Token, Tree
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Tree):
+            if not getattr(n.meta, "empty", True):
+                n.meta.line = n.meta.end_line = line
+            stack.extend(n.children)
+        elif isinstance(n, Token):
+            n.line = n.end_line = line
+
+
 def _expr_parser(path: str, text: str):
     """``parse_expr(piece, line, col)``: one value of a text (``"{p} wins"``), at its place."""
     lines = text.split("\n")
@@ -64,7 +78,10 @@ def _expr_parser(path: str, text: str):
     def parse_expr(piece: str, line: int, col: int):
         padded = " " * (col - 1) + piece        # so that columns are the file's own
         try:
-            return _lark_expr().parse(padded)
+            tree = _lark_expr().parse(padded)
+            _on_line(tree, line)
+            _check_depth(path, text, tree)
+            return tree
         except (UnexpectedInput, DedentError) as exc:
             d = _syntax_diagnostic(path, padded, exc)
             if d.message == "the file ends too early":

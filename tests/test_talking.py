@@ -284,3 +284,13 @@ def test_a_running_score_is_shown_only_when_the_score_reads_public_things(talk):
     assert view["running"] == st.scores() and "scores" not in view
     assert not talk.program.score_public        # talk scores its hands, which only owners see
     assert "running" not in talk.new_state(2, seed=3).view(0)
+
+
+def test_extreme_values_in_a_text_are_located_errors():
+    line = BASE.count("\n") + 2
+    for inner, what in (("(" * 300 + "1" + ")" * 300, "nested too deeply"),
+                        ("+".join(["1"] * 400), "nested too deeply"),
+                        ("9" * 30, "a number larger than"),
+                        (" {x} ", "unexpected character")):
+        d = errors(BASE + 'flow:\n    announce "a {' + inner + '}"\n')[0]
+        assert d.line == line and what in d.message, (inner[:20], d)
