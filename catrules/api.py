@@ -69,7 +69,7 @@ class Game:
 
     @property
     def display_names(self) -> dict:
-        """How the game writes its symbols for people (``show paws_in as "PAWS IN!"``)."""
+        """How the game writes its symbols for people (``show wild_card as "WILD!"``)."""
         return self.program.display_names
 
     def card(self, card_id: int) -> dict:

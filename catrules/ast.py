@@ -395,7 +395,7 @@ class ScoreItem(Node):
 
 @attrs.define(eq=False)
 class ShowSymbol(Node):
-    """``show paws_in as "PAWS IN!"``: how a symbol is written for people."""
+    """``show wild_card as "WILD!"``: how a symbol is written for people."""
     symbol: str
     text: str
 

@@ -9,7 +9,7 @@ a text is public, as if said aloud.  Front ends render parts their own way
 (``you``, seat names, card faces); :func:`plain` gives plain text.
 
 Values are shown as people read them: a player as "player 3", a card by its
-face, a symbol by its display name (``show fish_bone as "fish bone"``, else
+face, a symbol by its display name (``show sky_blue as "sky blue"``, else
 with spaces for underscores), a list as its items separated by commas (cards by
 " · "), none as "nothing".
 """
