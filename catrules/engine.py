@@ -59,17 +59,26 @@ class Option:
 
 
 class Decision:
-    """What one player must decide now."""
-    __slots__ = ("player", "kind", "prompt", "options", "default", "line", "timed")
+    """What one player must decide now.
+
+    ``prompt`` may be given as a function: a prompt said with values is worked out only when
+    somebody reads it (bots never do), from the state as it is while the decision waits."""
+    __slots__ = ("player", "kind", "_prompt", "options", "default", "line", "timed")
 
     def __init__(self, player, kind, prompt, options, default, line, timed):
         self.player = player
         self.kind = kind           # "choose" | "secret" | "race"
-        self.prompt = prompt
+        self._prompt = prompt
         self.options = options     # list[Option]
         self.default = default     # option id or None
         self.line = line
         self.timed = timed         # True for a race: report a reaction time
+
+    @property
+    def prompt(self) -> str:
+        if callable(self._prompt):
+            self._prompt = self._prompt()
+        return self._prompt
 
     def __repr__(self) -> str:
         return f"Decision(player={self.player}, kind={self.kind!r}, options={len(self.options)})"
@@ -293,9 +302,28 @@ class State:
         prompt = p["prompt"]
         if isinstance(prompt, list):        # said with values, for each player
             prompt = prompt[pl]
-        if p.get("need") is not None:
+        if p.get("ask") is not None:        # said with values: worked out when read
+            prompt = self._asked(p, pl)
+        elif p.get("need") is not None:
             prompt = f"{prompt} ({len(p['picks'][pl]) + 1} of {p['need'][pl]})"
         return Decision(pl, p["kind"], prompt, opts, did, p["line"], p["kind"] == "race")
+
+    def _asked(self, p: dict, pl: int):
+        """The prompt of ``p`` for ``pl``, said with values (``asking "..."``), as a function: the
+        game file's text, with its values as they are now and as ``pl`` may see them."""
+        fn_index, var = p["ask"]
+        V = self.frames[-1].vars if self.frames else {}
+        need = (len(p["picks"][pl]) + 1, p["need"][pl]) if p.get("need") is not None else None
+
+        def prompt() -> str:
+            from .said import seen_text
+            W = V if var is None else {**V, var: pl, "player": pl}
+            try:
+                text = seen_text(self, self.prog.prompt_fns[fn_index](self, W), pl)
+            except _RUNTIME_ERRORS:
+                text = p["prompt"]          # what the choice is about, without its values
+            return text if need is None else f"{text} ({need[0]} of {need[1]})"
+        return prompt
 
     def waiting_for(self) -> list:
         """Who has still to answer, as everyone at the table sees it: a forced answer to a secret

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from . import __version__
-from .said import mask, plain
+from .said import plain, seen_parts
 from .engine import State
 from .errors import RulesError, SaveError
 from .frontends.base import Choice
@@ -116,9 +116,7 @@ def visible_event(state: State, ev: dict, player: Optional[int]) -> Optional[dic
         return {**ev, "choices": choices}
     if t == "announce" and "parts" in ev:
         # said aloud, but a card named in it shows only to who could see it where it lay
-        idx = state.prog.slot_index(state.layout)
-        lay = state.layout
-        parts, changed = mask(ev["parts"], lambda z: z in idx and lay.visible(idx[z], player))
+        parts, changed = seen_parts(state, ev["parts"], player)
         if not changed:
             return ev
         return {**ev, "parts": parts, "text": plain(parts, state.prog.card_face.__getitem__)}

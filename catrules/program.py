@@ -103,6 +103,7 @@ class Program:
         self._layouts: dict = {}
         self._slot_index: dict = {}
         self.score_public = _score_is_public(checked)
+        self.prompt_fns: list = []        # `asking "..."` with values: f(state, vars) -> parts
 
     def set_faces(self) -> None:
         """Cards carry their face and description (worked out by the compiler) to front ends."""

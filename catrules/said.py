@@ -100,6 +100,20 @@ def plain(parts, card_name: Callable[[int], str], player_name: Optional[Callable
     return "".join(out)
 
 
+def seen_parts(st, parts, player) -> tuple:
+    """``parts`` as ``player`` may see them in state ``st``: ``(parts, changed)``."""
+    idx, lay = st.prog.slot_index(st.layout), st.layout
+    return mask(parts, lambda z: z in idx and lay.visible(idx[z], player))
+
+
+def seen_text(st, value, player=None) -> str:
+    """A text as ``player`` may read it (a card they cannot see is "a hidden card")."""
+    if not isinstance(value, (list, tuple)):
+        return str(value)
+    parts, _ = seen_parts(st, value, player)
+    return plain(parts, st.prog.card_face.__getitem__)
+
+
 def mask(parts, sees: Callable[[str], bool]) -> tuple:
     """``parts`` as one player sees them: a card they could not see where it lay is hidden;
     returns ``(parts, changed)``."""

@@ -172,4 +172,8 @@ def _check_pending(prog, p, n: int, bad, is_int) -> None:
             type(pr) is list and len(pr) == len(p.get("chosen") or ()) and
             all(x is None or type(x) is str for x in pr)):
         raise bad("the pending decision's prompt is not a text")
+    ask = p.get("ask")
+    if ask is not None and not (type(ask) is list and len(ask) == 2 and type(ask[0]) is int
+                                and 0 <= ask[0] < len(prog.prompt_fns) and (ask[1] is None or type(ask[1]) is str)):
+        raise bad("the pending decision's prompt is not one of this game's")
     _check_values({"p": [p["options"], p["default"], p["chosen"], p["times"]]}, bad, "the pending decision")
