@@ -4,11 +4,15 @@ The checker walks the AST, resolving every name (a local variable, a
 counter, a zone, a card attribute, an option, a definition, a symbol...) and
 reporting every mistake it finds, not just the first: unknown names with a
 "did you mean" hint, wrong argument counts, zones used without an owner,
-phases that are never played, a language version newer than this interpreter,
-and (as a warning) a cycle of triggers that can fire forever while using
-nothing up (those whole-game checks are in :mod:`catrules.game_checks`; the
-type of every expression in :mod:`catrules.types`).  Its result, :class:`Checked`, maps each name node to what it
-means, so that :mod:`catrules.compiler` never has to guess.
+phases that are never played, a language version newer than this interpreter
+(or constructs newer than the version a file names), and (as a warning) a
+cycle of triggers that can fire forever while using nothing up.  Here are the
+top (:func:`check`) and the checks of each statement; the declarations are
+checked in :mod:`catrules.check_declarations`, the card faces and shown names
+in :mod:`catrules.check_shows`, the whole game in :mod:`catrules.game_checks`,
+and the type of every expression in :mod:`catrules.types`.  Its result,
+:class:`Checked`, maps each name node to what it means, so that
+:mod:`catrules.compiler` never has to guess.
 """
 
 from __future__ import annotations
@@ -17,27 +21,15 @@ import attrs
 from typing import Optional
 
 from . import ast
+from .check_declarations import DeclarationChecks, ZoneSpec  # noqa: F401 - ZoneSpec: catrules.checker's own name
+from .check_shows import ShowChecks
 from .errors import GameFileError, Reporter, suggest
 from .game_checks import WholeGameChecks
-from .parser import LANGUAGE_VERSION, keywords
-from .types import ANY, CARD, NUMBER, PLAYER, ExprChecker, cards_of, Scope as _Scope, Type, describe, element, family, \
-    join, list_of, not_none, value_type
+from .parser import LANGUAGE_VERSION
+from .types import ANY, CARD, NUMBER, PLAYER, ExprChecker, Scope as _Scope, Type, describe, element, family, list_of, \
+    not_none
 
-VISIBILITIES = ("public", "owner", "hidden")
-SHAPES = ("pile", "row", "grid", "lines")
 MAX_PLAYERS = 12
-
-
-@attrs.define
-class ZoneSpec:
-    name: str
-    index: int
-    per_player: bool = False
-    visibility: str = "public"
-    shape: str = "pile"
-    rows: int = 0
-    cols: int = 0
-    line: int = 0
 
 
 @attrs.define
@@ -59,10 +51,6 @@ class Checked:
     types: dict = attrs.Factory(dict)   # id(expression node) -> types.Type
     counter_types: dict = attrs.Factory(dict)   # counter name -> types.Type (what it may hold)
     local_types: dict = attrs.Factory(dict)     # (unit, variable name) -> types.Type
-
-
-#: Builtins that read the game's state (a card's face may not use them).
-STATEFUL_BUILTINS = frozenset({"owner", "others", "next", "previous", "random", "tallied"})
 
 
 def _added_in(n, defines) -> Optional[tuple]:
@@ -99,7 +87,7 @@ def check(game: ast.GameFile) -> Checked:
     return _Checker(game).run()
 
 
-class _Checker(ExprChecker, WholeGameChecks):
+class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
     def __init__(self, game: ast.GameFile):
         self.g = game
         self.rep = Reporter(game.path, game.source)
@@ -194,185 +182,6 @@ class _Checker(ExprChecker, WholeGameChecks):
             if what and what[0] > version:
                 self.rep.error(n, f"{what[1]} is language {what[0]}, and this file says `catrules {version}`",
                                f"write `catrules {what[0]}` on the first line")
-
-    def check_shows(self) -> None:
-        """``show SYMBOL as "..."`` and ``show/describe card c of TYPE as TEXT``: a face uses the
-        card alone (its attributes, definitions of them), so it can be worked out once."""
-        seen = {}
-        for sh in self.g.symbol_names:
-            if sh.symbol in seen:
-                self.rep.error(sh, f"`{sh.symbol}` is already shown as \"{seen[sh.symbol]}\"", "keep one `show`")
-            elif sh.symbol not in self.symbols:
-                self.rep.error(sh, f"`{sh.symbol}` is not a value of any card", suggest(sh.symbol, self.symbols)
-                               or "`show NAME as ...` names a bare word of the card rows, such as a colour")
-            seen.setdefault(sh.symbol, sh.text)
-        done = set()
-        for sh in self.g.card_shows:
-            verb = "show" if sh.what == "face" else "describe"
-            if sh.card_type not in self.card_types:
-                if self.rejected.get(sh.card_type) == "card type":
-                    continue                    # its declaration has the error already
-                self.rep.error(sh, f"unknown card type `{sh.card_type}`", suggest(sh.card_type, self.card_types)
-                               or "name a card type of a `cards NAME in ZONE:` block")
-                continue
-            if (sh.what, sh.card_type) in done:
-                self.rep.error(sh, f"a second `{verb} card` for `{sh.card_type}`", "keep one")
-            done.add((sh.what, sh.card_type))
-            self.text_expr(sh.value, _Scope({sh.var}, unit=f"show:{sh.line}",
-                                            elem={sh.var: cards_of([sh.card_type])}), f"`{verb} card`")
-            bad = self._stateful(sh.value, {sh.var}, set())
-            if bad is not None:
-                self.rep.error(bad, f"a card's {'face' if sh.what == 'face' else 'description'} shows the "
-                                    "card alone; this uses the game's state",
-                               "use the card's attributes (`c.name`), numbers, symbols and definitions "
-                               "of those; narrate the rest with `announce`")
-
-    def _stateful(self, e, local: set, seen: set):
-        """The first node of ``e`` that reads the game's state (zones, counters, options,
-        players), following definitions; ``None`` if there is none."""
-        for n in ast.walk(e):
-            if isinstance(n, ast.Keyword):
-                return n
-            if isinstance(n, ast.Name) and n.name not in local:
-                if n.name in self.zones or n.name in self.counters or n.name in self.options \
-                        or n.name in self.card_types:
-                    return n
-                d = self.defines.get(n.name)
-                if d is not None and n.name not in seen:
-                    seen.add(n.name)
-                    if self._stateful(d.body, set(d.params), seen) is not None:
-                        return n
-            if isinstance(n, ast.Call):
-                d = self.defines.get(n.name)
-                if d is not None and n.name not in seen:
-                    seen.add(n.name)
-                    if self._stateful(d.body, set(d.params), seen) is not None:
-                        return n
-                elif d is None and n.name in STATEFUL_BUILTINS:
-                    return n
-        return None
-
-    def _taken(self, name: str):
-        for kind, table in (("zone", self.zones), ("counter", self.counters), ("option", self.options),
-                            ("definition", self.defines), ("action", self.actions), ("phase", self.phases),
-                            ("card type", self.card_types)):
-            if name in table:
-                return kind
-        return None
-
-    def _declare(self, table: dict, node, name: str, kind: str, value) -> None:
-        if name in keywords(self.g.version):
-            self.rep.error(node, f"`{name}` is a word of the language, so it cannot name a {kind}",
-                           f"call it something else, such as `my_{name}`")
-            return
-        other = self._taken(name)
-        if other:
-            self.rep.error(node, f"`{name}` is already the name of a {other}", f"give this {kind} another name")
-            self.rejected.setdefault(name, kind)
-            return
-        table[name] = value
-
-    def declare(self) -> None:
-        g, rep = self.g, self.rep
-        for opt in g.options:
-            self._declare(self.options, opt, opt.name, "option", opt)
-        for z in g.zones:
-            self._declare(self.zones, z, z.name, "zone", self.zone_spec(z, len(self.zones)))
-        for ct in g.cards:
-            self._declare(self.card_types, ct, ct.name, "card type", ct)
-            if ct.zone not in self.zones:
-                rep.error((ct.zone_line, ct.zone_column), f"unknown zone `{ct.zone}`",
-                          suggest(ct.zone, self.zones) or "declare it with `zone NAME: ...`")
-            for row in ct.rows:
-                if row.copies < 1:
-                    rep.error(row, "a card row needs at least one copy")
-                for k, v in row.attrs.items():
-                    if k not in self.attributes:
-                        self.attributes.append(k)
-                    for item in (v if isinstance(v, tuple) else (v,)):
-                        if isinstance(item, ast.Sym):
-                            self.symbols.add(str(item))
-            if not ct.rows:
-                rep.error(ct, f"card type `{ct.name}` has no cards")
-        for a in self.attributes:
-            if a in keywords(self.g.version):
-                rep.error(self.g.cards[0], f"card attribute `{a}` is a word of the language",
-                          "rename the attribute")
-            if self._taken(a):
-                rep.error(self.g, f"card attribute `{a}` has the same name as a {self._taken(a)}",
-                          "rename one of them")
-        for c in g.counters:
-            self._declare(self.counters, c, c.name, "counter", c)
-        for d in g.defines:
-            self._declare(self.defines, d, d.name, "definition", d)
-        for a in g.actions:
-            self._declare(self.actions, a, a.name, "action", a)
-        for ph in g.phases:
-            self._declare(self.phases, ph, ph.name, "phase", ph)
-        if not g.flow:
-            rep.error(self.g, "the game has no `flow:` block", "add `flow:` with the phases to play, in order")
-        if not g.cards:
-            rep.error(self.g, "the game declares no cards", "add `cards NAME in ZONE:` with card rows")
-        self.check_card_values()
-        seen = set()
-        for item in g.score:
-            if item.name in seen:
-                rep.error(item, f"score item `{item.name}` appears twice")
-            elif self._taken(item.name) or item.name in keywords(self.g.version) or item.name in self.attributes:
-                rep.error(item, f"score item `{item.name}` has the name of something else in the game",
-                          f"call it something else, such as `{item.name}_points`")
-            seen.add(item.name)
-            self.components.append(item.name)
-
-    def check_card_values(self) -> None:
-        """Each name means one thing: a card value may not be the name of a value the rules
-        can name (a counter, zone, option, definition or card type: in the rules the name
-        would mean that, never the card value); and learn each attribute's type from its values.
-        Actions and phases are not values (`do NAME`, `play NAME`), so they may share a name."""
-        seen = set()
-        for ct in self.g.cards:
-            for row in ct.rows:
-                for k, v in row.attrs.items():
-                    self.attr_types[k] = join(self.attr_types.get(k), value_type(v))
-                    for item in (v if isinstance(v, tuple) else (v,)):
-                        if isinstance(item, ast.Sym) and self._taken(str(item)) not in (None, "action", "phase") \
-                                and (row.line, item) not in seen:
-                            seen.add((row.line, item))
-                            kind = self._taken(str(item))
-                            self.rep.error(row, f"card value `{item}` is also the name of a {kind}",
-                                           f"in the rules `{item}` would mean the {kind}, never this card "
-                                           f"value: rename the value or the {kind}")
-        # a card without a value has none for it, but which cards have one is the game's
-        # business: an attribute is not "maybe none" (that would flag correct games)
-        self.attr_types = {k: t.maybe(False) for k, t in self.attr_types.items()}
-
-    def zone_spec(self, z: ast.Zone, index: int) -> ZoneSpec:
-        spec = ZoneSpec(z.name, index, line=z.line)
-        for words, pos in z.props:
-            p = (pos["line"], pos["column"])
-            w = list(words)
-            if w == ["shared"]:
-                spec.per_player = False
-            elif w == ["per", "player"]:
-                spec.per_player = True
-            elif len(w) == 1 and w[0] in VISIBILITIES:
-                spec.visibility = w[0]
-            elif w in (["pile"], ["row"], ["lines"]):
-                spec.shape = w[0]
-            elif len(w) == 4 and w[0] == "grid" and w[2] == "by" and w[1].isdigit() and w[3].isdigit():
-                spec.shape, spec.rows, spec.cols = "grid", int(w[1]), int(w[3])
-                if spec.rows < 1 or spec.cols < 1:
-                    self.rep.error(p, "a grid needs at least one row and one column")
-            else:
-                text = " ".join(w)
-                known = ["shared", "per player", *VISIBILITIES, "pile", "row", "lines", "grid 3 by 3"]
-                hint = suggest(text, known) or ("a zone is shared or per player; public, owner or hidden; "
-                                                "a pile, a row, a grid R by C or lines")
-                self.rep.error(p, f"unknown zone property `{text}`", hint)
-        if spec.visibility == "owner" and not spec.per_player:
-            self.rep.error(z, f"zone `{z.name}` is shared, so it has no owner to see it",
-                           "write `per player, owner` or make it public or hidden")
-        return spec
 
     # ------------------------------------------------------------- bodies
     def unit_locals(self, params, body) -> set:

@@ -1,19 +1,20 @@
-"""Compiling choices: one player's choice, a menu, and how a pending decision is kept.
+"""Compiling choices: one player's choice, a menu, secret and race choices, and how a
+pending decision is kept.
 
 Part of the compiler (:mod:`catrules.compiler`, whose ``_Compiler`` mixes
 :class:`ChoiceStatements` in).  A choice pauses the game with a *pending
 decision*, plain data saved with the state; a forced choice (one legal option,
 or none) is a decision like any other (:func:`_ask_one`).  ``secretly`` and
-``race`` choices are compiled in :mod:`catrules.compiler` with the loop over
-their answers, on the same helpers.
+``race`` choices ask several players at once, then loop over their answers
+(:meth:`ChoiceStatements.s_Together`), on the same helpers.
 """
 
 from __future__ import annotations
 
 from . import ast
 from .errors import RulesError
-from .runtime import as_list
-from .said import mask, plain
+from .compile_said import said_text
+from .runtime import _back, as_list
 
 
 #: The one option of the race that `ties race` runs among tied players.
@@ -63,15 +64,6 @@ def _ask_one(st, V, who, options, default, kind, var, line, prompt, public=False
         return None
     st.pending_ = p
     return True
-
-
-def said_text(st, value, player=None) -> str:
-    """A text as ``player`` may read it (a card they cannot see is "a hidden card")."""
-    if not isinstance(value, (list, tuple)):
-        return str(value)
-    lay, seen = st.layout, st.prog.slot_index(st.layout)
-    parts, _ = mask(value, lambda z: z in seen and lay.visible(seen[z], player))
-    return plain(parts, st.prog.card_face.__getitem__)
 
 
 def _pending(kind, players, options, default, chosen, okind, var, slot, line, prompt, public=False,
@@ -198,3 +190,77 @@ class ChoiceStatements:
         if name in self.ck.counters:
             return lambda st, V: st.c[name]
         return lambda st, V: V[name]
+
+    def s_Together(self, s: ast.Together) -> None:
+        among = self.ex(s.among) if s.among is not None else None
+        options = self._options(s.source, s.opts, s.var)
+        kind = self.kind_of(s.source)
+        fallback = self._prompt(s.source, kind, s.mode, s.count)
+        prompt = self._asking(s.opts, fallback)
+        said = s.opts.asking is not None and not isinstance(s.opts.asking, ast.Const)
+        mode, pvar, var, line, optional = s.mode, s.player, s.var, s.line, s.optional
+        need = self._count(s.count, s.line)
+        slot, idx = self.new_var(), self.new_var()
+
+        def together(st, fr):
+            V = fr.vars
+            who = list(as_list(st, among(st, V))) if among is not None else list(range(st.n))
+            n = st.n
+            opts, dflt, chosen = [None] * n, [None] * n, [None] * n
+            asks = [None] * n if said else None
+            needs = [None] * n if need is not None else None
+            for pl in who:
+                V[pvar] = pl
+                V["player"] = pl
+                o, d = options(st, V)
+                if not o and mode == "race":
+                    continue                # racing is seen by all: with nothing to grab, no race
+                if optional:
+                    o = o + [None]          # `may choose`: "not me" sits the race out
+                # everyone named is asked, with one option or none too: nobody learns who was forced
+                opts[pl], dflt[pl], chosen[pl] = (o or [None]), d, "?"
+                if asks is not None:
+                    asks[pl] = prompt(st, V, pl)
+                if needs is not None:
+                    needs[pl] = need(st, V)
+                    if needs[pl] == 0:
+                        chosen[pl] = []
+            who = [pl for pl in who if chosen[pl] is not None]
+            p = _pending(mode, who, opts, dflt, chosen, kind, var, slot, line,
+                         asks if asks is not None else prompt(st, V, None), False, needs)
+            if optional:
+                p["optional"] = True
+            V[idx] = 0
+            if not any(chosen[pl] == "?" for pl in who):
+                st._resolve(p)
+                return None
+            for pl in who:
+                if chosen[pl] == "?" and st.answer_forced(p, pl):
+                    return None
+            st.pending_ = p
+            return True
+        self.emit(together, s.line)
+        head = self.emit(None, s.line)
+        self.loops.append([])
+        self.block(self.body_of(s))
+        self.emit(_back(head), s.line)
+        end = len(self.code)
+
+        def head_fn(st, fr):
+            V = fr.vars
+            i = V[idx]
+            items = V[slot]
+            if i >= len(items):
+                fr.pc = end
+            else:
+                pl, val, pos = items[i]
+                st.actor = pl               # the body acts for this player (not whoever answered last)
+                V[idx] = i + 1
+                V[pvar] = pl
+                V["player"] = pl
+                V[var] = val
+                V["position"] = pos
+                if i == 0:
+                    V["racers"] = [x[0] for x in items]
+        self.code[head] = head_fn
+        self._patch_stops(self.loops.pop(), end)

@@ -7,6 +7,15 @@ order, jumping by setting ``frame.pc``.  Every expression becomes a closure
 ``f(state, vars)``.  Names were resolved by the checker, so nothing is looked
 up by name while a game runs.  The program is built once per game file and
 shared by every state of that game.
+
+Its parts: here the walk over the units and the statements that move cards,
+set counters, branch and loop; choices (``chooses``, menus, ``secretly`` and
+``race``) in :mod:`catrules.compile_choices`; what the game says
+(announcements, tally titles, card faces and shown names) in
+:mod:`catrules.compile_said`; the kind of value each expression and variable
+holds in :mod:`catrules.compile_kinds`; expressions, as generated Python
+source, in :mod:`catrules.codegen`.  What the instructions call while a game
+runs is in :mod:`catrules.runtime`.
 """
 
 from __future__ import annotations
@@ -18,15 +27,17 @@ from . import graph as graphmod
 from .allot import _apply_allotment, solve_allotment
 from .checker import Checked
 from .codegen import CodeGen, _add, _fits
-from .compile_choices import ChoiceStatements, _pending, _tie_race_code, said_text
+from .compile_choices import ChoiceStatements, _tie_race_code
+from .compile_kinds import ValueKinds
+from .compile_said import SaidStatements
 from .engine import STEP_LIMIT as STEP_GUARD, Frame
-from .errors import GameFileError, RulesError
+from .errors import RulesError
 from .program import Program
-from .said import plain, say
+from .said import say
 from .runtime import (RESUME_EXCHANGE, RESUME_FILL, RESUME_MOVE, _agg, _best_rt, _cards_in, _either,
-                      _everyone, _fire, _first, _grid_lines, _last, _lines_rt, _log_move, _minmax_rt, _nopick,
-                      _others_rt, _owner_rt, _places_rt, _position, _put, _random_rt, _top_rt, _triggered,
-                      as_list, learn, log_counter, move_cards, parse_ref, place_attr)
+                      _everyone, _fire, _first, _grid_lines, _jump, _jump_unless, _last, _lines_rt, _log_move,
+                      _minmax_rt, _nopick, _others_rt, _owner_rt, _places_rt, _position, _put, _random_rt, _top_rt,
+                      _triggered, as_list, learn, log_counter, move_cards, parse_ref, place_attr)
 
 
 # ==================================================================== compiler
@@ -38,7 +49,7 @@ def compile_game(checked: Checked) -> Program:
     return prog
 
 
-class _Compiler(ChoiceStatements):
+class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
     def __init__(self, prog: Program, checked: Checked, G):
         self.p = prog
         self.ck = checked
@@ -78,90 +89,6 @@ class _Compiler(ChoiceStatements):
             p.codes["tiebreak"] = _tie_race_code(g.tie_race)
             p.code_lines["tiebreak"] = [g.tie_race] * 2
         self.note_var_kinds()
-
-    def shows(self, g) -> None:
-        """Display names of symbols, and each card's face and description, worked out once (a
-        face uses the card alone, as the checker made sure)."""
-        p = self.p
-        p.display_names = {sh.symbol: sh.text for sh in g.symbol_names}
-        faces, texts = {}, {}
-        for sh in g.card_shows:
-            fn = self.gen.function(sh.value, params=("_c",), element_names=(sh.var,))
-            (faces if sh.what == "face" else texts)[sh.card_type] = (fn, sh)
-        if not faces and not texts:
-            return
-        st = _CardOnly(p)
-        for i in range(p.card_count):
-            for table, out in ((faces, p.card_face), (texts, p.card_text)):
-                got = table.get(p.card_type[i])
-                if got is None:
-                    continue
-                fn, sh = got
-                try:
-                    out[i] = plain(say(st, (("value", fn(st, {}, i)),)), p.card_label.__getitem__)
-                except (RulesError, LookupError, TypeError, ValueError, AttributeError, ZeroDivisionError):
-                    raise GameFileError([self.gen._diagnostic(
-                        sh.value, f"card {p.card_label[i]!r} cannot be shown this way: a value is missing "
-                                  "or of the wrong kind", "check the attributes it uses exist on every card "
-                                  "of the type (use `if c.x != none then ... else ...`)")]) from None
-        p.set_faces()
-
-    def note_var_kinds(self) -> None:
-        """``prog.var_kinds``: what each frame variable holds, where every binding of the name
-        agrees (``card``, ``player``, ``number``...; ``value`` when unknown or mixed), so that a
-        sampled state can rename the cards a variable refers to (:meth:`State.sample_for`)."""
-        g = self.ck.game
-        units = g.bodies
-        seen: dict = {"player": {"player"}, "position": {"number"}, "racers": {"player"}}
-        for t in g.triggers:
-            seen.setdefault(t.var, set()).add("card")
-            for o in (t.owner, t.source_owner):
-                if o:
-                    seen.setdefault(o, set()).add("player")
-        params = {a.name: a.params for a in g.actions}
-
-        def kind_of(e):
-            if isinstance(e, ast.Where):
-                return kind_of(e.source)
-            if isinstance(e, ast.Attr) and e.name == "cards":
-                return "card"
-            if isinstance(e, ast.Name) and self.names.get(id(e), (None, None))[1] == "players":
-                return "player"
-            return self.kind_of(e)
-        for n in ast.walk(units):
-            if isinstance(n, (ast.Choose, ast.Together, ast.ForEach)):
-                seen.setdefault(n.var, set()).add(kind_of(n.source))
-            if isinstance(n, ast.ForPlayers):
-                seen.setdefault(n.var, set()).add("player")
-            if isinstance(n, ast.Together):
-                seen.setdefault(n.player, set()).add("player")
-            if isinstance(n, ast.Assign) and n.name not in self.ck.counters:
-                seen.setdefault(n.name, set()).add(kind_of(n.value))
-            if isinstance(n, ast.Add) and n.name not in self.ck.counters:
-                seen.setdefault(n.name, set()).add("number")
-            if isinstance(n, ast.Do):
-                for k, a in zip(params.get(n.action, ()), n.args):
-                    seen.setdefault(k, set()).add(kind_of(a))
-        for name, kinds in seen.items():
-            kinds.discard("none")
-            self.p.var_kinds.setdefault(name, kinds.pop() if len(kinds) == 1 else "value")
-
-    def infer_counter_kinds(self) -> None:
-        """What each counter holds (card, player, number...), so views can show it properly: the
-        type the checker found for it (:mod:`catrules.types`); and, for :meth:`kind_of` on a local
-        variable whose type is unknown, what a choice or a loop binds it to."""
-        from .types import kind_name
-        g = self.ck.game
-        units = g.bodies
-        self.var_kind = {}
-        for n in ast.walk(units):
-            if isinstance(n, (ast.Choose, ast.Together, ast.ForEach)):
-                self.var_kind.setdefault(n.var, self.kind_of(n.source))
-            if isinstance(n, (ast.ForPlayers, ast.Together)):
-                self.var_kind.setdefault(n.var if isinstance(n, ast.ForPlayers) else n.player, "player")
-        for c in g.counters:
-            kind = kind_name(self.ck.counter_types.get(c.name))
-            self.p.counter_kind[c.name] = kind if kind not in (None, "none") else "value"
 
     # ------------------------------------------------------------------ units
     def unit(self, key: str, node: str) -> None:
@@ -350,21 +277,6 @@ class _Compiler(ChoiceStatements):
                     log_counter(st, name, o, old, new)
         self.emit(add, s.line)
 
-    def s_Announce(self, s: ast.Announce) -> None:
-        if isinstance(s.text, ast.Const):
-            text = str(s.text.value)
-
-            def announce(st, fr):
-                if st.log is not None:
-                    st.log.append({"t": "announce", "text": text})
-        else:
-            said = self.ex(s.text)
-
-            def announce(st, fr):
-                if st.log is not None:
-                    st.log.append(said_event(st, {"t": "announce"}, said(st, fr.vars)))
-        self.emit(announce, s.line)
-
     def s_Nothing(self, s) -> None:
         self.emit(_nothing, s.line)
 
@@ -377,13 +289,6 @@ class _Compiler(ChoiceStatements):
                 st.log.append({"t": "end game"})
             return True
         self.emit(end_game, s.line)
-
-    def s_Tally(self, s) -> None:
-        title = self.ex(s.title) if s.title is not None else None
-
-        def tally(st, fr):
-            st.tally(said_text(st, title(st, fr.vars)) if title is not None else None)
-        self.emit(tally, s.line)
 
     def s_StopLoop(self, s) -> None:
         idx = self.emit(None, s.line)
@@ -563,80 +468,6 @@ class _Compiler(ChoiceStatements):
                     log_counter(st, note, t, b, st.c[note][t])
         self.emit(allot, s.line)
 
-    def s_Together(self, s: ast.Together) -> None:
-        among = self.ex(s.among) if s.among is not None else None
-        options = self._options(s.source, s.opts, s.var)
-        kind = self.kind_of(s.source)
-        fallback = self._prompt(s.source, kind, s.mode, s.count)
-        prompt = self._asking(s.opts, fallback)
-        said = s.opts.asking is not None and not isinstance(s.opts.asking, ast.Const)
-        mode, pvar, var, line, optional = s.mode, s.player, s.var, s.line, s.optional
-        need = self._count(s.count, s.line)
-        slot, idx = self.new_var(), self.new_var()
-
-        def together(st, fr):
-            V = fr.vars
-            who = list(as_list(st, among(st, V))) if among is not None else list(range(st.n))
-            n = st.n
-            opts, dflt, chosen = [None] * n, [None] * n, [None] * n
-            asks = [None] * n if said else None
-            needs = [None] * n if need is not None else None
-            for pl in who:
-                V[pvar] = pl
-                V["player"] = pl
-                o, d = options(st, V)
-                if not o and mode == "race":
-                    continue                # racing is seen by all: with nothing to grab, no race
-                if optional:
-                    o = o + [None]          # `may choose`: "not me" sits the race out
-                # everyone named is asked, with one option or none too: nobody learns who was forced
-                opts[pl], dflt[pl], chosen[pl] = (o or [None]), d, "?"
-                if asks is not None:
-                    asks[pl] = prompt(st, V, pl)
-                if needs is not None:
-                    needs[pl] = need(st, V)
-                    if needs[pl] == 0:
-                        chosen[pl] = []
-            who = [pl for pl in who if chosen[pl] is not None]
-            p = _pending(mode, who, opts, dflt, chosen, kind, var, slot, line,
-                         asks if asks is not None else prompt(st, V, None), False, needs)
-            if optional:
-                p["optional"] = True
-            V[idx] = 0
-            if not any(chosen[pl] == "?" for pl in who):
-                st._resolve(p)
-                return None
-            for pl in who:
-                if chosen[pl] == "?" and st.answer_forced(p, pl):
-                    return None
-            st.pending_ = p
-            return True
-        self.emit(together, s.line)
-        head = self.emit(None, s.line)
-        self.loops.append([])
-        self.block(self.body_of(s))
-        self.emit(_back(head), s.line)
-        end = len(self.code)
-
-        def head_fn(st, fr):
-            V = fr.vars
-            i = V[idx]
-            items = V[slot]
-            if i >= len(items):
-                fr.pc = end
-            else:
-                pl, val, pos = items[i]
-                st.actor = pl               # the body acts for this player (not whoever answered last)
-                V[idx] = i + 1
-                V[pvar] = pl
-                V["player"] = pl
-                V[var] = val
-                V["position"] = pos
-                if i == 0:
-                    V["racers"] = [x[0] for x in items]
-        self.code[head] = head_fn
-        self._patch_stops(self.loops.pop(), end)
-
     # ----------------------------------------------------------- zones / dests
     def slot(self, node):
         """A closure giving the slot index of a zone reference."""
@@ -667,61 +498,6 @@ class _Compiler(ChoiceStatements):
         return place
 
     # ------------------------------------------------------------ expressions
-    def kind_of(self, e) -> str:
-        """What ``e`` (or each element of it) is: player, card, number...; the checker's type
-        when it knows one, so a list of players stays players whatever it is made from."""
-        from .types import kind_name
-        if e is None:
-            return "none"
-        known = kind_name(self.ck.types.get(id(e)))
-        if known is not None and known != "none":
-            return known
-        if isinstance(e, ast.Where):
-            return self.kind_of(e.source)
-        if isinstance(e, (ast.Name, ast.Of)):
-            r = self.names.get(id(e))
-            if r and r[0] in ("zone", "cardtype"):
-                return "card"
-            if r and r[0] == "counter":
-                return self.p.counter_kind.get(r[1].name, "value")
-            if r and r[0] == "symbol":
-                return "symbol"
-            if r and r[0] == "local":
-                return getattr(self, "var_kind", {}).get(e.name, "value")
-            return "value"
-        if isinstance(e, ast.Keyword):
-            return "player"
-        if isinstance(e, ast.Call):
-            if e.name in ("top", "first", "last", "best", "worst", "random") and e.args:
-                return self.kind_of(e.args[0])
-            if e.name in ("others", "next", "previous", "owner"):
-                return "player"
-            if e.name in ("rows", "columns", "lines"):
-                return "line"
-            if e.name == "places":
-                return "place"
-            if e.name in ("count", "sum", "abs"):
-                return "number"
-            if e.name == "collect" or e.name == "join":
-                return "value"
-            return "value"
-        if isinstance(e, ast.ListExpr):
-            return self.kind_of(e.items[0]) if e.items else "value"
-        if isinstance(e, ast.Const):
-            if isinstance(e.value, bool):
-                return "bool"
-            if isinstance(e.value, int):
-                return "number"
-            return "none" if e.value is None else "symbol"
-        if isinstance(e, ast.Attr) and e.name in ("before", "after"):
-            return "card"
-        if isinstance(e, ast.IfElse):
-            k = self.kind_of(e.then)
-            return k if k not in ("none", "value") else self.kind_of(e.other)
-        if isinstance(e, ast.Binary) and e.op in "+-*/%":
-            return "number"
-        return "value"
-
     def ex(self, e) -> Callable:
         """A compiled function ``f(state, vars)`` for expression ``e``."""
         return self.gen.function(e)
@@ -741,44 +517,5 @@ class _Compiler(ChoiceStatements):
                                                      "list": list, "range": range}}
 
 
-class _CardOnly:
-    """The state a card's face is worked out in: the program, no table."""
-    __slots__ = ("prog", "loc")
-
-    def __init__(self, prog):
-        self.prog = prog
-        self.loc = None
-
-
 def _nothing(st, fr):
     """``do nothing``."""
-
-
-def said_event(st, ev: dict, value) -> dict:
-    """An event that says a text: its parts, and the text as plain words."""
-    parts = list(value) if isinstance(value, (list, tuple)) else [str(value)]
-    ev["parts"] = parts
-    ev["text"] = plain(parts, st.prog.card_face.__getitem__)
-    return ev
-
-
-def _jump(target):
-    def jump(st, fr):
-        fr.pc = target
-    return jump
-
-
-def _back(target):
-    def back(st, fr):
-        fr.pc = target
-        st.steps += 1
-        if st.steps > STEP_GUARD:
-            st.back_edge(fr)
-    return back
-
-
-def _jump_unless(cond, target):
-    def test(st, fr):
-        if not cond(st, fr.vars):
-            fr.pc = target
-    return test

@@ -4,14 +4,15 @@ The instructions the compiler makes (:mod:`catrules.compiler`) and the
 expression code it generates (:mod:`catrules.codegen`) call these helpers:
 references to rows, columns, lines and places (``row:SLOT:I``...), moving
 cards with the triggers they set off (card by card), what each player comes
-to know of where cards are, and the log events of moves and counters.
+to know of where cards are, the log events of moves and counters, and the
+jumps of branches and loops.
 """
 
 from __future__ import annotations
 
 from .engine import Frame, cards_in
 from .errors import RulesError
-from .limits import CHAIN_LIMIT
+from .limits import CHAIN_LIMIT, STEP_LIMIT
 
 
 # ======================================================= lines, grids, places
@@ -426,3 +427,28 @@ def _put(st, slot, pos, c):
         zone[pos[0]][pos[1]] = c
     else:
         zone[pos] = c
+
+
+# ================================================================== jumps
+# the instructions of branches and loops; a jump back counts a step, so an endless loop is caught
+
+def _jump(target):
+    def jump(st, fr):
+        fr.pc = target
+    return jump
+
+
+def _back(target):
+    def back(st, fr):
+        fr.pc = target
+        st.steps += 1
+        if st.steps > STEP_LIMIT:
+            st.back_edge(fr)
+    return back
+
+
+def _jump_unless(cond, target):
+    def test(st, fr):
+        if not cond(st, fr.vars):
+            fr.pc = target
+    return test

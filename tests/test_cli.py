@@ -360,18 +360,18 @@ def test_an_existing_save_is_never_overwritten_without_asking(capsys, monkeypatc
 def test_plain_and_pipes_get_the_line_ui(capsys, monkeypatch):
     """--plain, or an input or output that is not a terminal: the line UI; else the full screen."""
     import catrules
-    from catrules import cli
+    from catrules import cli_play
     from catrules.frontends.terminal import TerminalSeat
     from catrules.frontends.tui import TuiSeat
     monkeypatch.setenv("CATRULES_FORCE_TTY", "1")
-    monkeypatch.setattr(cli, "_real_terminal", lambda: True)
+    monkeypatch.setattr(cli_play, "_real_terminal", lambda: True)
     code, out, _ = run(capsys, "play", MEOW, "--plain", "--seed", "4", "--seats", "human,random",
                        stdin="q\n", monkeypatch=monkeypatch)
     assert code == 0 and "Your choice" in out and "decision 1" in out
     monkeypatch.undo()
-    assert not cli._real_terminal()                  # pytest's input is not a terminal
+    assert not cli_play._real_terminal()             # pytest's input is not a terminal
     game = catrules.load_game(MEOW)
-    seats = cli._make_seats(["human", "random"], game, None, ["you", "random"], full_screen=True)
+    seats = cli_play._make_seats(["human", "random"], game, None, ["you", "random"], full_screen=True)
     assert isinstance(seats[0], TuiSeat)
-    seats = cli._make_seats(["human", "random"], game, None, ["you", "random"], full_screen=False)
+    seats = cli_play._make_seats(["human", "random"], game, None, ["you", "random"], full_screen=False)
     assert isinstance(seats[0], TerminalSeat)
