@@ -257,7 +257,7 @@ def _decisions_done(cli: dict, state) -> list:
 def _save_target(path: str, resumed_from: Optional[str]) -> tuple:
     """Where to save: ``path``, unless that is another save file (not the one this game was
     resumed from) and the person, asked, does not want it replaced; then the first free name
-    like ``meow-7-2.save.json``.  Returns the path and a note to print (or ``None``)."""
+    like ``mygame-7-2.save.json``.  Returns the path and a note to print (or ``None``)."""
     p = Path(path)
     if not p.exists() or (resumed_from is not None and _same_file(p, Path(resumed_from))):
         return path, None
@@ -280,7 +280,7 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def _fresh_name(p: Path) -> Path:
-    """``meow-7.save.json`` -> ``meow-7-2.save.json`` (then -3...): the first name not taken."""
+    """``mygame-7.save.json`` -> ``mygame-7-2.save.json`` (then -3...): the first name not taken."""
     name = p.name
     suffix = next((s for s in (".save.json", ".json") if name.endswith(s) and len(name) > len(s)), "")
     stem = name[:len(name) - len(suffix)]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from . import ast
 from .errors import RulesError
-from .compile_said import said_text
 from .runtime import _back, as_list
 
 
@@ -45,7 +44,7 @@ def _tie_race_code(line: int) -> list:
     return [start, done]
 
 
-def _ask_one(st, V, who, options, default, kind, var, line, prompt, public=False, need=None):
+def _ask_one(st, V, who, options, default, kind, var, line, prompt, public=False, need=None, ask=None):
     """Pause for one player's choice among ``options``.
 
     A choice with one legal option, or none (then the one option is ``none``), is a decision
@@ -59,7 +58,7 @@ def _ask_one(st, V, who, options, default, kind, var, line, prompt, public=False
         return None
     chosen[who], opts[who], dflt[who] = "?", (options or [None]), default
     p = _pending("choose", [who], opts, dflt, chosen, kind, var, None, line, prompt, public,
-                 None if need is None else [need if pl == who else None for pl in range(n)])
+                 None if need is None else [need if pl == who else None for pl in range(n)], ask)
     if st.answer_forced(p, who):
         return None
     st.pending_ = p
@@ -67,12 +66,15 @@ def _ask_one(st, V, who, options, default, kind, var, line, prompt, public=False
 
 
 def _pending(kind, players, options, default, chosen, okind, var, slot, line, prompt, public=False,
-             need=None) -> dict:
+             need=None, ask=None) -> dict:
     """A pending decision as the state keeps it (plain data, saved with the game): per-player
     lists of options, defaults, answers ("?" while awaited) and race times, indexed by seat.
 
     ``need`` (per player) is set for a choice of several cards: each pick is one decision, the
     picks so far are kept in ``picks``.  ``public`` marks a choice everyone sees (``openly``).
+    ``ask`` (``[i, var]``) names the prompt said with values, ``prog.prompt_fns[i]``, worked out
+    when a player reads it (``var``, if any, is then that player); ``prompt`` is the text
+    without its values.
     """
     p = {"kind": kind, "players": players, "options": options, "default": default, "chosen": chosen,
          "times": [None] * len(chosen), "okind": okind, "var": var, "slot": slot, "line": line,
@@ -82,6 +84,8 @@ def _pending(kind, players, options, default, chosen, okind, var, slot, line, pr
     if need is not None:
         p["need"] = need
         p["picks"] = [[] if x is not None else None for x in need]
+    if ask is not None:
+        p["ask"] = ask
     return p
 
 
@@ -111,15 +115,16 @@ class ChoiceStatements:
             return o, default
         return options
 
-    def _asking(self, opts, fallback: str):
-        """``f(st, V, player)``: the prompt, said with values as ``player`` may read them."""
+    def _asking(self, opts, fallback: str, var=None):
+        """``(text, ask)``: the prompt as plain text, and for one said with values the
+        ``[index, var]`` of its function in ``prog.prompt_fns``, worked out only when a player
+        reads it (see :meth:`catrules.engine.State._asked`); ``var`` is bound to that player."""
         if opts is None or opts.asking is None:
-            return lambda st, V, pl: fallback
+            return fallback, None
         if isinstance(opts.asking, ast.Const):
-            text = str(opts.asking.value)
-            return lambda st, V, pl: text
-        fn = self.ex(opts.asking)
-        return lambda st, V, pl: said_text(st, fn(st, V), pl)
+            return str(opts.asking.value), None
+        self.p.prompt_fns.append(self.ex(opts.asking))
+        return fallback, [len(self.p.prompt_fns) - 1, var]
 
     def _prompt(self, source, kind: str, mode: str, count=None) -> str:
         if count is not None:
@@ -156,16 +161,15 @@ class ChoiceStatements:
         options = self._options(s.source, s.opts, s.var)
         var = s.var
         kind = self.kind_of(s.source)
-        prompt = self._asking(s.opts, self._prompt(s.source, kind, "choose", s.count))
+        prompt, ask = self._asking(s.opts, self._prompt(s.source, kind, "choose", s.count))
         line, public = s.line, s.public
         need = self._count(s.count, s.line)
 
         def choose(st, fr):
             V = fr.vars
             o, default = options(st, V)
-            who = actor(st, V)
-            return _ask_one(st, V, who, o, default, kind, var, line, prompt(st, V, who), public,
-                            need(st, V) if need is not None else None)
+            return _ask_one(st, V, actor(st, V), o, default, kind, var, line, prompt, public,
+                            need(st, V) if need is not None else None, ask)
         self.emit(choose, s.line)
 
     def s_Menu(self, s: ast.Menu) -> None:
@@ -173,15 +177,14 @@ class ChoiceStatements:
         conds = [(label, self.ex(cond) if cond is not None else None) for label, cond, _b, _p in s.branches]
         var = self.new_var()
         line, public = s.line, s.public
-        prompt = self._asking(s.opts, "Choose what to do")
+        prompt, ask = self._asking(s.opts, "Choose what to do")
         named = s.opts.default_is.value if s.opts is not None and s.opts.default_is is not None else None
 
         def menu(st, fr):
             V = fr.vars
             o = [label for label, c in conds if c is None or c(st, V)]
-            who = actor(st, V)
-            return _ask_one(st, V, who, o, named if named in o else None, "value", var, line,
-                            prompt(st, V, who), public)
+            return _ask_one(st, V, actor(st, V), o, named if named in o else None, "value", var, line,
+                            prompt, public, None, ask)
         self.emit(menu, s.line)
         self._branches(s, [(lambda st, V, _l=label: V[var] == _l, pos["line"])
                            for label, _cond, _body, pos in s.branches])
@@ -195,9 +198,7 @@ class ChoiceStatements:
         among = self.ex(s.among) if s.among is not None else None
         options = self._options(s.source, s.opts, s.var)
         kind = self.kind_of(s.source)
-        fallback = self._prompt(s.source, kind, s.mode, s.count)
-        prompt = self._asking(s.opts, fallback)
-        said = s.opts.asking is not None and not isinstance(s.opts.asking, ast.Const)
+        prompt, ask = self._asking(s.opts, self._prompt(s.source, kind, s.mode, s.count), s.player)
         mode, pvar, var, line, optional = s.mode, s.player, s.var, s.line, s.optional
         need = self._count(s.count, s.line)
         slot, idx = self.new_var(), self.new_var()
@@ -207,7 +208,6 @@ class ChoiceStatements:
             who = list(as_list(st, among(st, V))) if among is not None else list(range(st.n))
             n = st.n
             opts, dflt, chosen = [None] * n, [None] * n, [None] * n
-            asks = [None] * n if said else None
             needs = [None] * n if need is not None else None
             for pl in who:
                 V[pvar] = pl
@@ -219,15 +219,12 @@ class ChoiceStatements:
                     o = o + [None]          # `may choose`: "not me" sits the race out
                 # everyone named is asked, with one option or none too: nobody learns who was forced
                 opts[pl], dflt[pl], chosen[pl] = (o or [None]), d, "?"
-                if asks is not None:
-                    asks[pl] = prompt(st, V, pl)
                 if needs is not None:
                     needs[pl] = need(st, V)
                     if needs[pl] == 0:
                         chosen[pl] = []
             who = [pl for pl in who if chosen[pl] is not None]
-            p = _pending(mode, who, opts, dflt, chosen, kind, var, slot, line,
-                         asks if asks is not None else prompt(st, V, None), False, needs)
+            p = _pending(mode, who, opts, dflt, chosen, kind, var, slot, line, prompt, False, needs, ask)
             if optional:
                 p["optional"] = True
             V[idx] = 0

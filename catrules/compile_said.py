@@ -3,7 +3,7 @@
 Part of the compiler (:mod:`catrules.compiler`, whose ``_Compiler`` mixes
 :class:`SaidStatements` in).  A text with values is kept as its parts (cards
 stay cards, so that each player's view can hide those they may not see: see
-:mod:`catrules.said`, and :func:`said_text` for a prompt or a title); a
+:mod:`catrules.said`, and :func:`~catrules.said.seen_text` for a title); a
 card's face and description, which use the card alone, are worked out once
 per game file.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from . import ast
 from .errors import GameFileError, RulesError
-from .said import mask, plain, say
+from .said import plain, say, seen_text
 
 
 class SaidStatements:
@@ -64,7 +64,7 @@ class SaidStatements:
         title = self.ex(s.title) if s.title is not None else None
 
         def tally(st, fr):
-            st.tally(said_text(st, title(st, fr.vars)) if title is not None else None)
+            st.tally(seen_text(st, title(st, fr.vars)) if title is not None else None)
         self.emit(tally, s.line)
 
 
@@ -84,11 +84,3 @@ def said_event(st, ev: dict, value) -> dict:
     ev["text"] = plain(parts, st.prog.card_face.__getitem__)
     return ev
 
-
-def said_text(st, value, player=None) -> str:
-    """A text as ``player`` may read it (a card they cannot see is "a hidden card")."""
-    if not isinstance(value, (list, tuple)):
-        return str(value)
-    lay, seen = st.layout, st.prog.slot_index(st.layout)
-    parts, _ = mask(value, lambda z: z in seen and lay.visible(seen[z], player))
-    return plain(parts, st.prog.card_face.__getitem__)

@@ -61,8 +61,10 @@ class Option:
 class Decision:
     """What one player must decide now.
 
-    ``prompt`` may be given as a function: a prompt said with values is worked out only when
-    somebody reads it (bots never do), from the state as it is while the decision waits."""
+    ``prompt`` may be given as a function: in a game nobody watches (no log, no person at the
+    table: :attr:`State.ask_forced` off), a prompt said with values is worked out only when
+    somebody reads it, from the state as it is then (bots never read it, and pay nothing);
+    read it before the game moves on.  Otherwise it is worked out when the decision is made."""
     __slots__ = ("player", "kind", "_prompt", "options", "default", "line", "timed")
 
     def __init__(self, player, kind, prompt, options, default, line, timed):
@@ -300,10 +302,10 @@ class State:
         if did is None and len(opts) == 1:
             did = opts[0].id                # a forced choice: Enter takes the only option
         prompt = p["prompt"]
-        if isinstance(prompt, list):        # said with values, for each player
-            prompt = prompt[pl]
-        if p.get("ask") is not None:        # said with values: worked out when read
+        if p.get("ask") is not None:        # said with values
             prompt = self._asked(p, pl)
+            if self.ask_forced or self.log is not None:
+                prompt = prompt()           # a person may read it later: worked out now
         elif p.get("need") is not None:
             prompt = f"{prompt} ({len(p['picks'][pl]) + 1} of {p['need'][pl]})"
         return Decision(pl, p["kind"], prompt, opts, did, p["line"], p["kind"] == "race")

@@ -168,9 +168,7 @@ def _check_pending(prog, p, n: int, bad, is_int) -> None:
     if p.get("line") is not None and type(p["line"]) is not int:
         raise bad("the pending decision's line is not a number")
     pr = p.get("prompt")
-    if pr is not None and type(pr) is not str and not (
-            type(pr) is list and len(pr) == len(p.get("chosen") or ()) and
-            all(x is None or type(x) is str for x in pr)):
+    if pr is not None and type(pr) is not str:
         raise bad("the pending decision's prompt is not a text")
     ask = p.get("ask")
     if ask is not None and not (type(ask) is list and len(ask) == 2 and type(ask[0]) is int

@@ -294,3 +294,23 @@ def test_extreme_values_in_a_text_are_located_errors():
                         (" {x} ", "unexpected character")):
         d = errors(BASE + 'flow:\n    announce "a {' + inner + '}"\n')[0]
         assert d.line == line and what in d.message, (inner[:20], d)
+
+
+def test_a_prompt_nobody_watches_is_worked_out_when_read_and_says_the_same(talk):
+    quiet, logged = talk.new_state(2, seed=3), talk.new_state(2, seed=3, log=True)
+    while not quiet.over:
+        a, b = quiet.pending(), logged.pending()
+        assert callable(a[0]._prompt) and not callable(b[0]._prompt)    # lazy only when unwatched
+        assert [d.prompt for d in a] == [d.prompt for d in b]
+        for st, d in ((quiet, a[0]), (logged, b[0])):
+            st.apply(d.player, d.options[0].id, 0.5 if d.timed else None)
+
+
+def test_a_saved_game_asks_with_the_same_words(talk):
+    st = talk.new_state(2, seed=3, log=True)
+    while st.pending_["kind"] != "race":
+        d = st.pending()[0]
+        st.apply(d.player, d.options[0].id)
+    back = talk.restore(st.to_dict())
+    assert [d.prompt for d in back.pending()] == [d.prompt for d in st.pending()] == \
+        ["Grab a tile, player 1!", "Grab a tile, player 2!"]
