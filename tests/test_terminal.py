@@ -301,7 +301,7 @@ def test_faces_texts_parts_and_display_names():
     assert "colour: red" in p.card_text({"id": 8, "label": "plain 1", "colour": "red"}).plain
     line = p.event({"t": "announce", "text": "old", "parts": [{"player": 1}, " gives ", {"card": card}, " to ",
                                                                 {"player": 0}, " and ", {"card": {"hidden": True}}]})
-    assert line.plain == "player 2 gives Pablo Picatso 6★ to you and a hidden card"
+    assert line.plain == "player 2 gives Pablo Picatso 6★ to player 1 (you) and a hidden card"
     assert p.event({"t": "announce", "text": "old"}).plain == "old"
     assert p.value("fish_bone").plain == "fish bone"
 

@@ -135,7 +135,11 @@ class Painter:
         out = Text()
         for piece in parts:
             if isinstance(piece, dict) and "player" in piece:
-                out.append(self.player(piece["player"], short=True))
+                # the game's sentences speak of players in the third person ("{p} wins"):
+                # the viewer reads "player 2 (you) wins", never "you wins"
+                pl = piece["player"]
+                out.append(f"player {pl + 1} (you)" if pl == self.me and pl is not None
+                           else self.player(pl, short=True))
             elif isinstance(piece, dict) and isinstance(piece.get("card"), (dict, int)):
                 out.append_text(self.card(piece["card"]))
             elif isinstance(piece, dict) and "card" in piece:      # a card this player cannot see
