@@ -273,6 +273,9 @@ def cmd_replay(args) -> int:
         raise Failure(f"cannot read {args.log}: {exc.strerror or exc}") from None
     except LogError as exc:
         raise Failure(str(exc), "give a log written by catrules play/simulate --log") from None
+    if report.ok and not report.complete:
+        print(report.format())
+        return 1
     if report.ok:
         decisions = sum(1 for g in games for _, e in g.events if e.get("event") == "decision")
         ng = len(games)
@@ -422,6 +425,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--save", metavar="FILE",
                     help="where an interrupted game is saved (default: <game>-<seed>.save.json here)")
     sp.add_argument("--resume", metavar="FILE", help="continue a saved game exactly where it stopped")
+    sp.add_argument("--force", action="store_true",
+                    help="with --resume: resume even if the game file changed since the game was saved "
+                         "(the save is still checked against it)")
     sp.add_argument("--quiet", action="store_true",
                     help="without a human seat, print only the final scores (default: every public event)")
     sp.add_argument("--handicap", metavar="SECONDS",

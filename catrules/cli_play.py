@@ -20,7 +20,7 @@ from typing import Optional
 
 from .cli import (FORCE_TTY_ENV, HANDICAP_MAX, NO_TTY_MESSAGE, SEATS_HINT, Failure, UsageError, _check_bot_specs,
                   _err, _is_human, _load, _options, _players, _split_specs, _viewer)
-from .errors import CatrulesError, RulesError
+from .errors import CatrulesError, RulesError, SaveError
 
 
 # ==================================================================== play
@@ -50,6 +50,13 @@ def cmd_play(args) -> int:
     if resume is not None:
         try:
             Match.check_save_game(game, resume)
+        except SaveError as exc:
+            if not args.force:
+                raise Failure(f"cannot resume {args.resume}: {exc}",
+                              "resume it with the game file it was saved with; or, if you changed that file "
+                              "and know the change fits the saved game, add --force") from None
+            print(f"note: {exc}; resumed anyway (--force)", file=sys.stderr)
+        try:
             state = game.restore(resume["state"])
         except (CatrulesError, KeyError, TypeError, ValueError, IndexError) as exc:
             raise Failure(f"cannot resume {args.resume}: {exc}",

@@ -28,6 +28,7 @@ Typical use with a :class:`~catrules.match.Match`::
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +41,8 @@ from .parser import LANGUAGE_VERSION
 
 #: Line types, in the order they appear for one game.
 LINE_TYPES = ("header", "event", "result")
+#: Hex digits of the digest a result line keeps of its game's header and event lines.
+DIGEST_CHARS = 32
 
 
 class LogError(ValueError):
@@ -150,6 +153,7 @@ class LogWriter:
         self.lines = 0                 # lines written by this writer
         self._header_done = False
         self._result_done = False
+        self._digest = hashlib.sha256()     # of this game's header and event lines, kept in its result
         self._closed = False
 
     # -------------------------------------------------------------- setup
@@ -191,7 +195,13 @@ class LogWriter:
     def _write(self, obj: dict) -> None:
         if self._closed:
             raise ValueError("this log writer is closed")
-        self._file.write(_dumps(obj) + "\n")
+        text = _dumps(obj) + "\n"
+        if obj["type"] == "result":
+            obj = {**obj, "digest": self._digest.hexdigest()[:DIGEST_CHARS]}
+            text = _dumps(obj) + "\n"
+        else:
+            self._digest.update(text.encode("utf-8"))
+        self._file.write(text)
         self.lines += 1
 
     def _write_header(self) -> None:
@@ -255,6 +265,7 @@ class LoggedGame:
     result: Optional[dict] = None
     result_line: Optional[int] = None
     last_line: int = 0
+    digest: str = ""            # of the header and event lines as read, to compare with the result's
 
     @property
     def viewer(self) -> Optional[int]:
@@ -264,6 +275,7 @@ class LoggedGame:
 def iter_games(path: str | Path) -> Iterator[LoggedGame]:
     """The games of a log file, one at a time (raises :class:`LogError` for a damaged file)."""
     current: Optional[LoggedGame] = None
+    digest = hashlib.sha256()
     with open(path, "rb") as f:
         for lineno, raw in enumerate(f, 1):
             try:
@@ -282,10 +294,13 @@ def iter_games(path: str | Path) -> Iterator[LoggedGame]:
                 why = "a number with too many digits" if "digits" in str(exc) else str(exc)[:80]
                 raise LogError(f"not a log line ({why})", path, lineno) from None
             kind = obj.get("type") if isinstance(obj, dict) else None
+            # what a line says counts, not how it is spaced: the digest is of the line as written
+            line_bytes = (_dumps(obj) + "\n").encode("utf-8")
             if kind == "header":
                 if current is not None:
                     yield current
                 current = LoggedGame(obj, lineno, last_line=lineno)
+                digest = hashlib.sha256(line_bytes)
                 continue
             if kind not in LINE_TYPES:
                 raise LogError(f"unknown line type {kind!r} (expected one of: {', '.join(LINE_TYPES)})",
@@ -297,8 +312,10 @@ def iter_games(path: str | Path) -> Iterator[LoggedGame]:
                                path, lineno)
             if kind == "event":
                 current.events.append((lineno, obj))
+                digest.update(line_bytes)
             else:
                 current.result, current.result_line = obj, lineno
+                current.digest = digest.hexdigest()[:DIGEST_CHARS]
             current.last_line = lineno
     if current is not None:
         yield current
@@ -318,6 +335,11 @@ def read_log(path: str | Path) -> list:
 
 # ------------------------------------------------------------------ replay
 
+#: Said of a game whose log has no result line.
+INCOMPLETE = ("the log has no result line for this game: it was cut off, or the game was stopped before "
+              "its end, so the log cannot vouch for a whole game")
+
+
 @dataclass
 class GameReplay:
     """The outcome of replaying one game of a log."""
@@ -330,6 +352,7 @@ class GameReplay:
     message: str = ""
     events: int = 0                  # events compared
     finished: bool = False           # the replayed game reached its end
+    complete: bool = True            # the log has the game's result line (a cut-off log has not)
     notes: list = field(default_factory=list)
 
     def format(self) -> str:
@@ -337,6 +360,8 @@ class GameReplay:
         if self.ok:
             text = f"{head}: ok, {self.events} events" + (" and the result match" if self.finished
                                                              else " match (the game was not finished)")
+            if not self.complete:
+                text += f"\n  {INCOMPLETE}"
         else:
             text = f"{head}: line {self.line}: {self.message}"
             if self.expected is not None:
@@ -357,6 +382,11 @@ class ReplayReport:
     @property
     def ok(self) -> bool:
         return bool(self.games) and all(g.ok for g in self.games)
+
+    @property
+    def complete(self) -> bool:
+        """Every game of the log ends in its result line: nothing is cut off."""
+        return all(g.complete for g in self.games)
 
     @property
     def first_failure(self) -> Optional[GameReplay]:
@@ -425,7 +455,7 @@ def replay(path: str | Path) -> ReplayReport:
     report = ReplayReport(str(path))
     loaded: dict = {}
     for index, lg in enumerate(iter_games(path), 1):
-        gr = GameReplay(index, lg.header_line)
+        gr = GameReplay(index, lg.header_line, complete=lg.result is not None)
         report.games.append(gr)
         try:
             _replay_game(lg, gr, path.parent, loaded, load_game)
@@ -473,8 +503,9 @@ def _replay_game(lg: LoggedGame, gr: GameReplay, log_dir: Path, loaded: dict, lo
         except CatrulesError as exc:
             raise _Differs(hl, f"the game file {gp} does not load: {exc}") from None
     game = loaded[key]
-    if h.get("title") is not None and h["title"] != game.title:
-        gr.notes.append(f"the log names the game {h['title']!r}, the file {gp} is {game.title!r}")
+    if h.get("title") != game.title:
+        raise _Differs(hl, f"the log names the game {_short(h.get('title'), 80)}, but the game file {gp} is "
+                           f"{game.title!r}: another game, or the header was edited", h, None)
     try:
         # every answer, forced ones too, comes from the log: the replay asks for each
         st = game.new_state(h["players"], h["seed"], h.get("options", []), log=True, ask_forced=True)
@@ -534,9 +565,15 @@ def _replay_game(lg: LoggedGame, gr: GameReplay, log_dir: Path, loaded: dict, lo
                            "for " + ", ".join(f"player {p + 1}" for p in st.waiting_for()) + ")" + after(),
                            lg.result, None)
         got = _roundtrip(result_line(st))
-        if got != lg.result:
+        logged = {k: v for k, v in lg.result.items() if k != "digest"}
+        if got != logged:
             raise _Differs(lg.result_line, "the replayed result differs from the logged one" + after(),
                            lg.result, got)
+        if lg.result.get("digest") != lg.digest:
+            what = "has no digest" if "digest" not in lg.result else "has a digest that does not match the lines"
+            raise _Differs(lg.result_line, f"the result line {what} of this game's header and events: the log "
+                           "was changed after it was written (its header, most likely: seats, title, options "
+                           "or versions), or written by a catrules without digests", lg.result, None)
     elif st.finished:
         raise _Differs(end_line, "the log has no result line, but the replayed game is over", None,
                        _roundtrip(result_line(st)))

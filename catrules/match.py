@@ -334,9 +334,12 @@ class Match:
 
     @staticmethod
     def check_save_game(game, data: dict) -> None:
-        """Raise :class:`SaveError` if ``data`` (from :meth:`read_save`) saves a game of another game file."""
+        """Raise :class:`SaveError` if ``data`` (from :meth:`read_save`) saves a game of another game file
+        (its fingerprint differs, or is missing or damaged)."""
         digest = data.get("game_digest")
-        if digest is not None and digest != game_digest(game):
+        if type(digest) is not str:
+            raise SaveError("the save file is damaged: it holds no fingerprint of its game file")
+        if digest != game_digest(game):
             title = data.get("game_title")
             named = f"of {title!r} " if isinstance(title, str) and title != game.title else ""
             raise SaveError(f"this save is of another game file {named}(or of an older version of "

@@ -165,6 +165,27 @@ def _check_pending(prog, p, n: int, bad, is_int) -> None:
     for t in p["times"]:
         if t is not None and type(t) not in (int, float):
             raise bad("a reaction time is not a number")
+    # where the answers go: a variable (choose) or a slot of answers (secret, race)
+    for key in ("var", "slot"):
+        if p.get(key) is not None and type(p[key]) is not str:
+            raise bad(f"the pending decision's `{key}` is not a name")
+    if type(p.get("var" if p["kind"] == "choose" else "slot")) is not str:
+        raise bad("the pending decision does not say where its answer goes")
+    if p["kind"] == "race" and any(p["chosen"][x] != "?" and type(p["times"][x]) not in (int, float)
+                                   for x in pls):
+        raise bad("a race answer has no reaction time")
+    if p.get("optional") not in (None, True, False):
+        raise bad("the pending decision's `optional` is not true or false")
+    if "need" in p or "picks" in p:
+        need, picks = p.get("need"), p.get("picks")
+        if (type(need) is not list or type(picks) is not list or len(need) != n or len(picks) != n or
+                not all((a is None and b is None) or (is_int(a) and a > 0 and type(b) is list and len(b) < a)
+                        for a, b in zip(need, picks))):
+            raise bad("the pending decision's cards picked so far do not fit how many are needed")
+    answers = p.get("answers")
+    if answers is not None and not (type(answers) is list and all(
+            type(ev) is dict and type(ev.get("player")) is int and 0 <= ev["player"] < n for ev in answers)):
+        raise bad("the pending decision's answers kept for their reveal are damaged")
     if p.get("line") is not None and type(p["line"]) is not int:
         raise bad("the pending decision's line is not a number")
     pr = p.get("prompt")
