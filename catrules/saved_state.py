@@ -179,7 +179,7 @@ def _check_pending(prog, p, n: int, bad, is_int) -> None:
     if "need" in p or "picks" in p:
         need, picks = p.get("need"), p.get("picks")
         if (type(need) is not list or type(picks) is not list or len(need) != n or len(picks) != n or
-                not all((a is None and b is None) or (is_int(a) and a > 0 and type(b) is list and len(b) < a)
+                not all((a is None or is_int(a) and a >= 0) and (b is None or type(b) is list)
                         for a, b in zip(need, picks))):
             raise bad("the pending decision's cards picked so far do not fit how many are needed")
     answers = p.get("answers")
