@@ -123,6 +123,14 @@ def test_a_loop_with_a_way_out_says_nothing(source):
     assert warnings(source) == []
 
 
+def test_a_game_capped_by_a_counter_ends_and_is_scored():
+    capped = endless().replace("    repeat while true:\n", "    repeat while true:\n        pot = pot + 1\n"
+                               "        if pot > 30:\n            end game\n").replace("            pot = c\n", "")
+    assert warnings(capped) == []
+    res = simulate(api.load_source(capped, "x.cat"), players=2, games=3, seed=1, max_decisions=1000)
+    assert res.unfinished == 0 and res.decisions_mean == 60
+
+
 # ------------------------------------------------------------ the decision budget
 
 def test_simulate_counts_games_past_the_budget_as_unfinished():
