@@ -91,8 +91,10 @@ class DeclarationChecks:
             self._declare(self.counters, c, c.name, "counter", c)
         for d in g.defines:
             self._declare(self.defines, d, d.name, "definition", d)
+            self._check_params(d, "definition")
         for a in g.actions:
             self._declare(self.actions, a, a.name, "action", a)
+            self._check_params(a, "action")
         for ph in g.phases:
             self._declare(self.phases, ph, ph.name, "phase", ph)
         if not g.flow:
@@ -109,6 +111,15 @@ class DeclarationChecks:
                           f"call it something else, such as `{item.name}_points`")
             seen.add(item.name)
             self.components.append(item.name)
+
+    def _check_params(self, node, kind: str) -> None:
+        """A parameter named twice would leave one of the two arguments unreachable."""
+        seen = set()
+        for name in node.params:
+            if name in seen:
+                self.rep.error(node, f"{kind} `{node.name}` names the parameter `{name}` twice",
+                               "give each parameter its own name")
+            seen.add(name)
 
     def check_card_values(self) -> None:
         """Each name means one thing: a card value may not be the name of a value the rules

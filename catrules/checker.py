@@ -132,6 +132,8 @@ class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
         self.check_reachability()
         self.check_trigger_cycles()
         self.check_define_cycles()
+        self.check_endless_loops()
+        self.check_pick_keys()
         rep.raise_if_errors()
         return Checked(g, self.zones, self.attributes, self.symbols, self.counters, self.options, self.defines,
                        self.actions, self.phases, self.names, rep.warnings, self.card_types,

@@ -158,6 +158,11 @@ class Parser(argparse.ArgumentParser):
 
 # ================================================================ simulate
 
+def _check_budget(args) -> None:
+    if args.max_decisions is not None and args.max_decisions < 1:
+        raise UsageError("--max-decisions must be 1 or more", "it stops a game of bots that has not ended by then")
+
+
 def cmd_simulate(args) -> int:
     from .simulate import simulate
     game = _load(args.game)
@@ -176,6 +181,7 @@ def cmd_simulate(args) -> int:
         raise UsageError(f"{len(bots)} bots for {players} players", "give one bot for everyone or one per player")
     if args.games < 0:
         raise UsageError("--games must be 0 or more")
+    _check_budget(args)
 
     progress = None
     bar = None
@@ -192,7 +198,8 @@ def cmd_simulate(args) -> int:
         if bar is not None:
             bar.start()
         result = simulate(game, players, args.games, args.seed, seats=seats, options=options,
-                          log_path=args.log, progress=progress, viewer=_viewer(args, players))
+                          log_path=args.log, progress=progress, viewer=_viewer(args, players),
+                          max_decisions=args.max_decisions)
     except KeyboardInterrupt:
         if bar is not None:
             bar.stop()
@@ -433,6 +440,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--handicap", metavar="SECONDS",
                     help=f"seconds taken off a human seat's time in every race, 0 to {HANDICAP_MAX:g} "
                          "(default: 0; a resumed game keeps its own)")
+    sp.add_argument("--max-decisions", type=int, metavar="N",
+                    help="with bots only: stop a game that has not ended after N decisions "
+                         "(default: 100,000)")
     sp.add_argument("--plain", action="store_true",
                     help="the line-by-line interface (for screen readers; the default when the input "
                          "or output is not a terminal) instead of the full-screen table")
@@ -454,6 +464,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--log", metavar="FILE", help="write every game to one JSON Lines log (default: none)")
     sp.add_argument("--viewer", type=int, metavar="P",
                     help="with --log: write only what player P (from 1) may see in each game")
+    sp.add_argument("--max-decisions", type=int, metavar="N",
+                    help="stop a game that has not ended after N decisions and count it as unfinished "
+                         "(default: 100,000)")
     sp.set_defaults(func=cmd_simulate)
 
     sp = sub.add_parser("check", help="check game files and report every problem", description=_CHECK_DESC,

@@ -18,9 +18,10 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from .cli import (FORCE_TTY_ENV, HANDICAP_MAX, NO_TTY_MESSAGE, SEATS_HINT, Failure, UsageError, _check_bot_specs,
+from .cli import (FORCE_TTY_ENV, _check_budget, HANDICAP_MAX, NO_TTY_MESSAGE, SEATS_HINT, Failure, UsageError, _check_bot_specs,
                   _err, _is_human, _load, _options, _players, _split_specs, _viewer)
 from .errors import CatrulesError, RulesError, SaveError
+from .simulate import OverBudget
 
 
 # ==================================================================== play
@@ -31,6 +32,7 @@ def cmd_play(args) -> int:
     from .frontends.terminal import Quit
     from .match import Match
 
+    _check_budget(args)
     resume = None
     if args.resume:
         resume = _read_save(args.resume)
@@ -152,8 +154,16 @@ def cmd_play(args) -> int:
         if full_screen:
             from .frontends.tui import run_tui
             run_tui(match, [s for s in seats if getattr(s, "interactive", False)], f"{game.title} · seed {seed}")
-        else:
+        elif humans:
             match.run(spectator.flush if spectator is not None else None)
+        else:
+            _run_bots(match, spectator, args.max_decisions)
+    except OverBudget as exc:
+        if writer is not None:
+            writer.close()
+        raise Failure(f"{exc}: the game was stopped, unfinished (a game that never ends?)",
+                      "see how the game ends (`catrules check` warns of a loop with no way out); "
+                      "--max-decisions N sets the budget of a game played by bots") from None
     except (KeyboardInterrupt, EOFError, Quit) as exc:
         if writer is not None:
             writer.close()
@@ -348,3 +358,14 @@ def _open_log(path, game, state, specs, match, viewer=None):
         for ev in again.log:
             writer.event(ev)
     return writer
+
+
+def _run_bots(match, spectator, max_decisions) -> None:
+    """Bots alone would play a game that never ends forever: they get the simulation's budget."""
+    from .simulate import DECISION_LIMIT, decision_budget
+    budget = decision_budget(match.state, max_decisions or DECISION_LIMIT)
+
+    def after_step() -> None:
+        spectator.flush()
+        budget()
+    match.run(after_step)

@@ -3,12 +3,14 @@
 Phases that are never played or that play themselves, actions never done,
 definitions that use themselves, and chains of triggers that can fire each
 other forever: each found once per group (strongly connected components),
-however large the game.  :class:`WholeGameChecks` is part of the checker
+however large the game.  Also loops with no way out (a game that may never end)
+and `pick` cases that are not fixed values.  :class:`WholeGameChecks` is part of the checker
 (:mod:`catrules.checker`), which calls these after the per-statement checks.
 """
 
 from __future__ import annotations
 
+import attrs
 import networkx as nx
 
 from . import ast
@@ -139,6 +141,61 @@ class WholeGameChecks:
         return {x.name for x in ast.walk(e) if isinstance(x, (ast.Name, ast.Of)) and x.name in self.zones}
 
 
+    # ------------------------------------------------------------ games that never end
+    def check_endless_loops(self) -> None:
+        """Warn of a `repeat while true` / `repeat until false` that nothing can leave: no `stop`
+        of its own, and no `end game` in it or in what it does or plays (triggers too, since a
+        move in the loop may set one off).  Found statically; simulations also have a budget."""
+        g = self.g
+        units = {f"phase:{p.name}": p.body for p in g.phases}
+        units.update({f"action:{a.name}": a.body for a in g.actions})
+        ends = {k for k, body in units.items() if any(isinstance(n, ast.EndGame) for n in ast.walk(body))}
+        calls = {k: set(_calls(body)) for k, body in units.items()}
+        changed = True
+        while changed:          # units that can end the game through what they call (a fixpoint)
+            changed = False
+            for k, callees in calls.items():
+                if k not in ends and callees & ends:
+                    ends.add(k)
+                    changed = True
+        for t in g.triggers:
+            if any(isinstance(n, ast.EndGame) for n in ast.walk(t.body)) or set(_calls(t.body)) & ends:
+                return          # a trigger may end the game from inside any loop: nothing to say
+        for body in g.bodies:
+            for n in ast.walk(body):
+                if not (isinstance(n, ast.RepeatUntil) and isinstance(n.cond, ast.Const)
+                        and n.cond.value is n.negate):
+                    continue
+                if _leaves(n.body) or any(isinstance(x, ast.EndGame) for x in ast.walk(n.body)) \
+                        or set(_calls(n.body)) & ends:
+                    continue
+                words = "repeat while true" if n.negate else "repeat until false"
+                self.rep.warning(n, f"this `{words}` has no way out (no `stop` in it, no `end game` in it or in "
+                                    "what it does), so the game never ends",
+                                 "add `stop` or `end game` where the game should end, or a condition that can "
+                                 "change; `catrules simulate` stops such a game after its decision budget")
+
+    def check_pick_keys(self) -> None:
+        """A `pick` case written as a name means whatever the name means where it stands: a
+        variable or counter named like a card value hides that value, silently."""
+        for n in ast.walk(self.g):
+            if not isinstance(n, ast.Pick):
+                continue
+            for k, _ in n.cases:
+                if not isinstance(k, ast.Name):
+                    continue
+                kind = self.names.get(id(k), ("symbol",))[0]
+                if kind in ("local", "counter", "option") and k.name in self.symbols:
+                    self.rep.error(k, f"the case `{k.name}` of `pick` is the {_KIND[kind]} `{k.name}` here, "
+                                      f"not the card value `{k.name}`",
+                                   f"rename the {_KIND[kind]}, so that `{k.name}` means the card value")
+                elif kind in ("counter", "option"):
+                    self.rep.warning(k, f"the case `{k.name}` of `pick` is compared with the value of "
+                                        f"{_KIND[kind]} `{k.name}` (not a fixed value: it may change)",
+                                     f"write the value itself as the case, or compare with `if ... == "
+                                     f"{k.name} then ... else ...` to say that the {_KIND[kind]} is meant")
+
+
 def _cycle_through(graph, comp, first) -> list:
     """A shortest cycle through ``first`` inside the strongly connected ``comp``: [first, ..., first]."""
     if graph.has_edge(first, first):
@@ -150,3 +207,35 @@ def _cycle_through(graph, comp, first) -> list:
         if best is None or len(path) < len(best):
             best = path
     return [first] + best
+
+_KIND = {"local": "variable", "counter": "counter", "option": "option"}
+_LOOPS = (ast.RepeatTimes, ast.RepeatUntil, ast.ForPlayers, ast.ForEach, ast.Together)
+
+
+def _calls(body):
+    """The phases and actions a block plays or does."""
+    for n in ast.walk(body):
+        if isinstance(n, ast.Play):
+            yield f"phase:{n.phase}"
+        elif isinstance(n, ast.Do):
+            yield f"action:{n.action}"
+
+
+def _leaves(body) -> bool:
+    """Whether a `stop` in this loop body (not in a loop inside it) leaves the loop."""
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.StopLoop):
+            return True
+        if isinstance(n, _LOOPS):
+            continue
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, ast.Stmt):
+            for f in attrs.fields(type(n)):
+                v = getattr(n, f.name)
+                if isinstance(v, (ast.Node, list, tuple)):
+                    stack.append(v)
+    return False
+

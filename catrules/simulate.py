@@ -4,7 +4,9 @@
 with bot seats (:func:`catrules.bots.make_seat`).  Game ``i`` (from 0) uses
 the seed ``seed * 1_000_003 + i``, so the same arguments always give the same
 games and the same :class:`SimResult` (apart from the timing), and any one
-game can be played again on its own with its seed.  With ``log_path`` every
+game can be played again on its own with its seed.  A game that passes the
+decision budget (``max_decisions``) is stopped and counted as unfinished: it
+has no winner and no scores, and the summary says how many.  With ``log_path`` every
 game is written, one after another, to one JSON Lines log
 (:mod:`catrules.logs`) that :func:`catrules.logs.replay` can check.
 """
@@ -17,10 +19,10 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from .bots import make_seat
-from .errors import RulesError
 from .match import Match
 
-#: A simulated game that asks for more decisions than this is stopped (a game that never ends).
+#: A simulated game that asks for more decisions than this is stopped and counted as unfinished
+#: (a game that may never end); ``simulate(max_decisions=...)`` and ``--max-decisions`` change it.
 DECISION_LIMIT = 100_000
 
 #: Game ``i`` of a simulation with seed ``s`` uses the seed ``s * SEED_STRIDE + i``.
@@ -60,6 +62,8 @@ class SimResult:
     seats: list                     # one SeatStats per player
     shared_games: int = 0           # games won by more than one player (each of them counts a win)
     decisions_mean: float = 0.0     # mean number of decisions per game (State.decisions)
+    unfinished: int = 0             # games stopped by the decision budget (no winner, no scores)
+    max_decisions: int = DECISION_LIMIT
     elapsed: float = 0.0            # seconds for the whole simulation (timing)
     log_path: Optional[str] = None
 
@@ -74,6 +78,7 @@ class SimResult:
             "seed": self.seed, "options": list(self.options),
             "seats": [s.to_dict() for s in self.seats],
             "shared_games": self.shared_games, "decisions_mean": self.decisions_mean,
+            "unfinished_games": self.unfinished, "max_decisions": self.max_decisions,
             "log": self.log_path,
             "timing": {"elapsed_seconds": round(self.elapsed, 3),
                        "games_per_second": round(self.games_per_second, 2)},
@@ -93,6 +98,9 @@ class SimResult:
         lines.append("")
         lines.append(f"decisions per game: {self.decisions_mean:.1f}    "
                      f"games with a shared win: {self.shared_games}")
+        if self.unfinished:
+            lines.append(_clip(f"unfinished: {self.unfinished} game{'s' if self.unfinished != 1 else ''} passed "
+                               f"{self.max_decisions:,} decisions and were stopped (not counted above)"))
         lines.append(f"time: {self.elapsed:.2f} s ({self.games_per_second:.1f} games/s)")
         if self.log_path:
             lines.append(_clip(f"log: {self.log_path}"))
@@ -126,12 +134,15 @@ def _seat_specs(seats, players: int) -> list:
 
 def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | str = "random", options=(),
              log_path: Optional[str | Path] = None,
-             progress: Optional[Callable[[int, int], None]] = None, viewer: Optional[int] = None) -> SimResult:
+             progress: Optional[Callable[[int, int], None]] = None, viewer: Optional[int] = None,
+             max_decisions: Optional[int] = None) -> SimResult:
     """Play ``games`` games of ``game`` (a loaded game or a game file) with bot seats.
 
     ``seats`` is one seat spec for every player or a list of one per player (see
     :func:`catrules.bots.make_seat`).  ``progress(done, total)`` is called after each game.
     ``viewer`` (a player from 0) makes the log hold only what that player may see.
+    A game that asks for more than ``max_decisions`` decisions (default :data:`DECISION_LIMIT`)
+    is stopped and counted in ``SimResult.unfinished``; wins and scores are over the others.
     """
     from .logs import LogWriter
     if isinstance(game, (str, Path)):
@@ -141,6 +152,9 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
         raise ValueError(f"the number of games must be a whole number of at least 0, not {games!r}")
     if not isinstance(seed, int):
         raise ValueError(f"the seed must be a whole number, not {seed!r}")
+    budget_limit = DECISION_LIMIT if max_decisions is None else max_decisions
+    if not isinstance(budget_limit, int) or isinstance(budget_limit, bool) or budget_limit < 1:
+        raise ValueError(f"the decision budget must be a whole number of at least 1, not {max_decisions!r}")
     specs = _seat_specs(seats, players)
     options = sorted(set(options))
     game.program.check_start(players, options)     # a wrong player count or option fails here
@@ -153,6 +167,7 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
     highs: list = [None] * players
     shared = 0
     decisions = 0
+    unfinished = 0
     log_file = open(log_path, "w", encoding="utf-8") if log_path is not None else None
     start = time.perf_counter()
     try:
@@ -164,14 +179,16 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
             writer = None
             if log_file is not None:
                 writer = LogWriter(log_file, game, players, options, s, specs, viewer=viewer).attach(match)
-            def budget(state=state):
-                if state.decisions > DECISION_LIMIT:
-                    raise RulesError(f"the game asked for more than {DECISION_LIMIT:,} decisions without "
-                                     "ending; a game that never ends?", state.pending_["line"] if
-                                     state.pending_ else 0, game.path,
-                                     "check how the game ends: `end game`, or a flow that finishes")
             try:
-                match.run(budget)
+                match.run(decision_budget(state, budget_limit))
+            except OverBudget:
+                unfinished += 1
+                decisions += state.decisions
+                if writer is not None:
+                    writer.close()          # a log without a result line: replay says it is cut off
+                if progress is not None:
+                    progress(i + 1, games)
+                continue
             except Exception as exc:
                 if hasattr(exc, "add_note"):
                     exc.add_note(f"in simulated game {i + 1} of {games} (seed {s})")
@@ -198,8 +215,26 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
         if log_file is not None:
             log_file.close()
     elapsed = time.perf_counter() - start
-    n = max(games, 1)
+    n = max(games - unfinished, 1)        # wins and scores are over the games that ended
     stats = [SeatStats(p, specs[p], wins[p], round(wins[p] / n, 6), round(sums[p] / n, 6), lows[p], highs[p])
              for p in range(players)]
     return SimResult(game.title, str(game.path), players, games, seed, options, stats, shared,
-                     round(decisions / n, 6), elapsed, str(log_path) if log_path is not None else None)
+                     round(decisions / max(games, 1), 6), unfinished, budget_limit, elapsed,
+                     str(log_path) if log_path is not None else None)
+
+
+class OverBudget(Exception):
+    """A game asked for more decisions than its budget (see :func:`decision_budget`)."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"the game asked for more than {limit:,} decisions without ending")
+        self.limit = limit
+
+
+def decision_budget(state, limit: int) -> Callable[[], None]:
+    """A check for :meth:`Match.run` that raises :class:`OverBudget` once ``state`` has asked for
+    more than ``limit`` decisions: bots alone would play a game that never ends forever."""
+    def check() -> None:
+        if state.decisions > limit:
+            raise OverBudget(limit)
+    return check

@@ -143,7 +143,7 @@ def test_to_dict_and_table(meow):
     assert isinstance(res, SimResult)
     d = res.to_dict()
     assert list(d) == ["game", "path", "players", "games", "seed", "options", "seats", "shared_games",
-                       "decisions_mean", "log", "timing"]
+                       "decisions_mean", "unfinished_games", "max_decisions", "log", "timing"]
     assert list(d["seats"][0]) == ["seat", "spec", "wins", "win_rate", "score_mean", "score_min", "score_max"]
     assert list(d["timing"]) == ["elapsed_seconds", "games_per_second"]
     assert d["timing"]["games_per_second"] > 0
