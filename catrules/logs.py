@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterator, Optional
@@ -363,7 +364,7 @@ class GameReplay:
             if not self.complete:
                 text += f"\n  {INCOMPLETE}"
         else:
-            text = f"{head}: line {self.line}: {self.message}"
+            text = f"{head}: line {self.line}: {_printable(self.message)}"
             if self.expected is not None:
                 text += f"\n  expected: {_short(self.expected)}"
             if self.got is not None:
@@ -425,8 +426,13 @@ class ReplayReport:
 
 
 def _short(obj, limit: int = 300) -> str:
-    s = obj if isinstance(obj, str) else _dumps(obj)
+    s = _printable(obj if isinstance(obj, str) else _dumps(obj))
     return s if len(s) <= limit else s[:limit - 3] + "..."
+
+
+def _printable(s: str) -> str:
+    """Control characters of a (perhaps tampered) log written out, never sent to the terminal."""
+    return re.sub(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", lambda m: f"\\x{ord(m.group()):02x}", s)
 
 
 def _roundtrip(obj: dict) -> dict:
@@ -487,10 +493,11 @@ def _replay_game(lg: LoggedGame, gr: GameReplay, log_dir: Path, loaded: dict, lo
     if not isinstance(opts, list) or not all(isinstance(o, str) for o in opts):
         raise _Differs(hl, "the header's options must be a list of names: cannot replay")
     if h.get("language") != LANGUAGE_VERSION:
-        gr.notes.append(f"the log was written for language version {h.get('language')}, "
+        gr.notes.append(f"the log was written for language version {_printable(str(h.get('language')))}, "
                         f"this is {LANGUAGE_VERSION}")
     if h.get("catrules") != __version__:
-        gr.notes.append(f"the log was written by catrules {h.get('catrules')}, this is {__version__}")
+        gr.notes.append(f"the log was written by catrules {_printable(str(h.get('catrules')))}, "
+                        f"this is {__version__}")
     try:
         gp = _find_game_file(str(h["game"]), log_dir)
     except FileNotFoundError:

@@ -17,7 +17,7 @@ from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
-from . import ast
+from . import ast, grammar_cache
 from .ast_builder import _ToAst
 from .errors import Diagnostic, GameFileError, Reporter
 from .limits import NESTING_LIMIT
@@ -46,15 +46,23 @@ def grammar_text() -> str:
 
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
-    return Lark(grammar_text(), parser="lalr", postlex=_Indenter(), propagate_positions=True,
-                maybe_placeholders=True, start="start", cache=True)
+    return _build("start")
 
 
 @functools.lru_cache(maxsize=1)
 def _lark_expr() -> Lark:
     """The same grammar, read from ``expr``: for the values in braces inside a text."""
-    return Lark(grammar_text(), parser="lalr", postlex=_Indenter(), propagate_positions=True,
-                maybe_placeholders=True, start="expr", cache=True)
+    return _build("expr")
+
+
+def _build(start: str) -> Lark:
+    # cached only in the user's private directory: a pickle in the shared /tmp could be planted
+    text = grammar_text()
+    cache = grammar_cache.cache_file(text, start)
+    lark = Lark(text, parser="lalr", postlex=_Indenter(), propagate_positions=True,
+                maybe_placeholders=True, start=start, cache=cache)
+    grammar_cache.seal(cache)
+    return lark
 
 
 def _on_line(tree, line: int) -> None:
@@ -260,7 +268,7 @@ def parse_file(path: str | Path) -> ast.GameFile:
 
 def _check_characters(path: str, text: str) -> None:
     """Control characters other than tab and newline have no place in a game file."""
-    m = re.search(r"[\x00-\x08\x0b-\x1f\x7f\r]", text)
+    m = re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\r]", text)     # C1 too: \x9b starts a sequence
     if m:
         line = text.count("\n", 0, m.start()) + 1
         col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1

@@ -32,6 +32,26 @@ PALETTE = ["cyan", "magenta", "yellow", "turquoise2", "orchid", "medium_purple1"
 
 _CARD_META = ("id", "type", "label", "face", "text")     # not attributes of the card
 _SLOT_OF_PLAYER = re.compile(r"^(.*) of player (\d+)$")
+#: Characters a terminal may act on (C0 and C1 controls, DEL; tab and newline are harmless).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def plain(s: str) -> str:
+    """``s`` with every control character written out (``\\x1b``), so that text from a log,
+    a save or a seat name can never clear the screen, retitle the window or write a link.
+    (Markup like ``[bold]`` needs nothing: it is always drawn as :class:`Text`, never parsed.)"""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", s)
+
+
+def clean(obj):
+    """A copy of an event (dicts, lists, texts) with :func:`plain` texts, keys included."""
+    if isinstance(obj, str):
+        return plain(obj)
+    if isinstance(obj, dict):
+        return {clean(k): clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [clean(x) for x in obj]
+    return obj
 
 
 
@@ -43,7 +63,7 @@ class Painter:
     def __init__(self, game=None, me: Optional[int] = None, names: Optional[list] = None):
         self.game = game
         self.me = me
-        self.names = list(names or [])
+        self.names = [plain(x) if isinstance(x, str) else x for x in names or []]
         self.n = len(self.names)       # number of players, once known
         self.width: Optional[int] = None   # the console's width, to break lines between cards
         self.short_tally = False       # a tally as one line (a narrow area), not a table
@@ -261,6 +281,7 @@ class Painter:
     # events --------------------------------------------------------------
     def events(self, evs: list) -> list:
         """Events as lines; moves of several players' cards of one zone to one place make one line."""
+        evs = [clean(ev) for ev in evs]     # events may come from a log someone sent
         out = []
         i = 0
         while i < len(evs):

@@ -27,7 +27,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from .base import Choice, Seat
-from .painter import Painter, bullets
+from .painter import Painter, bullets, plain
 from .tables import render_view, score_notes, score_table, winners_line
 
 
@@ -41,6 +41,16 @@ def _stdin_is_tty() -> bool:
     except (AttributeError, ValueError):
         return False
 
+
+
+def _option_number(ans: str, n: int) -> Optional[int]:
+    """The option number typed, or None: only ASCII digits count (``²`` and ``٣`` are digits to
+    :meth:`str.isdigit` but not numbers to type), and a number longer than ``n`` is never one."""
+    digits = ans.lstrip("0")
+    if not (ans.isascii() and ans.isdigit()) or not digits or len(digits) > len(str(n)):
+        return None
+    k = int(digits)
+    return k if k <= n else None
 
 
 # ------------------------------------------------------------------ seats
@@ -124,10 +134,11 @@ class TerminalSeat(Seat):
                              style="yellow"))
                 continue
             if ans.isdigit():
-                k = int(ans)
-                if 1 <= k <= len(opts):
+                k = _option_number(ans, len(opts))
+                if k is not None:
                     return self._choice(decision, opts[k - 1].id, t0)
-                c.print(Text(f"{k} is not one of the options: type a number from 1 to {len(opts)}.",
+                shown = plain(ans if len(ans) <= 12 else ans[:9] + "…")
+                c.print(Text(f"{shown} is not one of the options: type a number from 1 to {len(opts)}.",
                              style="yellow"))
                 continue
             found = [o for o in opts if low in (o.id.lower(), str(o.label).lower())]
@@ -147,11 +158,11 @@ class TerminalSeat(Seat):
         if self._input is None:
             answer = self.console.input(prompt)
             if not _stdin_is_tty():
-                self.console.print(Text(answer))    # scripted input: echo it as a terminal would
+                self.console.print(Text(plain(answer)))    # scripted input: echo it as a terminal would
             return answer
         self.console.print(prompt, end="")
         answer = self._input(prompt.plain)
-        self.console.print(Text(str(answer)))       # the echo a terminal would show
+        self.console.print(Text(plain(str(answer))))    # the echo a terminal would show
         return answer
 
     def _prompt(self, decision) -> Text:

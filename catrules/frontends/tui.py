@@ -476,7 +476,7 @@ class TableApp(App):
         n = len(self.decision.options)
         key = event.key
         opts = self.query_one("#options", Options)
-        if key.isdigit():
+        if len(key) == 1 and key in "0123456789":      # not "²", a digit to str.isdigit only
             event.stop()
             self.typed = (self.typed + key).lstrip("0")
             if not self.typed:
