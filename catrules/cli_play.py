@@ -133,9 +133,10 @@ def cmd_play(args) -> int:
     state = match.state
     head = (f"{game.title}: {players} players, seed {seed}, options: {', '.join(options) or 'none'}; "
             "seats: " + ", ".join(f"{i + 1} {n}" for i, n in enumerate(names)))
-    console.print(("Resumed " if resume is not None else "") + head, style="dim", markup=False)
+    from .frontends.painter import plain
+    console.print(plain(("Resumed " if resume is not None else "") + head), style="dim", markup=False)
     if resume is not None and log_path is None and isinstance(cli.get("log"), str):
-        console.print(f"(the game was logged to {cli['log']}; resume with --log FILE to log it again)",
+        console.print(f"(the game was logged to {plain(cli['log'])}; resume with --log FILE to log it again)",
                       style="dim", markup=False)
     spectator = None
     if not humans:
