@@ -307,7 +307,7 @@ class _ToAst(Transformer):
 
     def how_many(self, meta, ch):
         n = ch[0]
-        return ast.Const(int(n), line=n.line, column=n.column) if isinstance(n, Token) else n
+        return ast.Const(self._int(n), line=n.line, column=n.column) if isinstance(n, Token) else n
 
     def choose(self, meta, ch):
         openly, actor, count, var, source, opts = ch

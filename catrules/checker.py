@@ -243,7 +243,13 @@ class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
         for ph in g.phases:
             self.block(ph.body, _Scope(self.unit_locals([], ph.body), unit=f"phase:{ph.name}"))
         for item in g.score:
-            self.expr(item.value, _Scope(set(), player=True, unit="score"))
+            t = self.expr(item.value, _Scope(set(), player=True, unit="score"))
+            if item.counted and family(t) not in (None, "number") and \
+                    not any(d.line == item.line for d in self.rep.errors):      # one error per mistake
+                self.rep.error(item.value, f"score item `{item.name}` adds up to the total, and this is "
+                                           f"{describe(t)}, not a number",
+                               "count a list with `count(...)`, add its values with `sum(...)`; or make "
+                               "the item a `note`, shown but not counted")
             if item.only_if is not None:
                 self.expr(item.only_if, _Scope(set(), unit="score"))
                 bad = next((n for n in ast.walk(item.only_if) if not (

@@ -193,3 +193,19 @@ def test_the_probe_of_extreme_files_runs_clean(capsys):
     assert probe_extreme.main(["--only", "f(a, a)", "--timeout", "30"]) == 0
     out = capsys.readouterr().out
     assert out.count("rejected") == 2 and "failures: 0" in out
+
+
+def test_a_counted_score_item_must_be_a_number():
+    src = BASE + "flow:\n    do nothing\nscore:\n    stars = (hand where value > 2)\n    note shown = hand\n"
+    with pytest.raises(GameFileError) as exc:
+        api.load_source(src, "t.cat")
+    (d,) = exc.value.diagnostics
+    assert "score item `stars` adds up to the total" in d.message and "`note`" in d.hint
+
+
+def test_a_huge_count_of_cards_to_choose_is_refused_where_it_is_written():
+    src = BASE + "flow:\n    for each player p:\n        p chooses " + "9" * 400 + " cards c from deck\n"
+    with pytest.raises(GameFileError) as exc:
+        api.load_source(src, "t.cat")
+    d = exc.value.diagnostics[0]
+    assert "a number larger than" in d.message and d.line == BASE.count("\n") + 3
