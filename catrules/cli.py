@@ -267,6 +267,22 @@ def cmd_graph(args) -> int:
     return 0
 
 
+# =================================================================== rules
+
+def cmd_rules(args) -> int:
+    from .summary import summary
+    text = summary(_load(args.game))
+    if args.output and args.output != "-":
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise Failure(f"cannot write {args.output}: {exc.strerror or exc}") from None
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 # ================================================================== replay
 
 def cmd_replay(args) -> int:
@@ -305,6 +321,7 @@ examples:
   catrules simulate games/mygame.cat --players 4 --games 1000 --seed 1
   catrules check games/mygame.cat
   catrules graph games/mygame.cat --format mermaid -o mygame.mmd
+  catrules rules games/mygame.cat -o mygame.md
   catrules replay game.jsonl
 
 exit codes: 0 ok, 1 a game file, save or log is at fault, 2 usage error,
@@ -386,6 +403,20 @@ examples:
   catrules graph games/mygame.cat --format svg -o mygame.svg
   catrules graph games/mygame.cat --format mermaid -o mygame.mmd
   catrules graph games/mygame.cat | dot -Tpdf > mygame.pdf
+"""
+
+_RULES_DESC = """\
+Print a summary of a game, generated from its file, as Markdown: the
+components (each card type with its counts by attribute, the zones and who
+sees them, the counters), the steps of the setup, flow, phases and actions,
+every choice with who makes it, its prompt and default, the triggers, the
+score items and how the winner is found (tie-breakers included).
+"""
+
+_RULES_EPILOG = """\
+examples:
+  catrules rules games/mygame.cat
+  catrules rules games/mygame.cat -o mygame.md
 """
 
 _REPLAY_DESC = """\
@@ -481,6 +512,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help="output format: Graphviz dot, a Mermaid flowchart or an SVG picture (default: dot)")
     sp.add_argument("-o", "--output", metavar="OUT", help="write to this file (default: standard output)")
     sp.set_defaults(func=cmd_graph)
+
+    sp = sub.add_parser("rules", help="print a summary of a game's rules (Markdown)", description=_RULES_DESC,
+                        epilog=_RULES_EPILOG, formatter_class=fmt)
+    sp.add_argument("game", metavar="GAME", help="the game file (.cat)")
+    sp.add_argument("-o", "--output", metavar="OUT", help="write to this file (default: standard output)")
+    sp.set_defaults(func=cmd_rules)
 
     sp = sub.add_parser("replay", help="replay a log and check it gives the same game",
                         description=_REPLAY_DESC, epilog=_REPLAY_EPILOG, formatter_class=fmt)
