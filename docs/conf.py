@@ -21,6 +21,7 @@ extensions = []
 root_doc = "index"
 source_suffix = {".rst": "restructuredtext"}
 exclude_patterns = ["_build", "_generated", "examples", "Thumbs.db", ".DS_Store"]
+# rules/ holds one page per shipped game, written at each build (write_rules_pages).
 
 highlight_language = "none"
 pygments_style = "sphinx"
@@ -91,7 +92,59 @@ def draw_game_graphs(app):
                 f.write(svg)
 
 
+def _game_files(games):
+    """The shipped game files: games/*.cat, then the variants in games/variants/, if any."""
+    found = []
+    for folder in (games, os.path.join(games, "variants")):
+        if os.path.isdir(folder):
+            found += [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".cat")]
+    return found
+
+
+def rules_page(path, root):
+    """The reST page of one game's summary: the Markdown of ``catrules rules`` as a literal block."""
+    import catrules
+    from catrules.summary import summary
+
+    game = catrules.load_game(path)
+    rel = os.path.relpath(path, root).replace(os.sep, "/")
+    title = f"{game.title}: the summary"
+    body = "\n".join(("   " + line) if line else "" for line in summary(game).splitlines())
+    return (f"{title}\n{'=' * len(title)}\n\n"
+            f"Generated from ``{rel}`` at the build of this documentation, as\n"
+            f"``catrules rules {rel}`` prints it.\n\n.. code-block:: markdown\n\n{body}\n")
+
+
+def write_rules_pages(app):
+    """Write rules/GAME.rst for each shipped game (summaries.rst lists them)."""
+    from sphinx.util import logging
+
+    import catrules
+
+    root = os.path.join(app.srcdir, "..")
+    out = os.path.join(app.srcdir, "rules")
+    os.makedirs(out, exist_ok=True)
+    wanted = set()
+    for path in _game_files(os.path.join(root, "games")):
+        stem = os.path.splitext(os.path.relpath(path, os.path.join(root, "games")))[0].replace(os.sep, "-")
+        try:
+            page = rules_page(path, root)
+        except catrules.GameFileError as exc:
+            logging.getLogger(__name__).warning("%s does not load: %s", path, exc, location="summaries")
+            continue
+        target = os.path.join(out, stem + ".rst")
+        wanted.add(stem + ".rst")
+        old = open(target, encoding="utf-8").read() if os.path.exists(target) else None
+        if page != old:                 # rewrite only a changed page, so the build stays incremental
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(page)
+    for name in os.listdir(out):        # a game removed since the last build loses its page
+        if name not in wanted:
+            os.remove(os.path.join(out, name))
+
+
 def setup(app):
     app.add_lexer("catrules", CatrulesLexer)
     app.connect("builder-inited", check_meow_anchors)
     app.connect("builder-inited", draw_game_graphs)
+    app.connect("builder-inited", write_rules_pages)
