@@ -248,6 +248,34 @@ def cmd_check(args) -> int:
     return 1 if failed else 0
 
 
+def cmd_fmt(args) -> int:
+    from .fmt import format_file
+    failed = changed = 0
+    for path in args.files:
+        if not Path(path).exists():
+            failed += 1
+            _err(f"no such game file: {path}", "check the path (game files end in .cat)")
+            continue
+        try:
+            old, new = format_file(path)
+        except GameFileError as exc:
+            failed += 1
+            _print_diagnostics(exc)
+            continue
+        if old == new:
+            continue
+        changed += 1
+        if args.check:
+            print(f"would reformat: {path}")
+        else:
+            Path(path).write_text(new, encoding="utf-8")
+            print(f"formatted: {path}")
+    if args.check and changed:
+        print(f"{changed} file{'s' if changed != 1 else ''} would change; run catrules fmt to format",
+              file=sys.stderr)
+    return 1 if failed or (args.check and changed) else 0
+
+
 # =================================================================== graph
 
 def cmd_graph(args) -> int:
@@ -392,6 +420,22 @@ examples:
   catrules check games/*.cat
 """
 
+_FMT_DESC = """\
+Rewrite game files in the canonical layout: blocks indented by 4 spaces,
+spaces around operators and after commas, at most one blank line in a row and
+one around each top-level block, lines over 100 characters wrapped inside
+brackets or with a `\\` continuation.  Comments are kept; the meaning never
+changes (the new text must parse to the same game, or the file is left alone).
+With --check nothing is written: the files that would change are named and
+the exit code is 1 if there are any (for CI).
+"""
+
+_FMT_EPILOG = """\
+examples:
+  catrules fmt games/mygame.cat
+  catrules fmt --check games/*.cat
+"""
+
 _GRAPH_DESC = """\
 Export a game's action graph (its phases and steps, and how control moves
 between them) as Graphviz dot, as a Mermaid flowchart, or drawn as an SVG
@@ -504,6 +548,12 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog=_CHECK_EPILOG, formatter_class=fmt)
     sp.add_argument("files", nargs="+", metavar="FILE", help="game files to check")
     sp.set_defaults(func=cmd_check)
+
+    sp = sub.add_parser("fmt", help="rewrite game files in the canonical layout", description=_FMT_DESC,
+                        epilog=_FMT_EPILOG, formatter_class=fmt)
+    sp.add_argument("files", nargs="+", metavar="FILE", help="game files to format")
+    sp.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file would change")
+    sp.set_defaults(func=cmd_fmt)
 
     sp = sub.add_parser("graph", help="export the action graph (dot, mermaid or svg)", description=_GRAPH_DESC,
                         epilog=_GRAPH_EPILOG, formatter_class=fmt)
