@@ -178,3 +178,18 @@ def test_a_missing_base_and_an_old_language_are_errors(tmp_path):
 def test_a_filter_that_matches_nothing_is_an_error(tmp_path):
     [d] = _errors(_variant(tmp_path, "remove cards of chip where value > 99\n"))
     assert "no card of `chip` matches" in d.message
+
+
+def test_older_files_may_still_use_the_new_words_as_names():
+    game = catrules.load_source('catrules 2\ngame "Old"\nplayers 1 to 2\n'
+                                'cards chip in remove:\n    card\nzone remove: shared, public, pile\ncounter replace = 1\n'
+                                'define extends = replace + 1\n'
+                                'flow:\n    replace = extends\n')
+    assert game.min_players == 1
+
+
+@pytest.mark.parametrize("path", sorted(VARIANTS.glob("*.cat")), ids=lambda p: p.name)
+def test_the_lexer_highlights_the_variants(path):
+    from pygments.token import Error
+    from catrules.highlight import CatrulesLexer
+    assert not [t for t in CatrulesLexer().get_tokens(path.read_text()) if t[0] is Error]
