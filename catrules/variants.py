@@ -18,6 +18,10 @@ from pathlib import Path
 from . import ast
 from .errors import GameFileError, Reporter, suggest
 
+#: How many files a chain of variants may hold (each one is parsed, and deep chains would
+#: run out of Python's stack).
+CHAIN_LIMIT = 32
+
 # declaration class -> (GameFile list, the word that names its kind in the language)
 _SLOTS = {
     ast.Option: ("options", "option"), ast.CardType: ("cards", "cards"), ast.Zone: ("zones", "zone"),
@@ -52,11 +56,15 @@ def extend(variant: ast.GameFile, parse_file, chain: tuple) -> ast.GameFile:
         rep.error(ext, f"`{ext.target}` leads back to this file: a cycle of variants",
                   "a variant names its base; a base never names one of its variants")
         rep.raise_if_errors()
+    if len(chain) > CHAIN_LIMIT:
+        rep.error(ext, f"more than {CHAIN_LIMIT} files extend one another here",
+                  "let a variant extend the game it changes, not a long chain of variants")
+        rep.raise_if_errors()
     if not base_path.is_file():
         rep.error(ext, f"there is no game file `{ext.target}` to extend",
                   "the path is relative to this file's folder (write `extends \"../meow.cat\"` from a subfolder)")
         rep.raise_if_errors()
-    base = parse_file(base_path, chain + (real,))
+    base = parse_file(base_path, chain)        # which adds the base to the chain
     # every node of the base with the file it came from (its own base's nodes keep theirs)
     where = {id(n): base.origins.get(id(n), base.path) for n in ast.walk(base) if n is not base}
     sources = dict(base.sources)

@@ -193,3 +193,12 @@ def test_the_lexer_highlights_the_variants(path):
     from pygments.token import Error
     from catrules.highlight import CatrulesLexer
     assert not [t for t in CatrulesLexer().get_tokens(path.read_text()) if t[0] is Error]
+
+
+def test_a_very_long_chain_is_refused_in_words(tmp_path):
+    _write(tmp_path, "g0.cat", BASE)
+    for i in range(1, 60):
+        _write(tmp_path, f"g{i}.cat", f'catrules 3\ngame "G{i}"\nplayers 2 to 2\nextends "g{i - 1}.cat"\n')
+    assert catrules.load_game(tmp_path / "g20.cat").title == "G20"
+    [d] = _errors(tmp_path / "g59.cat")
+    assert "more than 32 files" in d.message
