@@ -416,6 +416,26 @@ class RankBy(Node):
 
 
 @attrs.define(eq=False)
+class Extends(Node):
+    """``extends "base.cat"``: the path as written (relative to the variant's file)."""
+    target: str
+
+
+@attrs.define(eq=False)
+class Replace(Node):
+    """``replace DECLARATION``: the declaration stands in for the base's of that kind and name."""
+    item: Any                 # an AST node, or ("setup" | "flow" | "score" | "winner", ...)
+
+
+@attrs.define(eq=False)
+class Remove(Node):
+    """``remove KIND NAME`` or ``remove cards of TYPE where COND``."""
+    kind: str                 # option | cards | zone | counter | define | action | phase | score
+    name: str
+    cond: Optional[Expr] = None
+
+
+@attrs.define(eq=False)
 class GameFile(Node):
     path: str
     version: int
@@ -440,6 +460,10 @@ class GameFile(Node):
     source: str = ""
     setup_pos: tuple = (0, 0)
     flow_pos: tuple = (0, 0)
+    extends: Optional["Extends"] = None      # `extends "base.cat"`: a variant of that game
+    edits: list = attrs.Factory(list)        # Replace and Remove, in file order
+    origins: dict = attrs.Factory(dict)      # id(node) -> path, for nodes from a base file
+    sources: dict = attrs.Factory(dict)      # path -> text, of every base file
 
     @property
     def bodies(self) -> list:

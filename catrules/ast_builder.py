@@ -208,12 +208,34 @@ class _ToAst(Transformer):
     def winner(self, meta, ch):
         return ("winner", [c for c in ch if c is not None])
 
+    # ---- variants ----
+    def extends(self, meta, ch):
+        return ast.Extends(ch[0][1:-1], **_pos(meta))
+
+    def replace(self, meta, ch):
+        return ast.Replace(ch[0], **_pos(meta))
+
+    def removable(self, meta, ch):
+        return str(ch[0])
+
+    def remove_named(self, meta, ch):
+        return ast.Remove(ch[0], str(ch[1]), **_pos(meta))
+
+    def remove_cards_where(self, meta, ch):
+        return ast.Remove("cards", str(ch[0]), ch[1], **_pos(meta))
+
     def start(self, meta, ch):
         header = ch[0]
         _, version, title, lo, hi, hpos = header
         g = ast.GameFile(self.path, version, title, lo, hi, **hpos)
         for item in ch[1:]:
-            if isinstance(item, ast.Option):
+            if item is None:                # no `extends` line
+                continue
+            if isinstance(item, ast.Extends):
+                g.extends = item
+            elif isinstance(item, (ast.Replace, ast.Remove)):
+                g.edits.append(item)
+            elif isinstance(item, ast.Option):
                 g.options.append(item)
             elif isinstance(item, ast.CardType):
                 g.cards.append(item)

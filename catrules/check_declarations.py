@@ -53,7 +53,10 @@ class DeclarationChecks:
             return
         other = self._taken(name)
         if other:
-            self.rep.error(node, f"`{name}` is already the name of a {other}", f"give this {kind} another name")
+            hint = f"give this {kind} another name"
+            if self.g.extends is not None and other == kind:      # a variant changes its base explicitly
+                hint += f", or write `replace` before it to change the base game's {kind}"
+            self.rep.error(node, f"`{name}` is already the name of a {other}", hint)
             self.rejected.setdefault(name, kind)
             return
         table[name] = value

@@ -90,7 +90,7 @@ def check(game: ast.GameFile) -> Checked:
 class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
     def __init__(self, game: ast.GameFile):
         self.g = game
-        self.rep = Reporter(game.path, game.source)
+        self.rep = Reporter(game.path, game.source, game.origins, game.sources)
         self.names: dict = {}
         self.zones: dict = {}
         self.attributes: list = []

@@ -90,21 +90,30 @@ def suggest(word: str, candidates: Iterable[str]) -> str:
 
 
 class Reporter:
-    """Collects diagnostics for one source text."""
+    """Collects diagnostics for one source text.
 
-    def __init__(self, path: str, source: str):
+    A variant's game holds nodes of its base files too: ``origins`` (id of a node -> path)
+    and ``sources`` (path -> text) let an error on such a node point into its own file.
+    """
+
+    def __init__(self, path: str, source: str, origins: dict | None = None, sources: dict | None = None):
         self.path = path
         self.lines = source.splitlines()
         self.items: list[Diagnostic] = []
+        self.origins = origins or {}
+        self.sources = {p: t.splitlines() for p, t in (sources or {}).items()}
 
-    def _line(self, line: int) -> str:
-        if 1 <= line <= len(self.lines):
-            return self.lines[line - 1]
+    def _line(self, line: int, lines: list | None = None) -> str:
+        lines = self.lines if lines is None else lines
+        if 1 <= line <= len(lines):
+            return lines[line - 1]
         return ""
 
     def error(self, node_or_pos, message: str, hint: str = "", severity: str = "error") -> None:
         line, col = _pos(node_or_pos)
-        self.items.append(Diagnostic(self.path, line, col, message, hint, severity, self._line(line)))
+        path = self.origins.get(id(node_or_pos), self.path)
+        lines = self.sources.get(path) if path != self.path else None
+        self.items.append(Diagnostic(path, line, col, message, hint, severity, self._line(line, lines)))
 
     def warning(self, node_or_pos, message: str, hint: str = "") -> None:
         self.error(node_or_pos, message, hint, severity="warning")
@@ -119,7 +128,7 @@ class Reporter:
 
     def raise_if_errors(self) -> None:
         if self.errors:
-            self.items.sort(key=lambda d: (d.line, d.column))
+            self.items.sort(key=lambda d: (d.path != self.path, d.path, d.line, d.column))
             raise GameFileError(self.errors)
 
 

@@ -27,7 +27,7 @@ __all__ = ["CatrulesLexer", "KEYWORDS", "BUILTINS"]
 #: Words that start a declaration (the top-level items of a game file).
 DECLARATIONS = (
     "catrules", "game", "players", "option", "cards", "zone", "counter", "define", "action",
-    "when", "setup", "phase", "flow", "score", "winner", "show", "describe",
+    "when", "setup", "phase", "flow", "score", "winner", "show", "describe", "extends", "replace", "remove",
 )
 
 #: Constant values.

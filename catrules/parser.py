@@ -9,6 +9,7 @@ becomes AST nodes in :mod:`catrules.ast_builder`.
 from __future__ import annotations
 
 import functools
+import os
 import re
 from importlib import resources
 from pathlib import Path
@@ -103,7 +104,8 @@ def _expr_parser(path: str, text: str):
 
 
 #: Words that language 3 added: older files may still use them as names.
-WORDS_OF_3 = frozenset({"nothing", "show", "describe", "asking", "may", "choose", "as"})
+WORDS_OF_3 = frozenset({"nothing", "show", "describe", "asking", "may", "choose", "as", "extends", "replace",
+                        "remove"})
 
 
 @functools.lru_cache(maxsize=8)
@@ -216,8 +218,11 @@ def _quote_in_braces(before: str) -> bool:
     return any("{" in t and "}" not in t.rsplit("{", 1)[1] for t in texts[1::2])
 
 
-def parse(source: str, path: str = "<game>") -> ast.GameFile:
-    """Parse ``source`` into a :class:`catrules.ast.GameFile` (no meaning checks)."""
+def parse(source: str, path: str = "<game>", _chain: tuple = ()) -> ast.GameFile:
+    """Parse ``source`` into a :class:`catrules.ast.GameFile` (no meaning checks).
+
+    A variant (``extends "base.cat"``) comes back merged with its base
+    (:mod:`catrules.variants`); ``_chain`` holds the files that led here, to refuse a cycle."""
     text = source if source.endswith("\n") else source + "\n"
     if text.startswith("\ufeff"):          # a byte-order mark written by some editors
         text = text[1:]
@@ -245,10 +250,13 @@ def parse(source: str, path: str = "<game>") -> ast.GameFile:
     rep.raise_if_errors()
     game.source = text
     game.path = path
+    if game.extends is not None:
+        from . import variants          # here: variants reads its base files with parse_file
+        return variants.extend(game, parse_file, _chain)
     return game
 
 
-def parse_file(path: str | Path) -> ast.GameFile:
+def parse_file(path: str | Path, _chain: tuple = ()) -> ast.GameFile:
     p = Path(path)
     try:
         data = p.read_bytes()
@@ -263,7 +271,7 @@ def parse_file(path: str | Path) -> ast.GameFile:
         src = data.split(b"\n")[line - 1].decode("utf-8", "replace")
         raise GameFileError([Diagnostic(str(path), line, col, "this is not UTF-8 text",
                                         "save the game file as UTF-8", "error", src)]) from None
-    return parse(text, str(path))
+    return parse(text, str(path), _chain + (os.path.realpath(path),))
 
 
 def _check_characters(path: str, text: str) -> None:
