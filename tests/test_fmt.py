@@ -17,7 +17,7 @@ ALL_FILES = (sorted((ROOT / "games").glob("*.cat")) + sorted((ROOT / "tests" / "
              + sorted((ROOT / "docs" / "examples").glob("*.cat")))
 PLAYED = sorted((ROOT / "games").glob("*.cat")) + [ROOT / "tests" / "games" / n
                                                     for n in ("bank.cat", "feeding.cat", "lines.cat", "talk.cat")]
-_POSITIONS = {"line", "column", "clause_pos", "zone_line", "zone_column", "setup_pos", "flow_pos",
+_POSITIONS = {"origins", "sources", "line", "column", "clause_pos", "zone_line", "zone_column", "setup_pos", "flow_pos",
               "tie_race", "source", "path"}
 
 
