@@ -1,4 +1,4 @@
-"""Variants: a game file that names its base (``extends "../meow.cat"``), merged before checking.
+"""Variants: a game file that names its base (``extends "../base.cat"``), merged before checking.
 
 The base is parsed first (and merged in turn, if it extends another file).  The
 variant's ``replace`` and ``remove`` lines then edit the base's declarations, and
@@ -62,7 +62,7 @@ def extend(variant: ast.GameFile, parse_file, chain: tuple) -> ast.GameFile:
         rep.raise_if_errors()
     if not base_path.is_file():
         rep.error(ext, f"there is no game file `{ext.target}` to extend",
-                  "the path is relative to this file's folder (write `extends \"../meow.cat\"` from a subfolder)")
+                  "the path is relative to this file's folder (write `extends \"../base.cat\"` from a subfolder)")
         rep.raise_if_errors()
     base = parse_file(base_path, chain)        # which adds the base to the chain
     # every node of the base with the file it came from (its own base's nodes keep theirs)
