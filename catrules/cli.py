@@ -573,7 +573,21 @@ def build_parser() -> argparse.ArgumentParser:
                         description=_REPLAY_DESC, epilog=_REPLAY_EPILOG, formatter_class=fmt)
     sp.add_argument("log", metavar="LOG", help="a log written with --log")
     sp.set_defaults(func=cmd_replay)
+
+    sp = sub.add_parser("lsp", help="a language server for editors (on stdin and stdout)",
+                        description="Serve the Language Server Protocol on standard input and output: "
+                                    "diagnostics as you type, completion of names, hover on definitions.")
+    sp.set_defaults(func=cmd_lsp)
     return p
+
+
+def cmd_lsp(args) -> int:
+    try:
+        from .lsp import serve
+    except ImportError:
+        raise Failure("catrules lsp needs pygls", "install it with: pip install 'catrules[lsp]'") from None
+    serve()
+    return 0
 
 
 def main(argv: Optional[list] = None) -> int:
