@@ -276,6 +276,23 @@ def cmd_fmt(args) -> int:
     return 1 if failed or (args.check and changed) else 0
 
 
+# ===================================================================== new
+
+def cmd_new(args) -> int:
+    from .new_game import template
+    stem, text = template(args.name)
+    path = Path(args.dir) / f"{stem}.cat"
+    if path.exists():
+        raise Failure(f"{path} already exists; it is left as it is",
+                      "choose another name, or another folder with --dir")
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise Failure(f"cannot write {path}: {exc.strerror or exc}", "give a folder you can write to with --dir") from None
+    print(f"wrote {path}: a small game that checks and plays; try `catrules play {path}`")
+    return 0
+
+
 # =================================================================== graph
 
 def cmd_graph(args) -> int:
@@ -348,6 +365,7 @@ examples:
   catrules play games/mygame.cat --seats random,greedy,bot:fast
   catrules simulate games/mygame.cat --players 4 --games 1000 --seed 1
   catrules check games/mygame.cat
+  catrules new "My Game"                              a small game to start from
   catrules graph games/mygame.cat --format mermaid -o mygame.mmd
   catrules rules games/mygame.cat -o mygame.md
   catrules replay game.jsonl
@@ -554,6 +572,14 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("files", nargs="+", metavar="FILE", help="game files to format")
     sp.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file would change")
     sp.set_defaults(func=cmd_fmt)
+
+    sp = sub.add_parser("new", help="start a new game from a small working template",
+                        description="Write NAME.cat (in the current folder, or --dir): a small complete "
+                                    "game that checks and plays, to change into your own.  An existing "
+                                    "file is never overwritten.", formatter_class=fmt)
+    sp.add_argument("name", metavar="NAME", help="the game's name (the file is named after it)")
+    sp.add_argument("--dir", default=".", metavar="DIR", help="the folder to write it in (default: here)")
+    sp.set_defaults(func=cmd_new)
 
     sp = sub.add_parser("graph", help="export the action graph (dot, mermaid or svg)", description=_GRAPH_DESC,
                         epilog=_GRAPH_EPILOG, formatter_class=fmt)
