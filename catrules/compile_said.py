@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from . import ast
 from .errors import GameFileError, RulesError
-from .said import plain, say, seen_text
+from .said import plain, say, seen_text, words
 
 
 class SaidStatements:
@@ -81,6 +81,6 @@ def said_event(st, ev: dict, value) -> dict:
     """An event that says a text: its parts, and the text as plain words."""
     parts = list(value) if isinstance(value, (list, tuple)) else [str(value)]
     ev["parts"] = parts
-    ev["text"] = plain(parts, st.prog.card_face.__getitem__)
+    ev["text"] = words(st, parts)
     return ev
 

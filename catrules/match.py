@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from . import __version__
-from .said import plain, seen_parts
+from .said import seen_parts, words
 from .engine import State
 from .errors import RulesError, SaveError
 from .frontends.base import Choice
@@ -119,7 +119,7 @@ def visible_event(state: State, ev: dict, player: Optional[int]) -> Optional[dic
         parts, changed = seen_parts(state, ev["parts"], player)
         if not changed:
             return ev
-        return {**ev, "parts": parts, "text": plain(parts, state.prog.card_face.__getitem__)}
+        return {**ev, "parts": parts, "text": words(state, parts)}
     if t == "exchange":
         # both cards pass through both zones: whoever sees either zone sees both cards
         idx = state.prog.slot_index(state.layout)

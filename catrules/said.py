@@ -106,12 +106,16 @@ def seen_parts(st, parts, player) -> tuple:
     return mask(parts, lambda z: z in idx and lay.visible(idx[z], player))
 
 
+def words(st, parts) -> str:
+    """``parts`` as plain words, cards by their faces in the game of state ``st``."""
+    return plain(parts, st.prog.card_face.__getitem__)
+
+
 def seen_text(st, value, player=None) -> str:
     """A text as ``player`` may read it (a card they cannot see is "a hidden card")."""
     if not isinstance(value, (list, tuple)):
         return str(value)
-    parts, _ = seen_parts(st, value, player)
-    return plain(parts, st.prog.card_face.__getitem__)
+    return words(st, seen_parts(st, value, player)[0])
 
 
 def mask(parts, sees: Callable[[str], bool]) -> tuple:

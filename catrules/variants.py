@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 
 from . import ast
-from .errors import GameFileError, Reporter, suggest
+from .errors import Reporter, suggest
 
 #: How many files a chain of variants may hold (each one is parsed, and deep chains would
 #: run out of Python's stack).
@@ -109,7 +109,7 @@ def _replace(base: ast.GameFile, edit: ast.Replace, rep: Reporter) -> None:
     found = _find(base, attr, _key(item))
     if found is None:
         rep.error(edit, f"`replace {word} {_key(item)}`: the base game has no {word} `{_key(item)}`",
-                  _hint(base, attr, _key(item), f"to add it, write it without `replace`"))
+                  _hint(base, attr, _key(item), "to add it, write it without `replace`"))
         return
     getattr(base, attr)[found] = item
 
