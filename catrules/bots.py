@@ -78,6 +78,16 @@ class RandomBot(Seat):
         self.reflex = parse_reflex(reflex)
         self.name = _reflex_name("random", self.reflex)
 
+    #: Answers inside the running game when every seat can (see :meth:`catrules.match.Match.run`).
+    inline = True
+
+    def pick(self, st, player: int, values: list, kind: str) -> tuple:
+        """The fast path's :meth:`decide` (see :mod:`catrules.autoplay`): the same draws, on the
+        values themselves; ``kind`` is ``choose``, ``secret`` or ``race``."""
+        n = len(values)
+        i = 0 if n == 1 else self.table.rng.randrange(n)
+        return i, (self.table.reaction_time(self.reflex, n) if kind == "race" else None)
+
     def decide(self, view, decision) -> Choice:
         options = decision.options
         option = options[0] if len(options) == 1 else options[self.table.rng.randrange(len(options))]
@@ -101,6 +111,8 @@ class GreedyBot(Seat):
     """
 
     wants_events = False
+    #: Answers inside the running game (through :meth:`decide`) when every seat can.
+    inline = True
 
     def __init__(self, reflex="normal", samples: int = 2):
         self.reflex = parse_reflex(reflex)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from . import ast
 from .errors import RulesError
-from .runtime import _back, as_list
+from .runtime import as_list
 
 
 #: The one option of the race that `ties race` runs among tied players.
@@ -62,6 +62,8 @@ def _ask_one(st, V, who, options, default, kind, var, line, prompt, public=False
     if st.answer_forced(p, who):
         return None
     st.pending_ = p
+    if st.auto is not None:
+        return st.auto(st, p)
     return True
 
 
@@ -99,7 +101,7 @@ class ChoiceStatements:
         named = self.ex(opts.default_is) if opts.default_is is not None else None
         lowest = opts.default_dir == "lowest"
 
-        def options(st, V):
+        def options(st, V, with_default=True):
             o = as_list(st, src(st, V))
             if pref is not None and o:
                 ok = [x for x in o if pref(st, V, x)]
@@ -107,7 +109,9 @@ class ChoiceStatements:
             else:
                 o = list(o)
             default = None
-            if key is not None and o:
+            if not with_default:        # a bot of the fast path has no use for it
+                pass
+            elif key is not None and o:
                 default = (min if lowest else max)(o, key=lambda x: key(st, V, x))
             elif named is not None:
                 d = named(st, V)            # `default VALUE`: that option, if it is one now
@@ -167,10 +171,16 @@ class ChoiceStatements:
 
         def choose(st, fr):
             V = fr.vars
+            a = st.auto
+            if a is not None and need is None:
+                who = actor(st, V)
+                if a.pickers[who] is not None:      # the bot fast path (see catrules.autoplay)
+                    V[var] = a.choose(st, who, options(st, V, False)[0], kind)
+                    return None
             o, default = options(st, V)
             return _ask_one(st, V, actor(st, V), o, default, kind, var, line, prompt, public,
                             need(st, V) if need is not None else None, ask)
-        self.emit(choose, s.line)
+        self.w.pause(choose, s.line)
 
     def s_Menu(self, s: ast.Menu) -> None:
         actor = self._actor(s.actor)
@@ -185,9 +195,9 @@ class ChoiceStatements:
             o = [label for label, c in conds if c is None or c(st, V)]
             return _ask_one(st, V, actor(st, V), o, named if named in o else None, "value", var, line,
                             prompt, public, None, ask)
-        self.emit(menu, s.line)
-        self._branches(s, [(lambda st, V, _l=label: V[var] == _l, pos["line"])
-                           for label, _cond, _body, pos in s.branches])
+        self.w.pause(menu, s.line)
+        self._branches(s, [(f"V[{var!r}] == {label!r}", pos["line"], self.body_of(s, "then", branch=i))
+                           for i, (label, _cond, _body, pos) in enumerate(s.branches)])
 
     def _actor(self, name):
         if name in self.ck.counters:
@@ -235,29 +245,17 @@ class ChoiceStatements:
                 if chosen[pl] == "?" and st.answer_forced(p, pl):
                     return None
             st.pending_ = p
+            if st.auto is not None:
+                return st.auto(st, p)
             return True
-        self.emit(together, s.line)
-        head = self.emit(None, s.line)
-        self.loops.append([])
-        self.block(self.body_of(s))
-        self.emit(_back(head), s.line)
-        end = len(self.code)
-
-        def head_fn(st, fr):
-            V = fr.vars
-            i = V[idx]
-            items = V[slot]
-            if i >= len(items):
-                fr.pc = end
-            else:
-                pl, val, pos = items[i]
-                st.actor = pl               # the body acts for this player (not whoever answered last)
-                V[idx] = i + 1
-                V[pvar] = pl
-                V["player"] = pl
-                V[var] = val
-                V["position"] = pos
-                if i == 0:
-                    V["racers"] = [x[0] for x in items]
-        self.code[head] = head_fn
-        self._patch_stops(self.loops.pop(), end)
+        self.w.pause(together, s.line)
+        # then the body, once per answer: in seat order, or fastest first in a race
+        items = f"V[{slot!r}]"
+        each = ["st.actor = {0}[0]", "V[{1!r}] = {0}[0]", "V['player'] = {0}[0]", "V[{2!r}] = {0}[1]",
+                "V['position'] = {0}[2]"]
+        x, i = self.tmp("x"), self.tmp("i")
+        native = [t.format(x, pvar, var) for t in each] + [f"if {i} == 0: V['racers'] = [_y[0] for _y in {items}]"]
+        step = ([f"{x} = {items}[V[{idx!r}]]"] + [t.format(x, pvar, var) for t in each]
+                + [f"if V[{idx!r}] == 0: V['racers'] = [_y[0] for _y in {items}]", f"V[{idx!r}] += 1"])
+        self._loop(s, s.line, f"for {i} in range(len({items})):", each=[f"{x} = {items}[{i}]"] + native,
+                   test=f"V[{idx!r}] >= len({items})", step=step)

@@ -58,14 +58,14 @@ class SaidStatements:
             def announce(st, fr):
                 if st.log is not None:
                     st.log.append(said_event(st, {"t": "announce"}, said(st, fr.vars)))
-        self.emit(announce, s.line)
+        self.w.call(announce, s.line)
 
     def s_Tally(self, s) -> None:
         title = self.ex(s.title) if s.title is not None else None
 
         def tally(st, fr):
             st.tally(seen_text(st, title(st, fr.vars)) if title is not None else None)
-        self.emit(tally, s.line)
+        self.w.call(tally, s.line)
 
 
 class _CardOnly:

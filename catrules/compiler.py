@@ -26,18 +26,20 @@ from . import ast
 from . import graph as graphmod
 from .allot import _apply_allotment, solve_allotment
 from .checker import Checked
-from .codegen import CodeGen, _add, _fits
+from .codegen import CodeGen, Env, _add, _fits
+from .compile_units import Suite, UnitWriter
 from .compile_choices import ChoiceStatements, _tie_race_code
 from .compile_kinds import ValueKinds
 from .compile_said import SaidStatements
-from .engine import STEP_LIMIT as STEP_GUARD, Frame
+from .engine import Frame
+from .limits import STEP_LIMIT
 from .errors import RulesError
 from .program import Program
 from .said import say
 from .runtime import (RESUME_EXCHANGE, RESUME_FILL, RESUME_MOVE, _agg, _best_rt, _cards_in, _either,
-                      _everyone, _fire, _first, _grid_lines, _jump, _jump_unless, _last, _lines_rt, _log_move,
+                      _everyone, _fire, _first, _grid_lines, _last, _lines_rt, _log_move,
                       _minmax_rt, _nopick, _others_rt, _owner_rt, _places_rt, _position, _put, _random_rt, _top_rt,
-                      _triggered, as_list, learn, log_counter, move_cards, parse_ref, place_attr)
+                      _triggered, as_list, learn, log_counter, move_cards, move_one, parse_ref, place_attr)
 
 
 # ==================================================================== compiler
@@ -58,6 +60,11 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         self.uid = 0
         self.node_of = {id(d["stmt"]): k for k, d in G.nodes(data=True) if "stmt" in d}
         self.gen = CodeGen(self)
+        self.gen.ns.update(UNIT_HELPERS)
+        self.serial = 0
+        self._pauses: dict = {}
+        #: the zones some trigger watches: a move there may pause
+        self.trigger_zones = {checked.zones[t.zone].index for t in checked.game.triggers}
 
     def run(self) -> None:
         g, p = self.ck.game, self.p
@@ -92,17 +99,16 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
 
     # ------------------------------------------------------------------ units
     def unit(self, key: str, node: str) -> None:
-        code: list = []
-        lines: list = []
-        self.code, self.lines, self.loops = code, lines, []
+        """Write unit ``key`` as blocks of Python source (see :mod:`catrules.compile_units`)."""
+        self.serial += 1
+        self.w = UnitWriter(key, self.gen.ns, self.serial)
+        self.loops = []
         self.block(graphmod.steps(self.G, node))
-        self.p.codes[key] = code
+        fns, lines, table, filename = self.w.finish(self.p.path)
+        self.p.codes[key] = fns
         self.p.code_lines[key] = lines
-
-    def emit(self, fn, line: int) -> int:
-        self.code.append(fn)
-        self.lines.append(line)
-        return len(self.code) - 1
+        self.p.line_tables[filename] = table
+        self.p.unit_sources[key] = self.w.source
 
     def block(self, stmts) -> None:
         for s in stmts:
@@ -119,15 +125,82 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         self.uid += 1
         return f"#{self.uid}"
 
+    def tmp(self, hint: str = "t") -> str:
+        """A fresh Python local for generated code."""
+        self.uid += 1
+        return f"_{hint}{self.uid}"
+
+    def src(self, e) -> str:
+        """The Python source of expression ``e`` (see :mod:`catrules.codegen`), inline in a block."""
+        return self.gen._gen_top(e, Env())
+
+    # --------------------------------------------------------------- pauses
+    def pauses(self, s) -> bool:
+        """Whether statement ``s`` (or one inside it) may pause the game: a choice, a unit started
+        (``play``, ``do``, the end of the game), or a move that can set off a trigger."""
+        key = id(s)
+        if key not in self._pauses:
+            if isinstance(s, (ast.Choose, ast.Menu, ast.Together, ast.Play, ast.Do, ast.EndGame)):
+                r = True
+            elif isinstance(s, ast.Move):
+                r = self.move_slot(s.dest) is None
+            elif isinstance(s, ast.Fill):
+                r = self.ck.zones[s.zone.name].index in self.trigger_zones
+            elif isinstance(s, ast.Exchange):
+                r = bool(self.trigger_zones)
+            else:
+                r = any(self.pauses(c) for c in self.inner(s))
+            self._pauses[key] = r
+        return self._pauses[key]
+
+    def inner(self, s) -> list:
+        """The statements directly inside ``s`` (its bodies and branches)."""
+        node = self._node(s)
+        out = []
+        for _, _v, d in self.G.out_edges(node, data=True):
+            if d["kind"] in ("body", "then", "else"):
+                match = {"branch": d["branch"]} if "branch" in d else {}
+                out.extend(graphmod.steps(self.G, node, d["kind"], **match))
+        return out
+
     # -------------------------------------------------------------- statements
     def stmt(self, s) -> None:
         meth = getattr(self, "s_" + type(s).__name__)
         meth(s)
 
+    def move_slot(self, node):
+        """``(slot source, where)`` for a move to a zone that no trigger watches; None otherwise
+        (a place, or a zone with triggers: such a move may pause)."""
+        where = None
+        if isinstance(node, ast.Call) and node.name == "bottom":
+            node, where = node.args[0], 0
+        if not (isinstance(node, (ast.Name, ast.Of)) and self.names.get(id(node), (None,))[0] == "zone"):
+            return None
+        spec = self.ck.zones[node.name]
+        if spec.index in self.trigger_zones:
+            return None
+        return self.slot_src(node), where
+
+    def slot_src(self, node) -> str:
+        spec = self.ck.zones[node.name]
+        if not spec.per_player:
+            return f"st.layout.base[{spec.index}]"
+        owner = self.src(node.owner) if isinstance(node, ast.Of) else "V['player']"
+        return f"(st.layout.base[{spec.index}] + {owner})"
+
     def s_Move(self, s: ast.Move) -> None:
+        plain = self.move_slot(s.dest)
+        if plain is not None:                   # no trigger can fire: moved where it stands
+            slot, where = plain
+            t = self.ck.types.get(id(s.cards))
+            if t is not None and t.kind == "card" and where is None:     # one card (or none)
+                self.w.put(f"_move1(st, {self.src(s.cards)}, {slot})", s.line)
+            else:
+                self.w.put(f"_move(st, fr, _cardlist(st, {self.src(s.cards)}), {slot}, {where!r})", s.line)
+            return
         cards = self.ex(s.cards)
         dest = self.dest(s.dest)
-        key = f"{RESUME_MOVE}{len(self.code)}"      # the rest of a move paused by triggers
+        key = f"{RESUME_MOVE}{self.new_var()}"      # the rest of a move paused by triggers
 
         def move(st, fr):
             V = fr.vars
@@ -141,7 +214,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
                 cs = list(cs) if type(cs) is list else as_list(st, cs)
                 slot, where = dest(st, V)
             return move_cards(st, fr, cs, slot, where, key)
-        self.emit(move, s.line)
+        self.w.pause(move, s.line)
 
     def s_Shuffle(self, s: ast.Shuffle) -> None:
         slot = self.slot(s.zone)
@@ -151,13 +224,13 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
             st.rng.shuffle(st.z[sl])
             if st.log is not None:
                 st.log.append({"t": "shuffle", "zone": st.layout.slot_name[sl]})
-        self.emit(shuffle, s.line)
+        self.w.call(shuffle, s.line)
 
     def s_Fill(self, s: ast.Fill) -> None:
         slot = self.slot(s.zone)
         source = self.ex(s.source)
 
-        key = f"{RESUME_FILL}{len(self.code)}"      # [slot, next cell] while triggers run
+        key = f"{RESUME_FILL}{self.new_var()}"      # [slot, next cell] while triggers run
 
         def fill(st, fr):
             V = fr.vars
@@ -174,12 +247,12 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
                         fr.pc -= 1
                         return True
             return False
-        self.emit(fill, s.line)
+        (self.w.pause if self.pauses(s) else self.w.call)(fill, s.line)
 
     def s_Exchange(self, s: ast.Exchange) -> None:
         a, b = self.ex(s.first), self.ex(s.second)
 
-        key = f"{RESUME_EXCHANGE}{len(self.code)}"  # [second card, from, to] while the first's triggers run
+        key = f"{RESUME_EXCHANGE}{self.new_var()}"  # [second card, from, to] while the first's triggers run
 
         def exchange(st, fr):
             V = fr.vars
@@ -219,66 +292,49 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
             if trigs.get(zone[sx]):
                 _triggered(st, trigs[zone[sx]], y, sy, sx, fired)
             return _fire(st, fr, fired)
-        self.emit(exchange, s.line)
-
-    def _target(self, s):
-        name, owner = s.name, s.owner
-        c = self.ck.counters.get(name)
-        if c is None:
-            return ("local", name, None)
-        if c.per_player or c.per_card:
-            return ("pcounter", name, self.ex(owner) if owner is not None else (lambda st, V: V["player"]))
-        return ("counter", name, None)
+        (self.w.pause if self.pauses(s) else self.w.call)(exchange, s.line)
 
     def s_Assign(self, s: ast.Assign) -> None:
-        kind, name, owner = self._target(s)
-        val = self.ex(s.value)
+        name, owner = s.name, s.owner
+        c = self.ck.counters.get(name)
+        w, line, t = self.w, s.line, self.tmp()
         # what is stored stays within the limits (_fits; see "Limits" in docs/language.rst)
-        if kind == "local":
-            def assign(st, fr):
-                v = _fits(val(st, fr.vars))
-                fr.vars[name] = list(v) if type(v) is list else v
-        elif kind == "counter":
-            def assign(st, fr):
-                v = _fits(val(st, fr.vars))
-                v = list(v) if type(v) is list else v
-                if st.log is not None:
-                    log_counter(st, name, None, st.c[name], v)
-                st.c[name] = v
+        w.put(f"{t} = _kept({self.src(s.value)})", line)
+        if c is None:
+            w.put(f"V[{name!r}] = {t}", line)
+        elif c.per_player or c.per_card:
+            col, o = self.tmp("c"), self.tmp("o")
+            w.put(f"{col} = st.c[{name!r}]", line)
+            w.put(f"{o} = {self.src(owner) if owner is not None else chr(86) + '[' + repr('player') + ']'}", line)
+            w.put(f"if st.log is not None: _log_counter(st, {name!r}, {o}, {col}[{o}], {t})", line)
+            w.put(f"{col}[{o}] = {t}", line)
         else:
-            def assign(st, fr):
-                v = _fits(val(st, fr.vars))
-                col, o = st.c[name], owner(st, fr.vars)
-                if st.log is not None:
-                    log_counter(st, name, o, col[o], v)
-                col[o] = v
-        self.emit(assign, s.line)
+            w.put(f"if st.log is not None: _log_counter(st, {name!r}, None, st.c[{name!r}], {t})", line)
+            w.put(f"st.c[{name!r}] = {t}", line)
 
     def s_Add(self, s: ast.Add) -> None:
-        kind, name, owner = self._target(s)
-        amount = self.ex(s.amount)
+        name, owner = s.name, s.owner
+        c = self.ck.counters.get(name)
+        w, line = self.w, s.line
         # _add keeps the sum within the limits (see "Limits" in docs/language.rst)
-        if kind == "local":
-            def add(st, fr):
-                V = fr.vars
-                V[name] = _add(V[name], amount(st, V))
-        elif kind == "counter":
-            def add(st, fr):
-                old = st.c[name]
-                st.c[name] = new = _add(old, amount(st, fr.vars))
-                if st.log is not None:
-                    log_counter(st, name, None, old, new)
+        if c is None:
+            w.put(f"V[{name!r}] = _addv(V[{name!r}], {self.src(s.amount)})", line)
+            return
+        old, new = self.tmp("o"), self.tmp("n")
+        if c.per_player or c.per_card:
+            col, o = self.tmp("c"), self.tmp("p")
+            w.put(f"{col} = st.c[{name!r}]", line)
+            w.put(f"{o} = {self.src(owner) if owner is not None else chr(86) + '[' + repr('player') + ']'}", line)
+            w.put(f"{old} = {col}[{o}]", line)
+            w.put(f"{col}[{o}] = {new} = _addv({old}, {self.src(s.amount)})", line)
+            w.put(f"if st.log is not None: _log_counter(st, {name!r}, {o}, {old}, {new})", line)
         else:
-            def add(st, fr):
-                col, o = st.c[name], owner(st, fr.vars)
-                old = col[o]
-                col[o] = new = _add(old, amount(st, fr.vars))
-                if st.log is not None:
-                    log_counter(st, name, o, old, new)
-        self.emit(add, s.line)
+            w.put(f"{old} = st.c[{name!r}]", line)
+            w.put(f"st.c[{name!r}] = {new} = _addv({old}, {self.src(s.amount)})", line)
+            w.put(f"if st.log is not None: _log_counter(st, {name!r}, None, {old}, {new})", line)
 
     def s_Nothing(self, s) -> None:
-        self.emit(_nothing, s.line)
+        self.w.put("pass", s.line)
 
     def s_EndGame(self, s) -> None:
         def end_game(st, fr):
@@ -288,15 +344,14 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
             if st.log is not None:
                 st.log.append({"t": "end game"})
             return True
-        self.emit(end_game, s.line)
+        self.w.pause(end_game, s.line)
 
     def s_StopLoop(self, s) -> None:
-        idx = self.emit(None, s.line)
-        self.loops[-1].append(idx)
-
-    def _patch_stops(self, stops, end):
-        for i in stops:
-            self.code[i] = _jump(end)
+        end = self.loops[-1]
+        if end is None:                     # a loop written as a Python loop
+            self.w.put("break", s.line)
+        else:
+            self.w.goto(end, s.line)
 
     def s_Play(self, s: ast.Play) -> None:
         key = graphmod.unit_key("phase", s.phase)
@@ -307,7 +362,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
                 st.log.append({"t": "phase", "name": name})
             st.frames.append(Frame(key, 0, {}, fr.depth))
             return True
-        self.emit(play, s.line)
+        self.w.pause(play, s.line)
 
     def s_Do(self, s: ast.Do) -> None:
         key = graphmod.unit_key("action", s.action)
@@ -318,116 +373,96 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
             V = fr.vars
             st.frames.append(Frame(key, 0, {k: a(st, V) for k, a in zip(params, args)}, fr.depth))
             return True
-        self.emit(do, s.line)
+        self.w.pause(do, s.line)
 
     def s_If(self, s: ast.If) -> None:
-        self._branches(s, [(self.ex(cond), cond.line) for cond, _body in s.branches], bool(s.otherwise))
+        self._branches(s, [(self.src(cond), cond.line, self.body_of(s, "then", branch=i))
+                           for i, (cond, _body) in enumerate(s.branches)],
+                       self.body_of(s, "else") if s.otherwise else None)
 
-    def _branches(self, s, tests, otherwise=False) -> None:
-        """The first branch whose test holds runs (graph edges ``then``, ``else``), then the end."""
-        ends = []
-        for i, (test_fn, line) in enumerate(tests):
-            test = self.emit(None, line)
-            self.block(self.body_of(s, "then", branch=i))
-            ends.append(self.emit(None, s.line))
-            self.code[test] = _jump_unless(test_fn, len(self.code))
-        if otherwise:
-            self.block(self.body_of(s, "else"))
-        end = len(self.code)
-        for e in ends:
-            self.code[e] = _jump(end)
+    def _branches(self, s, tests, otherwise=None) -> None:
+        """The first branch whose test holds runs, then what follows.  Without a pause inside, a
+        Python ``if``; with one, each branch ends by going to a block where the rest goes on."""
+        w = self.w
+        join = w.new_block(s.line) if self.pauses(s) else None
+        for i, (test, line, body) in enumerate(tests):
+            with Suite(w, f"{'if' if i == 0 else 'elif'} {test}:", line):
+                self.block(body)
+                if join is not None:
+                    w.goto(join, s.line)
+        if otherwise is not None or join is not None:
+            with Suite(w, "else:", s.line):
+                self.block(otherwise or [])
+                if join is not None:
+                    w.goto(join, s.line)
+        if join is not None:
+            w.start_block(s.line, join)
 
-    def _loop(self, s, step, init=None) -> None:
-        """A loop: ``step(state, frame)`` readies the next round and says whether there is one.
-
-        It is tested before the first round and again at the bottom of the body, which
-        jumps straight back to the body's start (one instruction per round, not two).
-        """
-        if init is not None:
-            self.emit(init, s.line)
-        head = self.emit(None, s.line)
-        self.loops.append([])
+    def _loop(self, s, line: int, native_head: str, init=(), test: str = "", step=(), each=()) -> None:
+        """A loop.  With no pause inside: ``native_head`` (a Python ``for``/``while``) then
+        ``each`` lines, the body and the loop guard.  With a pause inside: ``init`` lines, then a
+        head block that leaves when ``test`` holds, runs the ``step`` lines and the body, and goes
+        back to the head."""
+        w = self.w
+        guard = [("st.steps += 1", line), (f"if st.steps > {STEP_LIMIT}: _loop_guard(st, {line})", line)]
+        if not self.pauses(s):
+            with Suite(w, native_head, line):
+                for text in each:
+                    w.put(text, line)
+                self.loops.append(None)
+                self.block(self.body_of(s))
+                self.loops.pop()
+                for text, ln in guard:
+                    w.put(text, ln)
+            return
+        for text in init:
+            w.put(text, line)
+        head, end = w.new_block(line), w.new_block(line)
+        w.goto(head, line)
+        w.start_block(line, head)
+        with Suite(w, f"if {test}:", line):
+            w.goto(end, line)
+        for text in step:
+            w.put(text, line)
+        self.loops.append(end)
         self.block(self.body_of(s))
-        body = head + 1
-        tail = self.emit(None, s.line)
-        end = len(self.code)
-
-        def head_fn(st, fr):
-            if not step(st, fr):
-                fr.pc = end
-
-        def tail_fn(st, fr):
-            st.steps += 1
-            if st.steps > STEP_GUARD:
-                st.back_edge(fr)
-            if step(st, fr):
-                fr.pc = body
-        self.code[head], self.code[tail] = head_fn, tail_fn
-        self._patch_stops(self.loops.pop(), end)
+        self.loops.pop()
+        for text, ln in guard:
+            w.put(text, ln)
+        w.goto(head, line)
+        w.start_block(line, end)
 
     def s_RepeatTimes(self, s: ast.RepeatTimes) -> None:
         var = self.new_var()
         self.p.var_kinds[var] = "number"
-        count = self.ex(s.count)
-
-        def init(st, fr):
-            fr.vars[var] = count(st, fr.vars)
-
-        def step(st, fr):
-            V = fr.vars
-            if V[var] <= 0:
-                return False
-            V[var] -= 1
-            return True
-        self._loop(s, step, init)
+        count = self.src(s.count)
+        self._loop(s, s.line, f"for {self.tmp('r')} in _times({count}):",
+                   init=[f"V[{var!r}] = {count}"], test=f"V[{var!r}] <= 0", step=[f"V[{var!r}] -= 1"])
 
     def s_RepeatUntil(self, s: ast.RepeatUntil) -> None:
-        cond = self.ex(s.cond)
-        negate = s.negate
+        cond = self.src(s.cond)
+        self._loop(s, s.line, f"while bool({cond}) == {s.negate!r}:", test=f"bool({cond}) != {s.negate!r}")
 
-        def step(st, fr):
-            return bool(cond(st, fr.vars)) == negate
-        self._loop(s, step)
-
-    def _iterate(self, s, var, make_list, kind="value") -> None:
+    def _iterate(self, s, var, items: str, kind="value") -> None:
         lst, idx = self.new_var(), self.new_var()
         self.p.var_kinds[lst], self.p.var_kinds[idx] = kind, "number"    # for sampling
-
-        def init(st, fr):
-            fr.vars[lst] = make_list(st, fr.vars)
-            fr.vars[idx] = 0
-
-        def step(st, fr):
-            V = fr.vars
-            i = V[idx]
-            items = V[lst]
-            if i >= len(items):
-                return False
-            V[var] = items[i]
-            V[idx] = i + 1
-            return True
-        self._loop(s, step, init)
+        x = self.tmp("x")
+        self._loop(s, s.line, f"for {x} in {items}:", each=[f"V[{var!r}] = {x}"],
+                   init=[f"V[{lst!r}] = {items}", f"V[{idx!r}] = 0"],
+                   test=f"V[{idx!r}] >= len(V[{lst!r}])",
+                   step=[f"V[{var!r}] = V[{lst!r}][V[{idx!r}]]", f"V[{idx!r}] += 1"])
 
     def s_ForPlayers(self, s: ast.ForPlayers) -> None:
         if s.start is not None:
-            start = self.ex(s.start)
-
-            def make(st, V):
-                x, n = start(st, V), st.n
-                return [(x + i) % n for i in range(n)]
+            items = f"_clockwise(st, {self.src(s.start)})"
         elif s.among is not None:
-            among = self.ex(s.among)
-
-            def make(st, V):
-                return list(as_list(st, among(st, V)))
+            items = f"list(_L(st, {self.src(s.among)}))"
         else:
-            def make(st, V):
-                return list(range(st.n))
-        self._iterate(s, s.var, make, "player")
+            items = "list(range(st.n))"
+        self._iterate(s, s.var, items, "player")
 
     def s_ForEach(self, s: ast.ForEach) -> None:
-        src = self.ex(s.source)
-        self._iterate(s, s.var, lambda st, V: list(as_list(st, src(st, V))), self.kind_of(s.source))
+        self._iterate(s, s.var, f"list(_L(st, {self.src(s.source)}))", self.kind_of(s.source))
 
     def s_Allot(self, s: ast.Allot) -> None:
         source, into = self.slot(s.source), self.slot(s.into)
@@ -466,7 +501,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
             if before is not None:
                 for t, b in zip(ts, before):
                     log_counter(st, note, t, b, st.c[note][t])
-        self.emit(allot, s.line)
+        self.w.call(allot, s.line)
 
     # ----------------------------------------------------------- zones / dests
     def slot(self, node):
@@ -517,5 +552,37 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
                                                      "list": list, "range": range}}
 
 
-def _nothing(st, fr):
-    """``do nothing``."""
+def _cardlist(st, cs) -> list:
+    """The cards a move takes, as a list of its own (a zone's list changes as they go)."""
+    return list(cs) if type(cs) is list else as_list(st, cs)
+
+
+def _kept(v):
+    """A value as it is stored: within the limits, a list as a copy of its own."""
+    v = _fits(v)
+    return list(v) if type(v) is list else v
+
+
+def _times(n):
+    """The rounds of ``repeat N times``; a count that is not a number fails as the loop's test would."""
+    if type(n) is not int:
+        n <= 0
+    return range(n)
+
+
+def _clockwise(st, first) -> list:
+    """The players clockwise from ``first``."""
+    n = st.n
+    return [(first + i) % n for i in range(n)]
+
+
+def _loop_guard(st, line: int) -> None:
+    """A loop that has gone round more than STEP_LIMIT times since the last decision."""
+    raise RulesError(f"the game ran {STEP_LIMIT:,} loop rounds without anyone deciding anything "
+                     "(a forced choice does not count); a loop that never ends?", line, st.prog.path,
+                     "check the condition of `repeat until` / `repeat while`")
+
+
+#: What the generated blocks of units call, besides the expression helpers.
+UNIT_HELPERS = {"_move": move_cards, "_move1": move_one, "_cardlist": _cardlist, "_kept": _kept, "_fits": _fits, "_addv": _add, "_log_counter": log_counter,
+                "_loop_guard": _loop_guard, "_times": _times, "_clockwise": _clockwise}

@@ -17,10 +17,11 @@ import random
 from typing import Any, Iterable, Optional
 
 from .errors import IllegalChoice, RulesError, SaveError
-from .limits import FRAME_LIMIT, STATE_FORMAT, STEP_LIMIT
+from .limits import FRAME_LIMIT, STATE_FORMAT, STEP_LIMIT  # noqa: F401  (STEP_LIMIT: tests patch it)
 from .runtime_errors import (_RUNTIME_ERRORS, _STOPS, _fn_line, _quote, _reraise, describe_error, located,
                              rules_error)
 from .saved_state import check_saved
+from .compile_units import error_line
 
 
 class Frame:
@@ -104,10 +105,16 @@ class State:
     (a :class:`~catrules.match.Match` turns it on when a person plays), the player is asked, so
     that nobody can tell a forced choice from a free one by the time it takes.  Either way the
     answer is logged as the same ``decision`` event, and secret choices and races always ask.
+
+    ``auto``: who answers decisions where they arise (the bot fast path, see
+    :meth:`catrules.match.Match.run`): ``auto(state, pending)`` is called with the decision
+    pending as if the game had paused, answers it and returns None to run on, or returns True
+    to pause after all.  None (the default): every decision pauses the game.
     """
 
     __slots__ = ("prog", "n", "options", "seed", "z", "loc", "c", "frames", "pending_", "rng", "trng",
-                 "over", "decisions", "history", "log", "actor", "layout", "steps", "ask_forced", "known")
+                 "over", "decisions", "history", "log", "actor", "layout", "steps", "ask_forced", "known",
+                 "auto")
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -116,6 +123,7 @@ class State:
         prog.check_start(players, options)
         st = cls()
         st.ask_forced = bool(ask_forced)
+        st.auto = None
         st.prog = prog
         st.n = players
         st.options = sorted(set(options))
@@ -183,6 +191,7 @@ class State:
         st.layout = self.layout
         st.steps = self.steps
         st.ask_forced = self.ask_forced
+        st.auto = None                     # a copy is played by whoever holds it
         return st
 
     # ------------------------------------------------------------ running
@@ -212,17 +221,22 @@ class State:
                 raise
             if exc.line:
                 raise RulesError(exc.message, exc.line, self.prog.path, exc.hint) from None
-            fr = frames[-1] if frames else None
-            line = self.prog.line_of(fr.key, fr.pc - 1) if fr else 0
-            raise located(exc, self.prog, line) from None
+            raise located(exc, self.prog, self._error_line(exc)) from None
         except _RUNTIME_ERRORS as exc:
-            fr = frames[-1] if frames else None
-            line = self.prog.line_of(fr.key, fr.pc - 1) if fr else 0
-            raise rules_error(exc, self.prog, line) from None
+            raise rules_error(exc, self.prog, self._error_line(exc)) from None
         if not frames and not self.over:
             self.over = True
             if self.log is not None:
                 self.log.append({"t": "end"})
+
+    def _error_line(self, exc: BaseException) -> int:
+        """The game-file line where ``exc`` arose: from the line table of the generated code it
+        passed through, else the line of the block the running frame is in."""
+        line = error_line(exc, self.prog.line_tables)
+        if not line and self.frames:
+            fr = self.frames[-1]
+            line = self.prog.line_of(fr.key, fr.pc - 1)
+        return line
 
     def _check_options(self, p: dict, exc: BaseException) -> RulesError:
         """The error for a decision whose options cannot be shown (``exc``): a choice among cards
@@ -253,14 +267,6 @@ class State:
         raise RulesError(f"blocks ran inside each other more than {FRAME_LIMIT} deep{what}; the game was "
                          "stopped", self.prog.line_of(fr.key, fr.pc - 1), self.prog.path,
                          "an action that does itself needs a condition that stops it")
-
-    def back_edge(self, fr) -> None:
-        """Called by a loop that has gone round more than STEP_LIMIT times since the last decision."""
-        if self.steps > STEP_LIMIT:
-            raise RulesError(f"the game ran {STEP_LIMIT:,} loop rounds without anyone deciding anything "
-                             "(a forced choice does not count); "
-                             "a loop that never ends?", self.prog.line_of(fr.key, fr.pc - 1), self.prog.path,
-                             "check the condition of `repeat until` / `repeat while`")
 
     @property
     def finished(self) -> bool:
@@ -649,6 +655,7 @@ class State:
         st.steps = d.get("steps", 0)
         st.actor = d.get("actor")
         st.ask_forced = bool(d.get("ask_forced", False))
+        st.auto = None
         st.log = None
         return st
 

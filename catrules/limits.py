@@ -17,7 +17,9 @@ CHAIN_LIMIT = 100
 STEP_LIMIT = 2_000_000
 #: How many blocks (phases, actions, triggers, loops' bodies) may run inside each other.
 FRAME_LIMIT = 500
-STATE_FORMAT = 1
+#: The format of a saved state.  2: a frame's ``pc`` names a block of its compiled unit (1 named an
+#: instruction), so a state saved by an older catrules cannot resume.
+STATE_FORMAT = 2
 
 # ---- game files (checked by the parser) ----------------------------------------
 #: The largest number a game file may write (and a running game may compute).

@@ -20,6 +20,7 @@ from typing import Callable, Optional
 
 from . import __version__
 from .said import seen_parts, words
+from .autoplay import Autoplay, SeatFailed
 from .engine import State
 from .errors import RulesError, SaveError
 from .frontends.base import Choice
@@ -294,10 +295,26 @@ class Match:
         return round(max(0.0, float(time) - handicap), 4) if handicap else time
 
     def run(self, after_step: Optional[Callable] = None) -> State:
-        """Play to the end (or until a seat raises, e.g. a person's Ctrl-C)."""
-        while self.step():
-            if after_step is not None:
-                after_step()
+        """Play to the end (or until a seat raises, e.g. a person's Ctrl-C).
+
+        The fast path: when every seat is a bot that can answer where a decision arises
+        (``inline``) and nobody watches (no log), the bots answer inside the running game
+        (:mod:`catrules.autoplay`), without pausing it and building decision and option objects.
+        They are asked the same things in the same order, so the game is the same as step by step.
+        """
+        st = self.state
+        fast = (st.log is None and self.on_event is None and not self._interactive
+                and all(getattr(s, "inline", False) for s in self.seats))
+        if fast:
+            st.auto = Autoplay(self, after_step)
+        try:
+            while self.step():
+                if after_step is not None:
+                    after_step()
+        except SeatFailed as exc:
+            raise exc.error from None
+        finally:
+            st.auto = None
         self.flush_events()
         if self.state.finished:
             for i, seat in enumerate(self.seats):

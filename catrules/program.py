@@ -87,6 +87,10 @@ class Program:
                            for i in range(self.card_count)]
         self.codes: dict = {}
         self.code_lines: dict = {}
+        #: per generated file name, the game-file line of each of its source lines (from 1)
+        self.line_tables: dict = {}
+        #: per unit, the Python source of its blocks (to read, e.g. when debugging the compiler)
+        self.unit_sources: dict = {}
         self.counters: list = []
         self.counter_kind: dict = {}
         self.triggers: dict = {}          # zone index -> list of trigger tuples

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .engine import Frame, cards_in
 from .errors import RulesError
-from .limits import CHAIN_LIMIT, STEP_LIMIT
+from .limits import CHAIN_LIMIT
 
 
 # ======================================================= lines, grids, places
@@ -243,6 +243,26 @@ def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
     return False
 
 
+def move_one(st, c, slot: int) -> None:
+    """Move card ``c`` (or nothing, for none) to the top of ``slot``, a zone no trigger watches."""
+    if c is None:
+        return
+    lay = st.layout
+    if st.log is not None or not lay.slot_simple[slot]:
+        move_cards(st, None, [c], slot)
+        return
+    loc = st.loc
+    s0 = loc[c]
+    if lay.slot_simple[s0]:
+        st.z[s0].remove(c)
+    else:
+        _remove(st, c)
+    st.z[slot].append(c)
+    loc[c] = slot
+    if s0 != slot:
+        learn(st, (c,), s0, slot)
+
+
 def _triggered(st, trig, c, s0, slot, fired) -> None:
     """Collect the triggers that card ``c`` sets off by entering ``slot`` from ``s0``."""
     lay = st.layout
@@ -429,26 +449,3 @@ def _put(st, slot, pos, c):
         zone[pos] = c
 
 
-# ================================================================== jumps
-# the instructions of branches and loops; a jump back counts a step, so an endless loop is caught
-
-def _jump(target):
-    def jump(st, fr):
-        fr.pc = target
-    return jump
-
-
-def _back(target):
-    def back(st, fr):
-        fr.pc = target
-        st.steps += 1
-        if st.steps > STEP_LIMIT:
-            st.back_edge(fr)
-    return back
-
-
-def _jump_unless(cond, target):
-    def test(st, fr):
-        if not cond(st, fr.vars):
-            fr.pc = target
-    return test

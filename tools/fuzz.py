@@ -301,13 +301,14 @@ def mutant(seed: int, index: int, sources: list) -> tuple:
 
 @contextmanager
 def step_limit(limit: int):
-    """Lower the engine's loop-round limit (read by the compiled loops and the engine)."""
-    old = engine.STEP_LIMIT, compiler.STEP_GUARD
-    engine.STEP_LIMIT = compiler.STEP_GUARD = limit
+    """Lower the loop-round limit: the engine's, and the compiler's, which writes it into the
+    loops it compiles (so a game must be loaded inside this context)."""
+    old = engine.STEP_LIMIT, compiler.STEP_LIMIT
+    engine.STEP_LIMIT = compiler.STEP_LIMIT = limit
     try:
         yield
     finally:
-        engine.STEP_LIMIT, compiler.STEP_GUARD = old
+        engine.STEP_LIMIT, compiler.STEP_LIMIT = old
 
 
 def _located_rules(exc: RulesError) -> bool:
@@ -369,7 +370,8 @@ def run_one(name: str, text: str, seed: int, games: int = GAMES) -> tuple:
 
 def _run_one(name: str, text: str, seed: int, games: int = GAMES) -> tuple:
     try:
-        game = api.load_source(text, name)
+        with step_limit(FUZZ_STEP_LIMIT):
+            game = api.load_source(text, name)
     except GameFileError as exc:
         if all(d.line > 0 for d in exc.diagnostics) and exc.diagnostics:
             return "rejected", ""

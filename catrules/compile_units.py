@@ -1,0 +1,151 @@
+"""Writing one unit (a phase, action, trigger, setup or flow) as Python source.
+
+A unit becomes a handful of generated functions, its *blocks*, written as
+Python source and compiled once per game file, as Jinja compiles a template.
+The engine's step loop (:meth:`catrules.engine.State.run`) calls the block a
+frame's ``pc`` names, having set ``pc`` to the next block; a block runs plain
+Python (loops, branches, moves, counters) and ends by naming the block to go
+to, or by returning True when the game must look again: a decision is
+pending, or a frame was pushed (``play``, ``do``, triggers).
+
+So blocks split only where the game may pause: at choices, at the blocks a
+unit starts and at moves that can set off triggers.  A loop or a branch with
+no pause inside is written as a Python loop or ``if``; one with a pause
+inside becomes several blocks that jump to each other through ``pc``.  The
+frame keeps only what must survive a pause (``fr.vars`` and ``fr.pc``), so a
+state stays plain data: cloned, saved and resumed as before.
+
+Generated code holds no text of the game file: names and texts become
+dictionary keys written with :func:`repr`, or objects bound in the
+namespace under names made here.  Each source line remembers the game-file
+line it comes from (:attr:`UnitWriter.lines`), so a runtime error names its
+line as the game file has it (:func:`error_line`).
+"""
+
+from __future__ import annotations
+
+#: Stands for "past the unit's last block" until the number of blocks is known.
+_END = "__END__"
+
+
+class UnitWriter:
+    """The blocks of one unit as they are written: source lines, each with its game-file line."""
+
+    def __init__(self, key: str, ns: dict, serial: int):
+        self.key = key
+        self.ns = ns                    # the namespace the blocks are compiled in (shared per game)
+        self.serial = serial            # makes the names of this unit's functions unique
+        self.blocks: list = []          # per block: ("src", [(indent, text, line)]) or ("fn", callable)
+        self.block_lines: list = []     # per block: the game-file line it starts at
+        self.cur = -1
+        self.indent = 1
+        self.bound = 0
+        self.start_block(0)
+
+    # ------------------------------------------------------------- blocks
+    def new_block(self, line: int) -> int:
+        self.blocks.append(("src", []))
+        self.block_lines.append(line)
+        return len(self.blocks) - 1
+
+    def start_block(self, line: int, b: int | None = None) -> int:
+        """Go on writing in block ``b`` (a new one by default), at its top level."""
+        if b is None:
+            b = self.new_block(line)
+        self.cur, self.indent = b, 1
+        return b
+
+    def put(self, text: str, line: int) -> None:
+        kind, body = self.blocks[self.cur]
+        if kind != "src":
+            raise AssertionError("writing into a block that is a function")
+        if not body and line:
+            self.block_lines[self.cur] = line
+        body.append((self.indent, text, line))
+
+    def goto(self, b, line: int) -> None:
+        """Leave the current block for block ``b`` (or ``_END``)."""
+        self.put(f"fr.pc = {b}", line)
+        self.put("return False", line)
+
+    def bind(self, obj, hint: str = "f") -> str:
+        """A name for ``obj`` in the generated code's namespace."""
+        self.bound += 1
+        name = f"_u{self.serial}_{hint}{self.bound}"
+        self.ns[name] = obj
+        return name
+
+    def pause(self, fn, line: int) -> None:
+        """A statement that may pause (``fn(st, fr)`` returns True then): it becomes a block of its
+        own, called with ``pc`` already on the next block; the writing goes on in that next block.
+        A move paused by triggers sets ``pc`` back by one to run again for the rest of its cards."""
+        k = len(self.blocks)
+        self.goto(k, line)
+        self.blocks.append(("fn", fn))
+        self.block_lines.append(line)
+        self.start_block(line)
+
+    def call(self, fn, line: int) -> None:
+        """A statement that never pauses, run where it stands."""
+        self.put(f"{self.bind(fn)}(st, fr)", line)
+
+    # ---------------------------------------------------------- finishing
+    def finish(self, path: str) -> tuple:
+        """Compile the blocks: ``(functions, first line of each, line table, file name)``."""
+        end = str(len(self.blocks))
+        self.goto(_END, 0)
+        src, table = [], [0]            # table[i]: the game-file line of source line i (from 1)
+        order = []
+        for b, (kind, body) in enumerate(self.blocks):
+            if kind == "fn":
+                order.append(None)
+                continue
+            name = f"_u{self.serial}_b{b}"
+            order.append(name)
+            src.append(f"def {name}(st, fr):")
+            table.append(self.block_lines[b])
+            src.append("    V = fr.vars")
+            table.append(self.block_lines[b])
+            for indent, text, line in body:
+                src.append("    " * indent + text.replace(_END, end))
+                table.append(line)
+        filename = f"<catrules {path} {self.key}>"
+        code = compile("\n".join(src) + "\n", filename, "exec")
+        exec(code, self.ns)
+        fns = [self.ns[name] if name is not None else self.blocks[b][1] for b, name in enumerate(order)]
+        self.source = "\n".join(src)
+        return fns, list(self.block_lines), table, filename
+
+
+class Suite:
+    """``with Suite(w, "if x:", line):`` writes an indented suite (with ``pass``, never empty); the
+    writing goes on after it at the level of its head, in the block the head is in."""
+
+    def __init__(self, w: UnitWriter, head: str, line: int):
+        self.w, self.head, self.line = w, head, line
+
+    def __enter__(self):
+        w = self.w
+        w.put(self.head, self.line)
+        self.at = (w.cur, w.indent)
+        w.indent += 1
+        w.put("pass", self.line)
+        return w
+
+    def __exit__(self, *exc):
+        # back where the suite began, also when a pause inside it moved the writing on to other
+        # blocks (the suite then ended by going to the block where the rest goes on)
+        self.w.cur, self.w.indent = self.at
+        return False
+
+
+def error_line(exc: BaseException, tables: dict) -> int:
+    """The game-file line of the innermost generated unit code ``exc`` passed through (0: none)."""
+    line = 0
+    tb = exc.__traceback__
+    while tb is not None:
+        table = tables.get(tb.tb_frame.f_code.co_filename)
+        if table is not None and 0 <= tb.tb_lineno < len(table) and table[tb.tb_lineno]:
+            line = table[tb.tb_lineno]
+        tb = tb.tb_next
+    return line

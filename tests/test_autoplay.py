@@ -1,0 +1,144 @@
+"""The bot fast path (catrules.autoplay) and the compiled units (catrules.compile_units).
+
+With bots only and no log, a match lets the bots answer inside the running game.  It must
+play exactly the game the step-by-step match plays: the same history (every choice and race
+time), the same decisions count and the same scores, for every shipped game and test game.
+"""
+
+from pathlib import Path
+
+import pytest
+
+import catrules
+from catrules.bots import make_seat
+from catrules.errors import RulesError
+from catrules.match import Match
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def play(game, players, seed, specs, options=(), fast=True):
+    st = game.new_state(players, seed=seed, options=options)
+    m = Match(game, st, [make_seat(x) for x in specs])
+    if not fast:
+        for seat in m.seats:
+            seat.inline = False         # an instance that cannot answer inline: step by step
+    m.run()
+    return st
+
+
+def same_game(game, players, seeds, specs, options=()):
+    for seed in seeds:
+        a = play(game, players, seed, specs, options, fast=True)
+        b = play(game, players, seed, specs, options, fast=False)
+        assert a.history == b.history, seed
+        assert a.decisions == b.decisions, seed
+        assert a.scores() == b.scores(), seed
+        assert a.z == b.z and a.c == b.c, seed
+    return True
+
+
+@pytest.mark.parametrize("path,players,options", [
+    ("games/meow.cat", 4, ()), ("games/meow.cat", 3, ("expert",)),
+    ("games/catlady.cat", 4, ()), ("games/catlady.cat", 2, ()),
+    ("games/flapcat.cat", 4, ("advanced",)), ("games/flapcat.cat", 2, ()),
+])
+def test_fast_path_plays_the_same_games(path, players, options):
+    game = catrules.load_game(str(ROOT / path))
+    assert same_game(game, players, range(12), ["random"] * players, options)
+
+
+def test_fast_path_with_greedy_bots_through_decide():
+    # greedy seats answer through decide() with a decision built for them, mid-run
+    game = catrules.load_game(str(ROOT / "games/flapcat.cat"))
+    assert same_game(game, 4, range(2), ["greedy", "random", "greedy:0.8", "random"])
+    game = catrules.load_game(str(ROOT / "games/meow.cat"))
+    assert same_game(game, 3, range(2), ["greedy", "random", "random"])
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "tests/games").glob("*.cat")))
+def test_fast_path_on_the_test_games(name):
+    game = catrules.load_game(str(ROOT / "tests/games" / name))
+    n = max(game.min_players, 2)
+    try:
+        play(game, n, 1, ["random"] * n, fast=False)
+    except RulesError:
+        pytest.skip(f"{name} stops with a rules error on purpose")
+    assert same_game(game, n, range(5), ["random"] * n)
+
+
+def test_the_fast_path_is_taken_only_for_bots_and_no_log():
+    game = catrules.load_game(str(ROOT / "games/meow.cat"))
+    st = game.new_state(4, seed=3)
+    seen = []
+
+    class Watch:
+        inline = True
+        wants_events = False
+        interactive = False
+
+        def start(self, table, player):
+            self.table, self.player = table, player
+
+        def pick(self, st, player, values, kind):
+            seen.append(st.auto is not None)
+            return 0, None
+
+        def decide(self, view, d):
+            seen.append(False)
+            return d.options[0].id
+
+        def finish(self, view):
+            pass
+    Match(game, st, [Watch() for _ in range(4)]).run()
+    assert st.finished and st.auto is None          # taken away at the end
+    # the first decision was pending when the match began: asked the usual way, the rest inline
+    assert seen[0] is False and len(seen) > 20 and all(seen[1:])
+    st = game.new_state(4, seed=3, log=True)          # a log: step by step
+    seen.clear()
+    Match(game, st, [Watch() for _ in range(4)]).run()
+    assert seen and not any(seen)
+
+
+def test_a_failing_bot_raises_its_own_error_not_a_rules_error():
+    game = catrules.load_game(str(ROOT / "games/meow.cat"))
+    st = game.new_state(4, seed=3)
+    seats = [make_seat("random") for _ in range(4)]
+
+    def broken(*a):
+        raise ValueError("the bot broke")
+    seats[2].pick = broken
+    with pytest.raises(ValueError, match="the bot broke"):
+        Match(game, st, seats).run()
+
+
+def test_units_are_python_source_with_a_line_table():
+    game = catrules.load_game(str(ROOT / "games/meow.cat"))
+    prog = game.program
+    src = prog.unit_sources["phase:turn"]
+    assert "def " in src and "fr.pc" in src
+    # a loop with no pause inside is a Python loop (the deal), one with a choice is blocks
+    assert "for " in prog.unit_sources["phase:round"]
+    assert all(callable(f) for f in prog.codes["phase:turn"])
+    table = next(t for name, t in prog.line_tables.items() if "phase:turn" in name)
+    lines = (ROOT / "games/meow.cat").read_text().splitlines()
+    assert any("chooses" in lines[n - 1] for n in table if n)
+
+
+def test_a_runtime_error_inside_a_python_loop_names_its_line():
+    src = """catrules 3
+game "Loop error"
+players 2 to 2
+cards numbered in deck:
+    card with kind number
+zone deck: shared, hidden, pile
+counter n = 0
+flow:
+    for each player p:
+        n = n + 1
+        n = 5 % (n - 1)
+"""
+    game = catrules.load_source(src, "loop.cat")
+    with pytest.raises(RulesError) as err:
+        game.new_state(2, seed=1)
+    assert err.value.line == 11
