@@ -94,7 +94,19 @@ def import_catrules():
 
 
 def interpreter_playout(game, players: int, seed: int, options: tuple) -> int:
-    """One random playout with the interpreter; returns the decisions made."""
+    """One random playout as ``catrules simulate`` plays it: a match of random bots, which answer
+    inside the running game (the bot fast path, catrules/autoplay.py); returns the decisions made."""
+    from catrules.bots import make_seat
+    from catrules.match import Match
+    state = game.new_state(players=players, seed=seed, options=options)
+    Match(game, state, [make_seat("random") for _ in range(players)]).run()
+    state.winners(state.scores())  # part of a playout: the result is computed
+    return state.decisions
+
+
+def api_playout(game, players: int, seed: int, options: tuple) -> int:
+    """One random playout through the state's API, as a program would drive it (``pending()`` and
+    ``apply()``, a decision object per choice); returns the decisions made."""
     state = game.new_state(players=players, seed=seed, options=options)
     rng = random.Random(seed)
     choice = rng.choice
@@ -115,12 +127,12 @@ def interpreter_playout(game, players: int, seed: int, options: tuple) -> int:
     return state.decisions
 
 
-def interpreter_runner(catrules, entry: Entry, options: tuple):
+def interpreter_runner(catrules, entry: Entry, options: tuple, playout=interpreter_playout):
     """Load the game; return (play(seed) -> decisions, load seconds)."""
     t0 = time.perf_counter()
     game = catrules.load_game(str(REPO_ROOT / entry.game))
     load_s = time.perf_counter() - t0
-    return (lambda seed: interpreter_playout(game, entry.players, seed, options)), load_s
+    return (lambda seed: playout(game, entry.players, seed, options)), load_s
 
 
 # --- the hand-written side --------------------------------------------------
@@ -231,6 +243,8 @@ def run(args) -> dict:
         if want_interp:
             sides["interpreter"], load_s = interpreter_runner(catrules, entry, options)
             extra["interpreter"] = {"load_seconds": load_s}
+            if args.api:
+                sides["api"], _load = interpreter_runner(catrules, entry, options, api_playout)
         if want_hand and entry.handwritten is not None:
             sides["handwritten"] = handwritten_runner(entry, options)
         measured = measure(sides, args.games, args.seed, args.warmup, args.repeat)
@@ -290,6 +304,9 @@ def main(argv=None) -> None:
     ap.add_argument("--option", action="append", default=[], metavar="NAME",
                     help="game option, e.g. --option expert (repeatable)")
     ap.add_argument("--only", choices=("interpreter", "handwritten"), help="measure one side only")
+    ap.add_argument("--api", action="store_true",
+                    help="also time the interpreter driven through pending()/apply(), one decision "
+                         "object per choice (as a program drives it), besides the simulate path")
     ap.add_argument("--all", action="store_true", help="measure every game in the ENTRIES list")
     ap.add_argument("--warmup", type=int, default=10, help="unmeasured games played first (default 10)")
     ap.add_argument("--repeat", type=int, default=3,

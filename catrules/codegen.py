@@ -70,6 +70,25 @@ class CodeGen:
         fn.source = src
         return fn
 
+    def options_function(self, source, preferring, var: str):
+        """``f(st, V)``: the options of a choice from ``source`` as a list of their own, keeping
+        those ``preferring`` holds for (``it`` and ``var`` name the option) if any; all otherwise."""
+        src = self.listy(source, self._gen_top(source, Env()))
+        self.count += 1
+        fname = f"_options{self.count}"
+        if preferring is None:
+            body = f"    return list({src})\n"
+        else:
+            test = self._gen_top(preferring, Env({"it": "_it", var: "_it"}, 1))
+            body = (f"    _o = {src}\n"
+                    f"    _ok = [_it for _it in _o if {test}]\n"
+                    "    return _ok if _ok else list(_o)\n")
+        src_text = f"def {fname}(st, V):\n{body}"
+        self._compile(src_text, preferring if preferring is not None else source)
+        fn = self.ns[fname]
+        fn.source = src_text
+        return fn
+
     def define(self, d) -> str:
         """The global name of the function for ``define`` d, compiling it on first use."""
         key = id(d)
@@ -447,6 +466,13 @@ def _add(a, b):
 
 
 def _mul(a, b):
+    if type(a) is int and type(b) is int:
+        # numbers stay within the limit (every `*` is checked here, `+` and `-` grow a value by
+        # at most its own size), so their product is small enough to work out first
+        r = a * b
+        if -NUMBER_LIMIT <= r <= NUMBER_LIMIT:
+            return r
+        raise _too_big(r)
     ta, tb = type(a), type(b)
     if ta in (list, str, tuple) or tb in (list, str, tuple):
         seq, n = (a, b) if ta in (list, str, tuple) else (b, a)

@@ -95,19 +95,13 @@ class ChoiceStatements:
     """The compiler's methods for choices (mixed into ``_Compiler``)."""
 
     def _options(self, source, opts: ast.ChooseOpts, var: str):
-        src = self.ex(source)
-        pref = self.ex_element(opts.preferring, var) if opts.preferring is not None else None
+        listed = self.gen.options_function(source, opts.preferring, var)
         key = self.ex_element(opts.default_key, var) if opts.default_key is not None else None
         named = self.ex(opts.default_is) if opts.default_is is not None else None
         lowest = opts.default_dir == "lowest"
 
         def options(st, V, with_default=True):
-            o = as_list(st, src(st, V))
-            if pref is not None and o:
-                ok = [x for x in o if pref(st, V, x)]
-                o = ok if ok else list(o)
-            else:
-                o = list(o)
+            o = listed(st, V)
             default = None
             if not with_default:        # a bot of the fast path has no use for it
                 pass

@@ -80,7 +80,10 @@ class UnitWriter:
         own, called with ``pc`` already on the next block; the writing goes on in that next block.
         A move paused by triggers sets ``pc`` back by one to run again for the rest of its cards."""
         k = len(self.blocks)
-        self.goto(k, line)
+        # called from here, with pc on the next block: one step of the engine's loop fewer; the
+        # block of its own is where a paused move runs again
+        self.put(f"fr.pc = {k + 1}", line)
+        self.put(f"return {self.bind(fn)}(st, fr)", line)
         self.blocks.append(("fn", fn))
         self.block_lines.append(line)
         self.start_block(line)

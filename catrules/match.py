@@ -318,7 +318,7 @@ class Match:
         self.flush_events()
         if self.state.finished:
             for i, seat in enumerate(self.seats):
-                seat.finish(self.state.view(i))
+                seat.finish(LazyView(self.state, i))     # a bot may never look at it
         return self.state
 
     # ---------------------------------------------------------- save/resume

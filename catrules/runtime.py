@@ -193,20 +193,29 @@ def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
         # the common case: piles and rows, no triggers, no log
         z, loc, simple = st.z, st.loc, lay.slot_simple
         dest = z[slot]
-        moved: dict = {}                        # source slot -> cards, for `learn` once per source
+        groups = []                             # (source slot, cards) in a row, for `learn`
+        prev = group = None
         for c in cards:
             if c is None:
                 continue
             s0 = loc[c]
             if simple[s0]:
-                z[s0].remove(c)
+                zs = z[s0]
+                if zs[-1] == c:                 # most moves take cards from the top
+                    zs.pop()
+                else:
+                    zs.remove(c)
             else:
                 _remove(st, c)
             dest.append(c)
             loc[c] = slot
             if s0 != slot:
-                moved.setdefault(s0, []).append(c)
-        for s0, cs in moved.items():
+                if s0 != prev:
+                    prev, group = s0, [c]
+                    groups.append((s0, group))
+                else:
+                    group.append(c)
+        for s0, cs in groups:
             learn(st, cs, s0, slot)
         return False
     groups = []
@@ -254,7 +263,11 @@ def move_one(st, c, slot: int) -> None:
     loc = st.loc
     s0 = loc[c]
     if lay.slot_simple[s0]:
-        st.z[s0].remove(c)
+        zs = st.z[s0]
+        if zs[-1] == c:
+            zs.pop()
+        else:
+            zs.remove(c)
     else:
         _remove(st, c)
     st.z[slot].append(c)
@@ -346,9 +359,14 @@ def _trigger_label(prog, key: str) -> str:
 
 def _everyone(st, zi, shape):
     b = st.layout.base[zi]
+    z = st.z
     out = []
-    for pl in range(st.n):
-        out.extend(_cards_in(st.z[b + pl], shape))
+    if shape in ("pile", "row"):
+        for s in range(b, b + st.n):
+            out += z[s]
+        return out
+    for s in range(b, b + st.n):
+        out += cards_in(z[s])
     return out
 
 
