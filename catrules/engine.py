@@ -20,6 +20,7 @@ from .errors import IllegalChoice, RulesError, SaveError
 from .limits import FRAME_LIMIT, STATE_FORMAT, STEP_LIMIT
 from .runtime_errors import (_RUNTIME_ERRORS, _STOPS, _fn_line, _quote, _reraise, describe_error, located,
                              rules_error)
+from .randoms import CopyOnWrite, rng_in, rng_out
 from .saved_state import check_saved
 
 
@@ -106,8 +107,14 @@ class State:
     answer is logged as the same ``decision`` event, and secret choices and races always ask.
     """
 
-    __slots__ = ("prog", "n", "options", "seed", "z", "loc", "c", "frames", "pending_", "rng", "trng",
+    __slots__ = ("prog", "n", "options", "seed", "z", "loc", "c", "frames", "pending_", "_rng", "_rng_cell", "_trng",
+                 "_trng_cell",
                  "over", "decisions", "history", "log", "actor", "layout", "steps", "ask_forced", "known")
+
+    #: the game's random source (shuffles, draws) and the one of bots' race times; a clone
+    #: shares them with its original until either draws (:mod:`catrules.randoms`)
+    rng = CopyOnWrite("_rng", "_rng_cell")
+    trng = CopyOnWrite("_trng", "_trng_cell")
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -171,10 +178,8 @@ class State:
         st.c = {k: (list(v) if type(v) is list else v) for k, v in self.c.items()}
         st.frames = [f.copy() for f in self.frames]
         st.pending_ = _copy_pending(self.pending_)
-        st.rng = random.Random(0)          # seeding with 0 skips reading the OS's entropy
-        st.rng.setstate(self.rng.getstate())
-        st.trng = random.Random(0)
-        st.trng.setstate(self.trng.getstate())
+        st._rng, st._rng_cell = None, State.rng.share(self)
+        st._trng, st._trng_cell = None, State.trng.share(self)
         st.over = self.over
         st.decisions = self.decisions
         st.history = list(self.history)
@@ -603,7 +608,8 @@ class State:
             "format": STATE_FORMAT, "players": self.n, "options": list(self.options), "seed": self.seed,
             "zones": self.z, "counters": self.c,
             "frames": [[f.key, f.pc, f.vars, f.depth] for f in self.frames],
-            "pending": self.pending_, "rng": _rng_out(self.rng), "trng": _rng_out(self.trng),
+            "pending": self.pending_, "rng": rng_out(State.rng.state(self)),
+            "trng": rng_out(State.trng.state(self)),
             "over": self.over, "decisions": self.decisions, "history": self.history, "steps": self.steps,
             "actor": self.actor, "ask_forced": self.ask_forced, "known": self.known,
         }
@@ -641,8 +647,8 @@ class State:
         st.c = d["counters"]
         st.frames = [Frame(k, pc, v, depth) for k, pc, v, depth in d["frames"]]
         st.pending_ = d["pending"]
-        st.rng = _rng_in(d["rng"])
-        st.trng = _rng_in(d["trng"])
+        st.rng = rng_in(d["rng"])
+        st.trng = rng_in(d["trng"])
         st.over = d["over"]
         st.decisions = d["decisions"]
         st.history = d["history"]
@@ -688,13 +694,3 @@ def _copy_pending(p):
         q["picks"] = [list(x) if x is not None else None for x in p["picks"]]
     return q
 
-
-def _rng_out(r: random.Random):
-    v, state, gauss = r.getstate()
-    return [v, list(state), gauss]
-
-
-def _rng_in(d) -> random.Random:
-    r = random.Random(0)
-    r.setstate((d[0], tuple(d[1]), d[2]))
-    return r

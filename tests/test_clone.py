@@ -1,0 +1,127 @@
+"""State.clone: a clone plays on exactly as its original would, neither sees the other's
+changes (random sources included), and saves written before copy-on-write sources resume."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import catrules
+from catrules.engine import State
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = [("games/meow.cat", 4), ("games/catlady.cat", 3), ("games/flapcat.cat", 4), ("games/flapcat.cat", 6)]
+SEEDS = range(1, 9)
+
+
+@pytest.fixture(scope="module")
+def games():
+    return {path: catrules.load_game(ROOT / path) for path in {p for p, _n in GAMES}}
+
+
+def step(st: State, rng: random.Random) -> None:
+    """One random answer; a race's time is drawn from the state's own source of race times."""
+    d = st.pending()[0]
+    st.apply(d.player, rng.choice(d.options).id, st.reaction_time() if d.timed else None)
+
+
+def mid_game(game, players: int, seed: int) -> State:
+    st = game.new_state(players, seed=seed, log=True)
+    rng = random.Random(seed * 13)
+    for _ in range(rng.randrange(5, 60)):
+        if st.finished:
+            break
+        step(st, rng)
+    return st
+
+
+def outcome(st: State) -> tuple:
+    return st.history, st.log, st.scores(), json.dumps(st.to_dict())
+
+
+@pytest.mark.parametrize("path,players", GAMES)
+def test_a_clone_plays_on_as_its_original(games, path, players):
+    for seed in SEEDS:
+        parent = mid_game(games[path], players, seed)
+        clone = parent.clone()
+        assert json.dumps(clone.to_dict()) == json.dumps(parent.to_dict())
+        # turn about, the same answers: a source shared by both would deal them different cards
+        ra, rb = random.Random(seed), random.Random(seed)
+        while not (parent.finished and clone.finished):
+            assert parent.finished == clone.finished
+            step(parent, ra)
+            step(clone, rb)
+        assert outcome(clone) == outcome(parent)
+
+
+@pytest.mark.parametrize("path,players", GAMES)
+def test_playing_a_clone_changes_nothing_in_its_original(games, path, players):
+    for seed in SEEDS:
+        parent = mid_game(games[path], players, seed)
+        before = json.dumps(parent.to_dict())
+        twin = parent.clone()                  # played later: what the parent would do untouched
+        for k in range(3):
+            clone = parent.clone()
+            clone.rng.random()                 # draws straight from the sources too
+            clone.trng.random()
+            clone.c["#scribble"] = k
+            rng = random.Random(seed + k)
+            while not clone.finished:
+                step(clone, rng)
+            grandchild = clone.clone()
+            grandchild.rng.shuffle(grandchild.z[0])
+            assert json.dumps(parent.to_dict()) == before
+        # and the parent, played after its clones, plays as its untouched twin
+        ra, rb = random.Random(seed), random.Random(seed)
+        while not parent.finished:
+            step(parent, ra)
+        while not twin.finished:
+            step(twin, rb)
+        assert outcome(parent) == outcome(twin)
+
+
+def test_a_clone_does_not_see_its_originals_draws(games):
+    parent = mid_game(games["games/flapcat.cat"], 4, 3)
+    clone = parent.clone()
+    want = (clone.to_dict()["rng"], clone.to_dict()["trng"])
+    first = parent.rng.random(), parent.trng.random()
+    parent.rng.random()
+    assert (clone.to_dict()["rng"], clone.to_dict()["trng"]) == want
+    assert (clone.rng.random(), clone.trng.random()) == first
+    # a state that was cloned and then given a new source keeps it
+    fresh = random.Random(99)
+    parent.rng = fresh
+    parent.clone()
+    assert parent.rng.getstate() == random.Random(99).getstate()
+
+
+def test_the_same_seed_deals_the_same_games_with_clones_in_between(games):
+    # cloning (which freezes the original's sources) changes no draw of the original
+    game = games["games/meow.cat"]
+    for seed in SEEDS:
+        a, b = game.new_state(4, seed=seed), game.new_state(4, seed=seed)
+        ra, rb = random.Random(seed), random.Random(seed)
+        while not a.finished:
+            a.clone()
+            step(a, ra)
+            step(b, rb)
+        assert a.history == b.history and a.scores() == b.scores()
+
+
+OLD = json.loads((ROOT / "tests" / "data" / "old_saves.json").read_text(encoding="utf-8"))["cases"]
+
+
+@pytest.mark.parametrize("case", OLD, ids=[f"{c['game']}-{c['players']}p" for c in OLD])
+def test_saves_of_the_old_format_resume_exactly(games, case):
+    st = State.from_dict(games[case["game"]].program, json.loads(json.dumps(case["state"])))
+    assert json.loads(json.dumps(st.to_dict())) == case["state"]    # the format is unchanged
+    rest = random.Random(case["seed"] + 100)
+    while not st.finished:
+        d = st.pending()[0]
+        st.apply(d.player, rest.choice(d.options).id, st.reaction_time() if d.timed else None)
+    assert st.history == case["history"]
+    assert st.decisions == case["decisions"]
+    assert st.scores() == case["scores"]
