@@ -300,8 +300,10 @@ class Match:
                 after_step()
         self.flush_events()
         if self.state.finished:
+            # worked out only for a seat that looks (a bot does not): the table with its
+            # scores, built for every player, was a tenth of a simulation of bots
             for i, seat in enumerate(self.seats):
-                seat.finish(self.state.view(i))
+                seat.finish(LazyView(self.state, i))
         return self.state
 
     # ---------------------------------------------------------- save/resume

@@ -125,3 +125,39 @@ def test_saves_of_the_old_format_resume_exactly(games, case):
     assert st.history == case["history"]
     assert st.decisions == case["decisions"]
     assert st.scores() == case["scores"]
+
+
+# ------------------------------------------------------- the end of a game
+
+class Looking:
+    """A seat that plays the first option and keeps the view it is given at the end."""
+    wants_events = False
+    interactive = False
+
+    def start(self, table, player):
+        self.player = player
+
+    def decide(self, view, decision):
+        from catrules.frontends.base import Choice
+        return Choice(decision.options[0].id, 0.5 if decision.timed else None)
+
+    def finish(self, view):
+        self.final = view
+
+
+def test_the_view_at_the_end_is_built_only_for_a_seat_that_looks(games, monkeypatch):
+    from catrules.bots import RandomBot
+    from catrules.match import Match
+    game = games["games/meow.cat"]
+    built = []
+    view = game.program.view
+    monkeypatch.setattr(game.program, "view", lambda st, p: built.append(p) or view(st, p))
+    st = game.new_state(4, seed=2)
+    Match(game, st, [RandomBot() for _ in range(4)]).run()
+    assert st.finished and built == []
+    seats = [Looking() for _ in range(3)]
+    st = game.new_state(3, seed=2)
+    Match(game, st, seats).run()
+    assert built == []
+    final = dict(seats[1].final)
+    assert built == [1] and final == st.view(1) and "scores" in final
