@@ -35,11 +35,15 @@ class Frame:
         self.depth = depth
 
     def copy(self) -> "Frame":
-        return Frame(self.key, self.pc, _copy_vars(self.vars), self.depth)
-
-
-def _copy_vars(v: dict) -> dict:
-    return {k: (list(x) if type(x) is list else x) for k, x in v.items()}
+        v = self.vars
+        if v:
+            v = v.copy()
+            for k, x in v.items():      # replacing values while iterating is safe: no key changes
+                if type(x) is list:
+                    v[k] = x[:]
+        else:
+            v = {}
+        return Frame(self.key, self.pc, v, self.depth)
 
 
 class Option:
@@ -172,7 +176,7 @@ class State:
         st.n = self.n
         st.options = self.options
         st.seed = self.seed
-        st.z = [list(s) if s and type(s[0]) is not list else [list(x) for x in s] for s in self.z]
+        st.z = [s[:] if not s or type(s[0]) is not list else [x[:] for x in s] for s in self.z]
         st.loc = list(self.loc)
         st.known = list(self.known)
         st.c = {k: (list(v) if type(v) is list else v) for k, v in self.c.items()}
