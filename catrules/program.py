@@ -214,6 +214,8 @@ class Program:
             if v in values:
                 return v
             raise LookupError(oid)
+        if kind in ("line", "place") and oid in values:     # a reference is its own id
+            return oid
         for v in values:
             if self.option_id(kind, v) == oid:
                 return v
