@@ -111,9 +111,9 @@ class State:
     answer is logged as the same ``decision`` event, and secret choices and races always ask.
     """
 
-    __slots__ = ("prog", "n", "options", "seed", "z", "loc", "c", "frames", "pending_", "_rng", "_rng_cell", "_trng",
-                 "_trng_cell",
-                 "over", "decisions", "history", "log", "actor", "layout", "steps", "ask_forced", "known")
+    __slots__ = ("prog", "n", "options", "seed", "z", "loc", "c", "frames", "pending_",
+                 "_rng", "_rng_cell", "_trng", "_trng_cell", "over", "decisions", "history", "log", "actor",
+                 "layout", "steps", "ask_forced", "known")
 
     #: the game's random source (shuffles, draws) and the one of bots' race times; a clone
     #: shares them with its original until either draws (:mod:`catrules.randoms`)
