@@ -112,13 +112,13 @@ class State:
     """
 
     __slots__ = ("prog", "n", "options", "seed", "z", "loc", "c", "frames", "pending_",
-                 "_rng", "_rng_cell", "_trng", "_trng_cell", "over", "decisions", "history", "log", "actor",
+                 "_rng", "_rng_frozen", "_trng", "_trng_frozen", "over", "decisions", "history", "log", "actor",
                  "layout", "steps", "ask_forced", "known")
 
     #: the game's random source (shuffles, draws) and the one of bots' race times; a clone
     #: shares them with its original until either draws (:mod:`catrules.randoms`)
-    rng = CopyOnWrite("_rng", "_rng_cell")
-    trng = CopyOnWrite("_trng", "_trng_cell")
+    rng = CopyOnWrite("_rng", "_rng_frozen")
+    trng = CopyOnWrite("_trng", "_trng_frozen")
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -182,8 +182,8 @@ class State:
         st.c = {k: (list(v) if type(v) is list else v) for k, v in self.c.items()}
         st.frames = [f.copy() for f in self.frames]
         st.pending_ = _copy_pending(self.pending_)
-        st._rng, st._rng_cell = None, State.rng.share(self)
-        st._trng, st._trng_cell = None, State.trng.share(self)
+        st._rng, st._rng_frozen = None, State.rng.share(self)
+        st._trng, st._trng_frozen = None, State.trng.share(self)
         st.over = self.over
         st.decisions = self.decisions
         st.history = list(self.history)

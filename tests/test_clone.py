@@ -98,6 +98,21 @@ def test_a_clone_does_not_see_its_originals_draws(games):
     assert parent.rng.getstate() == random.Random(99).getstate()
 
 
+def test_clones_of_different_states_drawing_in_turn_each_draw_their_own(games):
+    # the state of the source thawed last is kept: clones of two states in turn must not mix them up
+    game = games["games/flapcat.cat"]
+    a, b = mid_game(game, 4, 1), mid_game(game, 4, 2)
+    want = {id(s): random.Random() for s in (a, b)}
+    for s in (a, b):
+        want[id(s)].setstate(s.rng.getstate())
+        s.clone()                                   # a and b now hold frozen sources
+    expect = {id(s): [want[id(s)].random() for _ in range(3)] for s in (a, b)}
+    for _ in range(3):
+        for s in (a, b, a, b):
+            c = s.clone()
+            assert [c.rng.random() for _ in range(3)] == expect[id(s)]
+
+
 def test_the_same_seed_deals_the_same_games_with_clones_in_between(games):
     # cloning (which freezes the original's sources) changes no draw of the original
     game = games["games/meow.cat"]
