@@ -174,7 +174,7 @@ class ChoiceStatements:
             o, default = options(st, V)
             return _ask_one(st, V, actor(st, V), o, default, kind, var, line, prompt, public,
                             need(st, V) if need is not None else None, ask)
-        self.w.pause(choose, s.line)
+        self.pause(choose, s.line)
 
     def s_Menu(self, s: ast.Menu) -> None:
         actor = self._actor(s.actor)
@@ -189,7 +189,8 @@ class ChoiceStatements:
             o = [label for label, c in conds if c is None or c(st, V)]
             return _ask_one(st, V, actor(st, V), o, named if named in o else None, "value", var, line,
                             prompt, public, None, ask)
-        self.w.pause(menu, s.line)
+        self.old += 1                           # format 1: the menu's instruction
+        self.pause(menu, s.line)
         self._branches(s, [(f"V[{var!r}] == {label!r}", pos["line"], self.body_of(s, "then", branch=i))
                            for i, (label, _cond, _body, pos) in enumerate(s.branches)])
 
@@ -242,7 +243,8 @@ class ChoiceStatements:
             if st.auto is not None:
                 return st.auto(st, p)
             return True
-        self.w.pause(together, s.line)
+        self.old += 1                           # format 1: the choice's instruction
+        self.pause(together, s.line)
         # then the body, once per answer: in seat order, or fastest first in a race
         items = f"V[{slot!r}]"
         each = ["st.actor = {0}[0]", "V[{1!r}] = {0}[0]", "V['player'] = {0}[0]", "V[{2!r}] = {0}[1]",

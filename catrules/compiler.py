@@ -58,6 +58,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         self.G = G
         self.names = checked.names
         self.uid = 0
+        self.tmpn = 0
         self.node_of = {id(d["stmt"]): k for k, d in G.nodes(data=True) if "stmt" in d}
         self.gen = CodeGen(self)
         self.gen.ns.update(UNIT_HELPERS)
@@ -103,7 +104,11 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         self.serial += 1
         self.w = UnitWriter(key, self.gen.ns, self.serial)
         self.loops = []
+        # where each statement stood in the instruction list of state format 1, so that a game
+        # saved then resumes (see State.from_dict): the frame's pc there -> its block here
+        self.old, self.at, self.old_pcs = 0, 0, {}
         self.block(graphmod.steps(self.G, node))
+        self.p.old_pcs[key] = self.old_pcs
         fns, lines, table, filename = self.w.finish(self.p.path)
         self.p.codes[key] = fns
         self.p.code_lines[key] = lines
@@ -127,8 +132,16 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
 
     def tmp(self, hint: str = "t") -> str:
         """A fresh Python local for generated code."""
-        self.uid += 1
-        return f"_{hint}{self.uid}"
+        self.tmpn += 1
+        return f"_{hint}{self.tmpn}"
+
+    def pause(self, fn, line: int) -> None:
+        """A statement that may pause (see :meth:`UnitWriter.pause`); it stood at ``self.old`` in
+        the instruction list of state format 1, which :attr:`old_pcs` maps to its blocks."""
+        k = len(self.w.blocks)
+        self.w.pause(fn, line)
+        self.old_pcs[self.at] = k                # a move paused by triggers runs again
+        self.old_pcs[self.at + 1] = k + 1        # after the pause
 
     def src(self, e) -> str:
         """The Python source of expression ``e`` (see :mod:`catrules.codegen`), inline in a block."""
@@ -166,6 +179,9 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
     # -------------------------------------------------------------- statements
     def stmt(self, s) -> None:
         meth = getattr(self, "s_" + type(s).__name__)
+        self.at = self.old                      # the statement's first instruction in format 1
+        if not isinstance(s, _COMPOUND):
+            self.old += 1
         meth(s)
 
     def move_slot(self, node):
@@ -200,7 +216,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
             return
         cards = self.ex(s.cards)
         dest = self.dest(s.dest)
-        key = f"{RESUME_MOVE}{self.new_var()}"      # the rest of a move paused by triggers
+        key = f"{RESUME_MOVE}{self.at}"      # the rest of a move paused by triggers
 
         def move(st, fr):
             V = fr.vars
@@ -214,7 +230,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
                 cs = list(cs) if type(cs) is list else as_list(st, cs)
                 slot, where = dest(st, V)
             return move_cards(st, fr, cs, slot, where, key)
-        self.w.pause(move, s.line)
+        self.pause(move, s.line)
 
     def s_Shuffle(self, s: ast.Shuffle) -> None:
         slot = self.slot(s.zone)
@@ -230,7 +246,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         slot = self.slot(s.zone)
         source = self.ex(s.source)
 
-        key = f"{RESUME_FILL}{self.new_var()}"      # [slot, next cell] while triggers run
+        key = f"{RESUME_FILL}{self.at}"      # [slot, next cell] while triggers run
 
         def fill(st, fr):
             V = fr.vars
@@ -247,12 +263,12 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
                         fr.pc -= 1
                         return True
             return False
-        (self.w.pause if self.pauses(s) else self.w.call)(fill, s.line)
+        (self.pause if self.pauses(s) else self.w.call)(fill, s.line)
 
     def s_Exchange(self, s: ast.Exchange) -> None:
         a, b = self.ex(s.first), self.ex(s.second)
 
-        key = f"{RESUME_EXCHANGE}{self.new_var()}"  # [second card, from, to] while the first's triggers run
+        key = f"{RESUME_EXCHANGE}{self.at}"  # [second card, from, to] while the first's triggers run
 
         def exchange(st, fr):
             V = fr.vars
@@ -292,7 +308,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
             if trigs.get(zone[sx]):
                 _triggered(st, trigs[zone[sx]], y, sy, sx, fired)
             return _fire(st, fr, fired)
-        (self.w.pause if self.pauses(s) else self.w.call)(exchange, s.line)
+        (self.pause if self.pauses(s) else self.w.call)(exchange, s.line)
 
     def s_Assign(self, s: ast.Assign) -> None:
         name, owner = s.name, s.owner
@@ -344,7 +360,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
             if st.log is not None:
                 st.log.append({"t": "end game"})
             return True
-        self.w.pause(end_game, s.line)
+        self.pause(end_game, s.line)
 
     def s_StopLoop(self, s) -> None:
         end = self.loops[-1]
@@ -362,7 +378,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
                 st.log.append({"t": "phase", "name": name})
             st.frames.append(Frame(key, 0, {}, fr.depth))
             return True
-        self.w.pause(play, s.line)
+        self.pause(play, s.line)
 
     def s_Do(self, s: ast.Do) -> None:
         key = graphmod.unit_key("action", s.action)
@@ -373,7 +389,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
             V = fr.vars
             st.frames.append(Frame(key, 0, {k: a(st, V) for k, a in zip(params, args)}, fr.depth))
             return True
-        self.w.pause(do, s.line)
+        self.pause(do, s.line)
 
     def s_If(self, s: ast.If) -> None:
         self._branches(s, [(self.src(cond), cond.line, self.body_of(s, "then", branch=i))
@@ -387,7 +403,9 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         join = w.new_block(s.line) if self.pauses(s) else None
         for i, (test, line, body) in enumerate(tests):
             with Suite(w, f"{'if' if i == 0 else 'elif'} {test}:", line):
+                self.old += 1                   # format 1: the test
                 self.block(body)
+                self.old += 1                   # format 1: the jump to the end
                 if join is not None:
                     w.goto(join, s.line)
         if otherwise is not None or join is not None:
@@ -404,6 +422,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         head block that leaves when ``test`` holds, runs the ``step`` lines and the body, and goes
         back to the head."""
         w = self.w
+        self.old += 2 if init else 1            # format 1: the start of the loop, its head
         guard = [("st.steps += 1", line), (f"if st.steps > {STEP_LIMIT}: _loop_guard(st, {line})", line)]
         if not self.pauses(s):
             with Suite(w, native_head, line):
@@ -412,6 +431,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
                 self.loops.append(None)
                 self.block(self.body_of(s))
                 self.loops.pop()
+                self.old += 1                   # format 1: the jump back
                 for text, ln in guard:
                     w.put(text, ln)
             return
@@ -427,6 +447,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         self.loops.append(end)
         self.block(self.body_of(s))
         self.loops.pop()
+        self.old += 1                           # format 1: the jump back
         for text, ln in guard:
             w.put(text, ln)
         w.goto(head, line)
@@ -550,6 +571,10 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
                 "_nopick": _nopick, "_say": say, "__builtins__": {"len": len, "sum": sum, "max": max, "min": min,
                                                      "bool": bool, "abs": abs,
                                                      "list": list, "range": range}}
+
+
+#: Statements of several instructions in state format 1 (they count their own).
+_COMPOUND = (ast.If, ast.Menu, ast.Together, ast.RepeatTimes, ast.RepeatUntil, ast.ForPlayers, ast.ForEach)
 
 
 def _cardlist(st, cs) -> list:

@@ -20,6 +20,7 @@ from .errors import IllegalChoice, RulesError, SaveError
 from .limits import FRAME_LIMIT, STATE_FORMAT, STEP_LIMIT  # noqa: F401  (STEP_LIMIT: tests patch it)
 from .runtime_errors import (_RUNTIME_ERRORS, _STOPS, _fn_line, _quote, _reraise, describe_error, located,
                              rules_error)
+from .randoms import CopyOnWrite, rng_in, rng_out
 from .saved_state import check_saved
 from .compile_units import error_line
 
@@ -35,11 +36,15 @@ class Frame:
         self.depth = depth
 
     def copy(self) -> "Frame":
-        return Frame(self.key, self.pc, _copy_vars(self.vars), self.depth)
-
-
-def _copy_vars(v: dict) -> dict:
-    return {k: (list(x) if type(x) is list else x) for k, x in v.items()}
+        v = self.vars
+        if v:
+            v = v.copy()
+            for k, x in v.items():      # replacing values while iterating is safe: no key changes
+                if type(x) is list:
+                    v[k] = x[:]
+        else:
+            v = {}
+        return Frame(self.key, self.pc, v, self.depth)
 
 
 class Option:
@@ -107,14 +112,19 @@ class State:
     answer is logged as the same ``decision`` event, and secret choices and races always ask.
 
     ``auto``: who answers decisions where they arise (the bot fast path, see
-    :meth:`catrules.match.Match.run`): ``auto(state, pending)`` is called with the decision
+    :mod:`catrules.autoplay`): ``auto(state, pending)`` is called with the decision
     pending as if the game had paused, answers it and returns None to run on, or returns True
     to pause after all.  None (the default): every decision pauses the game.
     """
 
-    __slots__ = ("prog", "n", "options", "seed", "z", "loc", "c", "frames", "pending_", "rng", "trng",
-                 "over", "decisions", "history", "log", "actor", "layout", "steps", "ask_forced", "known",
-                 "auto")
+    __slots__ = ("prog", "n", "options", "seed", "z", "loc", "c", "frames", "pending_",
+                 "_rng", "_rng_frozen", "_trng", "_trng_frozen", "over", "decisions", "history", "log", "actor",
+                 "layout", "steps", "ask_forced", "known", "auto")
+
+    #: the game's random source (shuffles, draws) and the one of bots' race times; a clone
+    #: shares them with its original until either draws (:mod:`catrules.randoms`)
+    rng = CopyOnWrite("_rng", "_rng_frozen")
+    trng = CopyOnWrite("_trng", "_trng_frozen")
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -173,16 +183,14 @@ class State:
         st.n = self.n
         st.options = self.options
         st.seed = self.seed
-        st.z = [list(s) if s and type(s[0]) is not list else [list(x) for x in s] for s in self.z]
+        st.z = [s[:] if not s or type(s[0]) is not list else [x[:] for x in s] for s in self.z]
         st.loc = list(self.loc)
         st.known = list(self.known)
         st.c = {k: (list(v) if type(v) is list else v) for k, v in self.c.items()}
         st.frames = [f.copy() for f in self.frames]
         st.pending_ = _copy_pending(self.pending_)
-        st.rng = random.Random(0)          # seeding with 0 skips reading the OS's entropy
-        st.rng.setstate(self.rng.getstate())
-        st.trng = random.Random(0)
-        st.trng.setstate(self.trng.getstate())
+        st._rng, st._rng_frozen = None, State.rng.share(self)
+        st._trng, st._trng_frozen = None, State.trng.share(self)
         st.over = self.over
         st.decisions = self.decisions
         st.history = list(self.history)
@@ -609,7 +617,8 @@ class State:
             "format": STATE_FORMAT, "players": self.n, "options": list(self.options), "seed": self.seed,
             "zones": self.z, "counters": self.c,
             "frames": [[f.key, f.pc, f.vars, f.depth] for f in self.frames],
-            "pending": self.pending_, "rng": _rng_out(self.rng), "trng": _rng_out(self.trng),
+            "pending": self.pending_, "rng": rng_out(State.rng.state(self)),
+            "trng": rng_out(State.trng.state(self)),
             "over": self.over, "decisions": self.decisions, "history": self.history, "steps": self.steps,
             "actor": self.actor, "ask_forced": self.ask_forced, "known": self.known,
         }
@@ -619,6 +628,8 @@ class State:
         """A state from :meth:`to_dict`; raises :class:`SaveError` for data that does not fit ``prog``."""
         if not isinstance(d, dict):
             raise SaveError("the saved state is not a record")
+        if d.get("format") == 1 and isinstance(d.get("frames"), list):
+            d = _from_format_1(prog, d)
         if d.get("format") != STATE_FORMAT:
             raise SaveError("this saved game was written by another version of catrules")
         try:
@@ -647,8 +658,8 @@ class State:
         st.c = d["counters"]
         st.frames = [Frame(k, pc, v, depth) for k, pc, v, depth in d["frames"]]
         st.pending_ = d["pending"]
-        st.rng = _rng_in(d["rng"])
-        st.trng = _rng_in(d["trng"])
+        st.rng = rng_in(d["rng"])
+        st.trng = rng_in(d["trng"])
         st.over = d["over"]
         st.decisions = d["decisions"]
         st.history = d["history"]
@@ -661,6 +672,23 @@ class State:
 
 
 # ------------------------------------------------------------------ helpers
+
+def _from_format_1(prog, d: dict) -> dict:
+    """A state saved in format 1, when a frame's pc counted instructions, in today's format: each
+    pc becomes the block it resumes in (``prog.old_pcs``, kept by the compiler)."""
+    frames = []
+    for fr in d["frames"]:
+        try:
+            key, pc, vars_, depth = fr
+            if key != "tiebreak":           # the same two steps in both formats
+                pc = prog.old_pcs[key][pc]
+        except (KeyError, TypeError, ValueError):
+            raise SaveError("this saved game was written by an older catrules and cannot resume here "
+                            "(a paused block that is not found)") from None
+        frames.append([key, pc, vars_, depth])
+    return {**d, "format": STATE_FORMAT, "frames": frames}
+
+
 
 def cards_in(zone) -> list:
     """The card ids in a zone's content, whatever its shape (lines flattened, empty cells left out)."""
@@ -695,13 +723,3 @@ def _copy_pending(p):
         q["picks"] = [list(x) if x is not None else None for x in p["picks"]]
     return q
 
-
-def _rng_out(r: random.Random):
-    v, state, gauss = r.getstate()
-    return [v, list(state), gauss]
-
-
-def _rng_in(d) -> random.Random:
-    r = random.Random(0)
-    r.setstate((d[0], tuple(d[1]), d[2]))
-    return r

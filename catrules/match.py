@@ -317,8 +317,10 @@ class Match:
             st.auto = None
         self.flush_events()
         if self.state.finished:
+            # worked out only for a seat that looks (a bot does not): the table with its
+            # scores, built for every player, was a tenth of a simulation of bots
             for i, seat in enumerate(self.seats):
-                seat.finish(LazyView(self.state, i))     # a bot may never look at it
+                seat.finish(LazyView(self.state, i))
         return self.state
 
     # ---------------------------------------------------------- save/resume

@@ -91,6 +91,8 @@ class Program:
         self.line_tables: dict = {}
         #: per unit, the Python source of its blocks (to read, e.g. when debugging the compiler)
         self.unit_sources: dict = {}
+        #: per unit, where a frame saved in state format 1 resumes: its pc then -> a block now
+        self.old_pcs: dict = {}
         self.counters: list = []
         self.counter_kind: dict = {}
         self.triggers: dict = {}          # zone index -> list of trigger tuples
@@ -218,6 +220,8 @@ class Program:
             if v in values:
                 return v
             raise LookupError(oid)
+        if kind in ("line", "place") and oid in values:     # a reference is its own id
+            return oid
         for v in values:
             if self.option_id(kind, v) == oid:
                 return v

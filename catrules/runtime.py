@@ -17,9 +17,24 @@ from .limits import CHAIN_LIMIT
 
 # ======================================================= lines, grids, places
 
-def parse_ref(v: str):
-    parts = v.split(":")
-    return parts[0], [int(x) for x in parts[1:]]
+#: the parsed references seen so far: a game uses few, but would parse each again on every use
+_REFS: dict = {}
+_REFS_KEPT = 50_000          # more than any game uses; past it the memory starts again
+
+
+def parse_ref(v: str) -> tuple:
+    """A reference's kind and numbers: ``"place:3:1:0"`` is ``("place", (3, 1, 0))``.
+
+    References stay texts (they are option ids, log entries and saved values as they are);
+    each is parsed once."""
+    r = _REFS.get(v)
+    if r is None:
+        parts = v.split(":")
+        r = (parts[0], tuple(int(x) for x in parts[1:]))
+        if len(_REFS) >= _REFS_KEPT:
+            _REFS.clear()
+        _REFS[v] = r
+    return r
 
 
 def ref_cards(st, v) -> list:
