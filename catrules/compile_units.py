@@ -130,15 +130,18 @@ class Suite:
     def __enter__(self):
         w = self.w
         w.put(self.head, self.line)
-        self.at = (w.cur, w.indent)
+        self.at = (w.cur, w.indent, len(w.blocks[w.cur][1]))
         w.indent += 1
-        w.put("pass", self.line)
         return w
 
     def __exit__(self, *exc):
+        w = self.w
+        cur, indent, n = self.at
+        if w.cur == cur and len(w.blocks[cur][1]) == n:
+            w.put("pass", self.line)        # an empty suite
         # back where the suite began, also when a pause inside it moved the writing on to other
         # blocks (the suite then ended by going to the block where the rest goes on)
-        self.w.cur, self.w.indent = self.at
+        w.cur, w.indent = cur, indent
         return False
 
 

@@ -92,6 +92,19 @@ def draw_game_graphs(app):
                 f.write(svg)
 
 
+def write_compiled_example(app):
+    """Write the Python the compiler makes of docs/examples/compiled.cat's flow (runtime.rst shows it)."""
+    import catrules
+
+    game = catrules.load_game(os.path.join(app.srcdir, "examples", "compiled.cat"))
+    target = os.path.join(app.srcdir, "_generated", "compiled-flow.py")
+    text = game.program.unit_sources["flow"] + "\n"
+    old = open(target, encoding="utf-8").read() if os.path.exists(target) else None
+    if text != old:
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
 def _game_files(games):
     """The shipped game files: games/*.cat, then the variants in games/variants/, if any."""
     found = []
@@ -147,4 +160,5 @@ def setup(app):
     app.add_lexer("catrules", CatrulesLexer)
     app.connect("builder-inited", check_meow_anchors)
     app.connect("builder-inited", draw_game_graphs)
+    app.connect("builder-inited", write_compiled_example)
     app.connect("builder-inited", write_rules_pages)
