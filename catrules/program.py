@@ -33,6 +33,7 @@ class Layout:
     players: list
     slot_simple: list = attrs.Factory(list)   # True for piles and rows
     seers: list = attrs.Factory(list)         # per slot, the bitmask of the players who see it
+    unseen: dict = attrs.Factory(dict)        # per player, the slots they cannot see (sampling)
 
     def visible(self, slot: int, player) -> bool:
         vis = self.slot_spec[slot].visibility

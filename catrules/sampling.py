@@ -138,8 +138,7 @@ def redeal(st, player: int, rng: random.Random) -> None:
     """Rename the cards ``player`` does not know and shuffle the slots they cannot see
     (see :meth:`State.sample_for`); in place."""
     prog, lay = st.prog, st.layout
-    nslots = len(st.z)
-    seen = [lay.visible(s, player) for s in range(nslots)]
+    unseen = _unseen(lay, player)
     bit = 1 << player
     known = st.known
     pinned = _referenced_unsure(st)
@@ -154,37 +153,65 @@ def redeal(st, player: int, rng: random.Random) -> None:
     tz = type_zones(prog)
     ctype = prog.card_type
     groups: dict = {}
-    for s in range(nslots):
-        if seen[s]:
-            continue
-        for c in cards_in(st.z[s]):
+    z = st.z
+    for s in unseen:
+        for c in cards_in(z[s]):
             if not known[c] & bit and c not in pinned:
-                groups.setdefault(tz[ctype[c]], []).append(c)
+                g = tz[ctype[c]]
+                if g in groups:
+                    groups[g].append(c)
+                else:
+                    groups[g] = [c]
+    shuffle = _shuffler(rng)
     perm = {}
     for cs in groups.values():
         if len(cs) > 1:
             new = list(cs)
-            rng.shuffle(new)
+            shuffle(new)
             for old, nw in zip(cs, new):
                 if old != nw:
                     perm[old] = nw
     if perm:
-        _rename(st, perm)
+        _rename(st, perm, unseen)
     # the order of a slot the player cannot see is unknown to them: shuffle it in place
     # (but for the cards in front of them)
-    for s in range(nslots):
-        if seen[s]:
-            continue
-        zone = st.z[s]
+    for s in unseen:
+        zone = z[s]
         if lay.slot_shape[s] == "lines":
             places = [(line, k) for line in zone for k in range(len(line)) if line[k] not in shown]
         else:
             places = [(zone, k) for k in range(len(zone)) if zone[k] is not None and zone[k] not in shown]
         if len(places) > 1:
             cs = [z_[k] for z_, k in places]
-            rng.shuffle(cs)
+            shuffle(cs)
             for (z_, k), c in zip(places, cs):
                 z_[k] = c
+
+
+def _unseen(lay, player: int) -> list:
+    """The slots ``player`` cannot see (kept with the layout: it never changes)."""
+    cache = lay.unseen
+    if player not in cache:
+        cache[player] = [s for s in range(len(lay.slot_spec)) if not lay.visible(s, player)]
+    return cache[player]
+
+
+def _shuffler(rng):
+    """``rng.shuffle``, or the same shuffle written out (the same draws: CPython's own loop over
+    ``getrandbits``) when ``rng`` is a plain :class:`random.Random`; sampling shuffles a lot."""
+    if type(rng) is not random.Random or random.Random._randbelow is not random.Random._randbelow_with_getrandbits:
+        return rng.shuffle
+    getrandbits = rng.getrandbits
+
+    def shuffle(x):
+        for i in range(len(x) - 1, 0, -1):
+            n = i + 1
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            x[i], x[j] = x[j], x[i]
+    return shuffle
 
 
 def _card_ids(v, out: set, count: int) -> None:
@@ -235,11 +262,12 @@ def _ren_id(oid, perm):
     return oid
 
 
-def _rename(st: "State", perm: dict) -> None:
+def _rename(st: "State", perm: dict, slots=None) -> None:
     """Rename cards everywhere: card ``old`` becomes ``perm[old]`` (a permutation), in the
-    zones and in every value that holds cards (by its kind)."""
+    zones (only ``slots``, if given: the cards renamed lie there) and in every value that holds
+    cards (by its kind)."""
     prog = st.prog
-    for zone in st.z:
+    for zone in (st.z if slots is None else [st.z[s] for s in slots]):
         if zone and type(zone[0]) is list:
             for line in zone:
                 for k, c in enumerate(line):
