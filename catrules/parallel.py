@@ -197,7 +197,8 @@ def map_in_order(fn: Callable, items: Sequence, jobs: int = 1, cluster: Optional
         return
     if not items:
         return
-    size = chunk_size(len(items), workers if cluster is None else max(workers, 2))
+    # a cluster's size is unknown here: chunks for 8 workers keep a few machines busy
+    size = chunk_size(len(items), workers if cluster is None else max(workers, 8))
     chunks = [(a, items[a:a + size]) for a in range(0, len(items), size)]
     runner = _dask_chunks if cluster is not None else _pool_chunks
     yield from _in_order(runner(fn, chunks, cluster if cluster is not None else workers), chunks, progress)
@@ -275,12 +276,16 @@ def _pool_chunks(fn, chunks: list, workers: int) -> Iterator:
         if clean:
             pool.shutdown(wait=True)
         else:                                       # interrupted, or a failure: stop now
+            for f in pending:
+                f.cancel()
+            # the pool has no public way to stop a running chunk: end its processes, then let
+            # it notice (waiting for them to finish their chunks could take minutes)
             procs = list((getattr(pool, "_processes", None) or {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
             for p in procs:
                 p.terminate()
             for p in procs:
                 p.join(5)
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _dask_chunks(fn, chunks: list, address: str) -> Iterator:
