@@ -195,6 +195,8 @@ def cmd_simulate(args) -> int:
         raise UsageError(f"{len(bots)} bots for {players} players", "give one bot for everyone or one per player")
     if args.games < 0:
         raise UsageError("--games must be 0 or more")
+    if args.cluster is not None and args.jobs != 1:
+        raise UsageError("give --jobs or --cluster, not both", "a cluster's workers are its own processes")
     _check_budget(args)
 
     progress = None

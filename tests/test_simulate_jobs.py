@@ -104,6 +104,8 @@ def test_jobs_on_the_command_line(capsys):
     assert code == code2 == 0 and a == b
     code, _, err = run(capsys, "simulate", GAMES / "meow.cat", "--jobs", "-1")
     assert code == 2 and "--jobs takes a number of processes" in err
+    code, _, err = run(capsys, "simulate", GAMES / "meow.cat", "--jobs", "2", "--cluster", "tcp://127.0.0.1:8786")
+    assert code == 2 and "not both" in err
     with pytest.raises(ValueError, match="number of jobs"):
         simulate(GAMES / "meow.cat", 4, 1, seed=1, jobs=-2)
 
