@@ -39,8 +39,8 @@ from .errors import CatrulesError, GameFileError, RulesError
 #: Most items per chunk: small enough for a progress bar that moves, large enough that
 #: sending a chunk costs little next to playing it.
 CHUNK_MAX = 100
-#: Chunks per worker when the items are few (so that a slow chunk does not leave a core idle).
-CHUNKS_PER_WORKER = 8
+#: Chunks per worker of the remaining items (so that a slow chunk does not leave a core idle).
+CHUNKS_PER_WORKER = 4
 #: Games a worker process keeps loaded (each simulation uses one; a balance run a few).
 CACHE_SIZE = 4
 CLUSTER_HINT = "install Dask distributed with: pip install 'catrules[cluster]'"
@@ -155,9 +155,15 @@ def _remember(text: GameText, game) -> None:
 
 # ------------------------------------------------------------------ mapping
 
-def chunk_size(items: int, workers: int) -> int:
-    """How many items go in one chunk."""
-    return max(1, min(CHUNK_MAX, math.ceil(items / (workers * CHUNKS_PER_WORKER))))
+def chunks_of(items: int, workers: int) -> list:
+    """``(start, stop)`` of each chunk: smaller and smaller towards the end (as remaining work
+    / (workers * CHUNKS_PER_WORKER)), so that the workers finish at nearly the same time."""
+    out, a = [], 0
+    while a < items:
+        size = max(1, min(CHUNK_MAX, math.ceil((items - a) / (workers * CHUNKS_PER_WORKER))))
+        out.append((a, min(items, a + size)))
+        a += size
+    return out
 
 
 def run_chunk(fn: Callable, start: int, items: Sequence) -> tuple:
@@ -198,8 +204,7 @@ def map_in_order(fn: Callable, items: Sequence, jobs: int = 1, cluster: Optional
     if not items:
         return
     # a cluster's size is unknown here: chunks for 8 workers keep a few machines busy
-    size = chunk_size(len(items), workers if cluster is None else max(workers, 8))
-    chunks = [(a, items[a:a + size]) for a in range(0, len(items), size)]
+    chunks = [(a, items[a:b]) for a, b in chunks_of(len(items), workers if cluster is None else max(workers, 8))]
     runner = _dask_chunks if cluster is not None else _pool_chunks
     yield from _in_order(runner(fn, chunks, cluster if cluster is not None else workers), chunks, progress)
 
@@ -246,7 +251,7 @@ def _pool_chunks(fn, chunks: list, workers: int) -> Iterator:
     try:
         while queue or pending:
             while queue and len(pending) < 2 * helpers:     # one chunk queued behind each running one
-                k = queue.pop()                            # from the end: this process plays the front
+                k = queue.popleft()
                 pending[pool.submit(run_chunk, fn, *chunks[k])] = k
             done = [f for f in pending if f.done()]
             if not done and queue:
