@@ -9,6 +9,9 @@ decision budget (``max_decisions``) is stopped and counted as unfinished: it
 has no winner and no scores, and the summary says how many.  With ``log_path`` every
 game is written, one after another, to one JSON Lines log
 (:mod:`catrules.logs`) that :func:`catrules.logs.replay` can check.
+``jobs`` processes or a Dask ``cluster`` can play the games
+(:mod:`catrules.parallel`): :class:`PlayGame` plays one game anywhere, and
+the results are summed in game order, so the summary and the log are the same.
 """
 
 from __future__ import annotations
