@@ -236,32 +236,35 @@ def _quiet_worker() -> None:
 
 
 def _pool_chunks(fn, chunks: list, workers: int) -> Iterator:
-    """Chunks played by ``workers - 1`` processes and by this one, which plays a chunk whenever
-    no finished chunk waits: it would only wait otherwise, and it needs no start-up."""
+    """Chunks played by ``workers - 1`` processes and by this one, which needs no start-up.
+
+    This process takes the next chunk whenever no finished chunk waits; when only chunks given
+    to the pool are left, it plays the earliest of them too, and the copy that ends first
+    counts (a chunk always gives the same result).  So a pool that is slow to start, on a
+    busy machine, never makes the simulation slower than one process."""
     import multiprocessing
     from collections import deque
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
     helpers = max(1, workers - 1)
     pool = ProcessPoolExecutor(max_workers=helpers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_quiet_worker)
     queue = deque(range(len(chunks)))
+    needed = set(range(len(chunks)))        # less after a failure: nothing after it is needed
+    yielded: set = set()
     pending: dict = {}
     clean = False
     try:
-        while queue or pending:
-            while queue and len(pending) < 2 * helpers:     # one chunk queued behind each running one
+        while needed - yielded:
+            while len(queue) > 1 and len(pending) < 2 * helpers:   # one chunk queued behind each running one
                 k = queue.popleft()
                 pending[pool.submit(run_chunk, fn, *chunks[k])] = k
             done = [f for f in pending if f.done()]
-            if not done and queue:
-                k = queue.popleft()
-                outcome = run_chunk(fn, *chunks[k])
-            else:
-                if not done:
-                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            if done:
                 f = min(done, key=pending.get)
                 k = pending.pop(f)
+                if k in yielded or k not in needed:         # played here meanwhile, or not needed
+                    continue
                 try:
                     outcome = f.result()
                 except BrokenProcessPool:
@@ -270,27 +273,28 @@ def _pool_chunks(fn, chunks: list, workers: int) -> Iterator:
                 except Exception as exc:        # noqa: BLE001 - e.g. a function that cannot be pickled
                     raise ParallelError(f"a worker process could not run the games: {type(exc).__name__}: {exc}",
                                         "the function must be picklable: defined at the top of a module") from None
-            if outcome[1] is not None:          # nothing after a failure is needed
+            else:
+                k = queue.popleft() if queue else min(j for j in pending.values() if j in needed and j not in yielded)
+                outcome = run_chunk(fn, *chunks[k])
+            if outcome[1] is not None:
+                needed = {j for j in needed if j <= k}
                 queue = deque(j for j in queue if j < k)
-                for g, j in list(pending.items()):
-                    if j > k and g.cancel():
-                        del pending[g]
+            yielded.add(k)
             yield k, outcome
-        clean = True
+        clean = not pending
     finally:
         if clean:
             pool.shutdown(wait=True)
-        else:                                       # interrupted, or a failure: stop now
-            for f in pending:
-                f.cancel()
+        else:                       # interrupted, a failure, or copies still running: stop now
             # the pool has no public way to stop a running chunk: end its processes, then let
-            # it notice (waiting for them to finish their chunks could take minutes)
+            # it notice (waiting for them could take minutes).  No future is cancelled first:
+            # Python 3.11's pool fails on a cancelled future when it finds its processes gone.
             procs = list((getattr(pool, "_processes", None) or {}).values())
             for p in procs:
                 p.terminate()
             for p in procs:
                 p.join(5)
-            pool.shutdown(wait=True, cancel_futures=True)
+            pool.shutdown(wait=True)
 
 
 def _dask_chunks(fn, chunks: list, address: str) -> Iterator:

@@ -15,6 +15,9 @@ from catrules.cli import main
 from catrules.parallel import GameText, ParallelError, map_in_order
 from catrules.simulate import SimulationError, simulate
 
+# a pool stopped early must stop cleanly: an exception in its manager thread fails the test
+pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
 
