@@ -163,8 +163,22 @@ def _check_budget(args) -> None:
         raise UsageError("--max-decisions must be 1 or more", "it stops a game of bots that has not ended by then")
 
 
+def _jobs(text: str) -> int:
+    """``--jobs``: a number of processes, 0 or ``auto`` for every core."""
+    if text.strip().lower() == "auto":
+        return 0
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"--jobs takes a number of processes (0 or auto = every core), not {text!r}")
+    return n
+
+
 def cmd_simulate(args) -> int:
-    from .simulate import simulate
+    from .parallel import ParallelError
+    from .simulate import SimulationError, simulate
     game = _load(args.game)
     players = _players(game, args.players)
     options = _options(game, args.option)
@@ -181,6 +195,8 @@ def cmd_simulate(args) -> int:
         raise UsageError(f"{len(bots)} bots for {players} players", "give one bot for everyone or one per player")
     if args.games < 0:
         raise UsageError("--games must be 0 or more")
+    if args.cluster is not None and args.jobs != 1:
+        raise UsageError("give --jobs or --cluster, not both", "a cluster's workers are its own processes")
     _check_budget(args)
 
     progress = None
@@ -199,7 +215,9 @@ def cmd_simulate(args) -> int:
             bar.start()
         result = simulate(game, players, args.games, args.seed, seats=seats, options=options,
                           log_path=args.log, progress=progress, viewer=_viewer(args, players),
-                          max_decisions=args.max_decisions)
+                          max_decisions=args.max_decisions, jobs=args.jobs, cluster=args.cluster)
+    except (SimulationError, ParallelError) as exc:
+        raise Failure(str(exc), exc.hint) from None
     except KeyboardInterrupt:
         if bar is not None:
             bar.stop()
@@ -413,8 +431,8 @@ Let bots play a game many times and sum up the results: wins per seat
 (a shared win counts for each winner), mean/min/max total score per seat,
 decisions per game and games per second.  Game i uses the seed
 SEED * 1000003 + i: the same arguments always give the same results (only
-the timing lines differ).  A progress bar goes to stderr when it is a
-terminal.
+the timing lines differ), with --jobs N processes or on a --cluster too.
+A progress bar goes to stderr when it is a terminal.
 """
 
 _SIM_EPILOG = """\
@@ -423,6 +441,8 @@ examples:
   catrules simulate games/mygame.cat --bots greedy,random,random,random
   catrules simulate games/mygame.cat --option NAME --json > result.json
   catrules simulate games/mygame.cat --games 10 --log games.jsonl
+  catrules simulate games/mygame.cat --games 10000 --jobs auto
+  catrules simulate games/mygame.cat --games 10000 --cluster tcp://127.0.0.1:8786
 """
 
 _CHECK_DESC = """\
@@ -560,6 +580,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--max-decisions", type=int, metavar="N",
                     help="stop a game that has not ended after N decisions and count it as unfinished "
                          "(default: 100,000)")
+    sp.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                    help="play the games on N processes; 0 or auto = every core (default: 1); "
+                         "the result is the same for every N")
+    sp.add_argument("--cluster", metavar="ADDRESS",
+                    help="play the games on the workers of a Dask scheduler, e.g. tcp://127.0.0.1:8786 "
+                         "(needs pip install 'catrules[cluster]')")
     sp.set_defaults(func=cmd_simulate)
 
     sp = sub.add_parser("check", help="check game files and report every problem", description=_CHECK_DESC,

@@ -9,16 +9,21 @@ decision budget (``max_decisions``) is stopped and counted as unfinished: it
 has no winner and no scores, and the summary says how many.  With ``log_path`` every
 game is written, one after another, to one JSON Lines log
 (:mod:`catrules.logs`) that :func:`catrules.logs.replay` can check.
+``jobs`` processes or a Dask ``cluster`` can play the games
+(:mod:`catrules.parallel`): :class:`PlayGame` plays one game anywhere, and
+the results are summed in game order, so the summary and the log are the same.
 """
 
 from __future__ import annotations
 
+import io
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from .bots import make_seat
+from .errors import CatrulesError
 from .match import Match
 
 #: A simulated game that asks for more decisions than this is stopped and counted as unfinished
@@ -135,16 +140,19 @@ def _seat_specs(seats, players: int) -> list:
 def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | str = "random", options=(),
              log_path: Optional[str | Path] = None,
              progress: Optional[Callable[[int, int], None]] = None, viewer: Optional[int] = None,
-             max_decisions: Optional[int] = None) -> SimResult:
+             max_decisions: Optional[int] = None, jobs: int = 1, cluster: Optional[str] = None) -> SimResult:
     """Play ``games`` games of ``game`` (a loaded game or a game file) with bot seats.
 
     ``seats`` is one seat spec for every player or a list of one per player (see
-    :func:`catrules.bots.make_seat`).  ``progress(done, total)`` is called after each game.
+    :func:`catrules.bots.make_seat`).  ``progress(done, total)`` is called as games are done.
     ``viewer`` (a player from 0) makes the log hold only what that player may see.
     A game that asks for more than ``max_decisions`` decisions (default :data:`DECISION_LIMIT`)
     is stopped and counted in ``SimResult.unfinished``; wins and scores are over the others.
+    ``jobs`` processes play the games (0 = every core), or the workers of the Dask scheduler at
+    ``cluster`` (see :mod:`catrules.parallel`); the result and the log are the same for every
+    choice, only the timing differs.  A game that goes wrong raises :class:`SimulationError`.
     """
-    from .logs import LogWriter
+    from .parallel import GameText, WorkerError, map_in_order, resolve_jobs
     if isinstance(game, (str, Path)):
         from .api import load_game
         game = load_game(game)
@@ -155,12 +163,16 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
     budget_limit = DECISION_LIMIT if max_decisions is None else max_decisions
     if not isinstance(budget_limit, int) or isinstance(budget_limit, bool) or budget_limit < 1:
         raise ValueError(f"the decision budget must be a whole number of at least 1, not {max_decisions!r}")
+    workers = resolve_jobs(jobs)
     specs = _seat_specs(seats, players)
     options = sorted(set(options))
     game.program.check_start(players, options)     # a wrong player count or option fails here
     if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < players):
         raise ValueError(f"the viewer must be one of the {players} players, not {viewer!r}")
 
+    here = cluster is None and workers == 1
+    play = PlayGame(game if here else GameText.of(game), players, tuple(specs), tuple(options), seed,
+                    budget_limit, log_path is not None, viewer)
     wins = [0] * players
     sums = [0.0] * players
     lows: list = [None] * players
@@ -169,48 +181,30 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
     decisions = 0
     unfinished = 0
     log_file = open(log_path, "w", encoding="utf-8") if log_path is not None else None
+    tell = None if progress is None else (lambda done: progress(done, games))
     start = time.perf_counter()
     try:
-        for i in range(games):
-            s = game_seed(seed, i)
-            seat_objs = [make_seat(x) for x in specs]
-            state = game.new_state(players, seed=s, options=options, log=log_file is not None)
-            match = Match(game, state, seat_objs)
-            writer = None
+        # merged in game order, whatever order the workers finish in: the sums come out the same
+        for played in map_in_order(play, range(games), workers, cluster, tell):
+            game_decisions, totals, won, log_text = played
+            decisions += game_decisions
             if log_file is not None:
-                writer = LogWriter(log_file, game, players, options, s, specs, viewer=viewer).attach(match)
-            try:
-                match.run(decision_budget(state, budget_limit))
-            except OverBudget:
+                log_file.write(log_text)
+            if totals is None:
                 unfinished += 1
-                decisions += state.decisions
-                if writer is not None:
-                    writer.close()          # a log without a result line: replay says it is cut off
-                if progress is not None:
-                    progress(i + 1, games)
                 continue
-            except Exception as exc:
-                if hasattr(exc, "add_note"):
-                    exc.add_note(f"in simulated game {i + 1} of {games} (seed {s})")
-                raise
-            if writer is not None:
-                writer.close()
-            if not state.finished:
-                raise RuntimeError(f"simulated game {i + 1} (seed {s}) stopped before its end")
-            scores = state.scores()
-            won = state.winners(scores)
             for w in won:
                 wins[w] += 1
             if len(won) > 1:
                 shared += 1
-            for p, row in enumerate(scores):
-                t = row["total"]
+            for p, t in enumerate(totals):
                 sums[p] += t
                 lows[p] = t if lows[p] is None or t < lows[p] else lows[p]
                 highs[p] = t if highs[p] is None or t > highs[p] else highs[p]
-            decisions += state.decisions
-            if progress is not None:
-                progress(i + 1, games)
+    except WorkerError as exc:
+        i = exc.index
+        raise SimulationError(f"simulated game {i + 1} of {games} (seed {game_seed(seed, i)}) stopped: "
+                              f"{exc.message}", exc.hint) from None
     finally:
         if log_file is not None:
             log_file.close()
@@ -221,6 +215,58 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
     return SimResult(game.title, str(game.path), players, games, seed, options, stats, shared,
                      round(decisions / max(games, 1), 6), unfinished, budget_limit, elapsed,
                      str(log_path) if log_path is not None else None)
+
+
+class SimulationError(CatrulesError):
+    """A simulated game that went wrong: which one (its number and seed) and why, in words."""
+
+    def __init__(self, message: str, hint: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+@dataclass(frozen=True)
+class PlayGame:
+    """Plays game ``i`` of a simulation; picklable, so that another process can play it.
+
+    ``game`` is a loaded game, or a :class:`~catrules.parallel.GameText` that a worker loads
+    once.  A call returns ``(decisions, totals, winners, log text)``; ``totals`` is ``None``
+    for a game stopped by the decision budget."""
+    game: object
+    players: int
+    specs: tuple
+    options: tuple
+    seed: int
+    budget: int
+    log: bool
+    viewer: Optional[int]
+
+    def __call__(self, i: int) -> tuple:
+        from .logs import LogWriter
+        game = self.game.load() if hasattr(self.game, "load") else self.game
+        s = game_seed(self.seed, i)
+        state = game.new_state(self.players, seed=s, options=self.options, log=self.log)
+        match = Match(game, state, [make_seat(x) for x in self.specs])
+        out = io.StringIO() if self.log else None
+        writer = None
+        if out is not None:
+            writer = LogWriter(out, game, self.players, list(self.options), s, list(self.specs),
+                               viewer=self.viewer).attach(match)
+        try:
+            match.run(decision_budget(state, self.budget))
+        except OverBudget:
+            if writer is not None:
+                writer.close()          # a log without a result line: replay says it is cut off
+            return state.decisions, None, (), out.getvalue() if out is not None else ""
+        if writer is not None:
+            writer.close()
+        if not state.finished:
+            raise CatrulesError("the game stopped before its end")
+        scores = state.scores()
+        won = tuple(state.winners(scores))
+        return (state.decisions, tuple(row["total"] for row in scores), won,
+                out.getvalue() if out is not None else "")
 
 
 class OverBudget(Exception):
