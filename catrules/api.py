@@ -54,8 +54,11 @@ class Game:
 
     @property
     def graph(self):
-        """The action graph (a networkx DiGraph)."""
-        return self.program.graph
+        """The action graph (a networkx DiGraph, made from the compiler's light one on first use)."""
+        if not hasattr(self, "_nx_graph"):
+            G = self.program.graph
+            self._nx_graph = G.to_networkx() if hasattr(G, "to_networkx") else G
+        return self._nx_graph
 
     @property
     def card_count(self) -> int:
