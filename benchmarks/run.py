@@ -201,6 +201,9 @@ def run_feeding(args) -> dict:
     catrules = import_catrules()
     game = catrules.load_game(str(REPO_ROOT / catlady_feeding.GAME))
     names = [args.feeding] if args.feeding != "all" else list(catlady_feeding.SITUATIONS)
+    if args.search:                  # the search alone, as before the solver (minutes on 18 cats)
+        from catrules import allot
+        allot.USE_SOLVER = False
     return {
         "game": catlady_feeding.GAME,
         "repeat": args.repeat,
@@ -212,12 +215,12 @@ def run_feeding(args) -> dict:
 def print_feeding(report: dict) -> None:
     print(f"Cat Lady's end-of-game feeding ({report['game']}), {catlady_feeding.PLAYERS} players: "
           f"time per feeding,\nbest of {report['repeat']} timings, Python {report['python']}")
-    header = f"{'situation':<12} {'holding':<50} {'ms/feeding':>11} {'feedings/s':>11} {'ways':>9}"
+    header = f"{'situation':<14} {'holding':<50} {'ms/feeding':>11} {'feedings/s':>11} {'ways':>9}"
     print(header)
     print("-" * len(header))
     for r in report["feeding"]:
         ways = "?" if r["ways"] is None else f"{r['ways']:,}"
-        print(f"{r['situation']:<12} {r['description']:<50} {r['seconds'] * 1000:>11.2f} "
+        print(f"{r['situation']:<14} {r['description']:<50} {r['seconds'] * 1000:>11.2f} "
               f"{1 / r['seconds'] if r['seconds'] else float('inf'):>11.1f} {ways:>9}")
     print(f"A feeding is 2 passes of one allot per player ({2 * catlady_feeding.PLAYERS} allots); ways: the "
           "complete ways of\nfeeding its searches compared (they prune the rest).")
@@ -315,6 +318,8 @@ def main(argv=None) -> None:
                     metavar="SITUATION",
                     help="measure Cat Lady's end-of-game feeding instead of playouts: every situation, "
                          f"or one of: {', '.join(catlady_feeding.SITUATIONS)} (uses --repeat)")
+    ap.add_argument("--search", action="store_true",
+                    help="with --feeding: the allot search alone, without the solver (slow: minutes on 18 cats)")
     ap.add_argument("--json", action="store_true", help="print a JSON object instead of a table")
     args = ap.parse_args(argv)
     if args.games < 1 or args.repeat < 1 or args.warmup < 0:

@@ -1,8 +1,10 @@
-"""The `allot` statement's search: share resource cards among targets the best way.
+"""The `allot` statement: share resource cards among targets the best way.
 
-Every way to give each target one of its wanted lists of needs (or nothing)
-is tried, feasibility checked by Hall's condition and a small max-flow; each
-complete way is scored by the ``prefer`` keys of the game file.
+When the ``prefer`` keys split into terms of one or two targets' choices, an
+integer program finds the best way (:mod:`catrules.allot_solver`); otherwise
+every way to give each target one of its wanted lists of needs (or nothing)
+is tried, feasibility checked by Hall's condition and a small max-flow, each
+complete way scored by the keys. Both keep the same way when several tie.
 """
 
 from __future__ import annotations
@@ -14,6 +16,13 @@ from .runtime import as_list
 # ============================================================= allotment search
 #: The most complete allotments one ``allot`` statement may compare.
 ALLOT_LIMIT = 1_000_000
+#: Try the solver (when the keys allow it) only from this many ways (the product over the
+#: targets of their choices): below it the search is quick and scipy is not even imported.
+SOLVER_FROM = 4096
+#: False: always search (tests compare the two).
+USE_SOLVER = True
+#: How the last allotment was found: "solver" or "search" (for tests and benchmarks).
+last_method = None
 
 
 def _apply_allotment(st, ss, si, used, ts, meals, note) -> None:
@@ -108,15 +117,17 @@ def _greedy_plan(dem, caps, masks, spare):
     return used
 
 
-def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, maximal=False):
+def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, maximal=False, model=None):
     """Search every way to give each target one of its wanted lists of needs, or nothing.
 
     Returns ``(used cards, meal per target)`` for the way best by ``keys``.
     Resources that serve the same needs are interchangeable, so the search
     runs over the needs met (feasibility is a small max-flow, memoised by the
     demand); each complete way is scored by moving the cards and evaluating
-    the keys, then undone.
+    the keys, then undone. ``model`` (an :class:`allot_keys.KeyModel`) lets the
+    solver try first.
     """
+    global last_method
     needs: list = []
     alts = []
     for w in wants:
@@ -197,18 +208,7 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
                 return True
         return False
 
-    def leaf():
-        if maximal and any(chosen[i] is None and fits_with(i, dem) for i in range(n_t)):
-            return                   # dominated: an unmet target could still be met
-        leaves[0] += 1
-        if leaves[0] > ALLOT_LIMIT:
-            raise RulesError(f"`allot` compared {ALLOT_LIMIT:,} ways and was stopped", line, st.prog.path,
-                             "offer fewer lists in `wants`, or fewer targets")
-        per_type = plan_for(dem)
-        if per_type is None:       # cannot happen when Hall's condition held; kept as a guard
-            return
-        used = [c for m, k in zip(masks, per_type) for c in by_mask[m][:k]]
-        meals = [alts[i][a] if a is not None else None for i, a in enumerate(chosen)]
+    def score_of(used, meals):
         _apply_allotment(st, ss, si, used, ts, meals, note)
         score = tuple((1 if hi else -1) * _num(f(st, V)) for hi, f in keys)
         st.z[ss], st.z[si] = orig_src, orig_into
@@ -218,8 +218,59 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
             col = st.c[note]
             for t in ts:
                 col[t] = None
+        return score
+
+    def unmet_fits():
+        return any(chosen[i] is None and fits_with(i, dem) for i in range(n_t))
+
+    def way():
+        per_type = plan_for(dem)
+        if per_type is None:       # cannot happen when Hall's condition held; kept as a guard
+            return None
+        used = [c for m, k in zip(masks, per_type) for c in by_mask[m][:k]]
+        return used, [alts[i][a] if a is not None else None for i, a in enumerate(chosen)]
+
+    def leaf():
+        if maximal and unmet_fits():
+            return                   # dominated: an unmet target could still be met
+        leaves[0] += 1
+        if leaves[0] > ALLOT_LIMIT:
+            raise RulesError(f"`allot` compared {ALLOT_LIMIT:,} ways and was stopped", line, st.prog.path,
+                             "offer fewer lists in `wants`, or fewer targets")
+        w = way()
+        if w is None:
+            return
+        score = score_of(*w)
         if best[0] is None or score > best[0]:
-            best[0], best[1] = score, (used, meals)
+            best[0], best[1] = score, w
+
+    def by_solver():
+        """The solver's way, checked: it fits, is maximal if asked, and scores what it said."""
+        from . import allot_solver
+        from .allot_keys import NotLinear
+        try:
+            polys = model.polys(st, V, ss, si, ts, alts)
+        except NotLinear:
+            return None
+        except Exception:          # noqa: BLE001 - the search meets (and reports) the same error
+            return None
+        got = allot_solver.best_choice(polys, vec_alts, masks, caps, spare)
+        if got is None:
+            return None
+        choice, score = got
+        chosen[:] = choice
+        for i, a in enumerate(choice):
+            if a is not None:
+                for k in range(K):
+                    dem[k] += vec_alts[i][a][k]
+        try:
+            if not fits(dem) or (maximal and unmet_fits()):
+                return None
+            w = way()
+            return w if w is not None and score_of(*w) == score else None
+        finally:
+            chosen[:] = [None] * n_t
+            dem[:] = [0] * K
 
     def dfs(i):
         if i == len(ts):
@@ -237,6 +288,15 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
         if maximal and vec_alts[i] and fits_with(i, [d + m for d, m in zip(dem, most_after[i + 1])]):
             return                   # i would fit whatever comes after: leaving it out never pays
         dfs(i + 1)
+    ways = 1
+    for row in alts:
+        ways *= len(row) + 1
+    if model is not None and USE_SOLVER and ways >= SOLVER_FROM:
+        w = by_solver()
+        if w is not None:
+            last_method = "solver"
+            return w
+    last_method = "search"
     dfs(0)
     return best[1]
 

@@ -21,14 +21,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Optional
 
-from . import checker, compiler, parser
 from .engine import State
 
 
 class Game:
     """A checked, compiled game file, ready to start any number of games."""
 
-    def __init__(self, program: "compiler.Program", warnings=()):
+    def __init__(self, program, warnings=()):
         self.program = program
         self.warnings = list(warnings)
 
@@ -55,8 +54,11 @@ class Game:
 
     @property
     def graph(self):
-        """The action graph (a networkx DiGraph)."""
-        return self.program.graph
+        """The action graph (a networkx DiGraph, made from the compiler's light one on first use)."""
+        if not hasattr(self, "_nx_graph"):
+            G = self.program.graph
+            self._nx_graph = G.to_networkx() if hasattr(G, "to_networkx") else G
+        return self._nx_graph
 
     @property
     def card_count(self) -> int:
@@ -87,16 +89,40 @@ class Game:
         return State.from_dict(self.program, data)
 
 
+# The parser (and lark), the checker and the compiler are imported when a game is loaded,
+# not with the package: a cached game needs neither the parser nor the checker.
 def _build(tree) -> Game:
-    checked = checker.check(tree)
+    from . import checker
+    return _compiled(checker.check(tree))
+
+
+def _compiled(checked) -> Game:
+    from . import compiler
     return Game(compiler.compile_game(checked), checked.warnings)
 
 
 def load_source(source: str, path: str = "<game>") -> Game:
     """Parse, check and compile game text (raises :class:`GameFileError`)."""
+    from . import parser
     return _build(parser.parse(source, path))
 
 
 def load_game(path: str | Path) -> Game:
-    """Load a game file (raises :class:`GameFileError` with every problem found)."""
-    return _build(parser.parse_file(path))
+    """Load a game file (raises :class:`GameFileError` with every problem found).
+
+    A game loaded before is taken from the private cache of checked games
+    (:mod:`catrules.game_cache`) when its text, path and catrules are unchanged."""
+    from . import game_cache
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        data = None                          # parse_file reports it in the language's words
+    if data is not None:
+        checked = game_cache.load(data, str(path))
+        if checked is not None:
+            return _compiled(checked)
+    from . import checker, parser
+    checked = checker.check(parser.parse_file(path))
+    if data is not None:
+        game_cache.store(data, str(path), checked)
+    return _compiled(checked)

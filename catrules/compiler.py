@@ -25,6 +25,7 @@ from typing import Callable
 from . import ast
 from . import graph as graphmod
 from .allot import _apply_allotment, solve_allotment
+from .allot_keys import KeyModel
 from .checker import Checked
 from .codegen import CodeGen, Env, _add, _fits
 from .compile_units import Suite, UnitWriter
@@ -493,6 +494,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         spare = self.ex(s.spare) if s.spare is not None else (lambda st, V: 0)
         keys = [(d == "highest", self.ex(k)) for d, k in s.prefer]
         note, line, maximal = s.note, s.line, s.maximal
+        model = KeyModel(self, s)
 
         def allot(st, fr):
             V = fr.vars
@@ -512,7 +514,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
                 for t in ts:
                     st.c[note][t] = None
             plan = solve_allotment(st, V, ss, si, ts, [as_list(st, wants(st, V, t)) for t in ts], serves,
-                                   spare(st, V) or 0, keys, note, line, maximal)
+                                   spare(st, V) or 0, keys, note, line, maximal, model)
             if plan is not None:
                 used, meals = plan
                 _apply_allotment(st, ss, si, used, ts, meals, note)

@@ -11,7 +11,6 @@ and `pick` cases that are not fixed values.  :class:`WholeGameChecks` is part of
 from __future__ import annotations
 
 import attrs
-import networkx as nx
 
 from . import ast
 
@@ -20,6 +19,7 @@ class WholeGameChecks:
     """Mixed into the checker: needs ``self.g`` (the game), ``self.rep`` and the name tables."""
 
     def check_reachability(self) -> None:
+        import networkx as nx          # only when checking: a cached game never needs it
         g = self.g
         graph = nx.DiGraph()
         graph.add_node("flow")
@@ -61,6 +61,7 @@ class WholeGameChecks:
                            "use `repeat` inside a phase instead of playing it again")
 
     def check_trigger_cycles(self) -> None:
+        import networkx as nx          # only when checking: a cached game never needs it
         trig = self.g.triggers
         graph = nx.DiGraph()
         for i, t in enumerate(trig):
@@ -94,6 +95,7 @@ class WholeGameChecks:
         A definition is a formula: it has no statement that could stop a repetition, so one that
         uses itself would never finish (repeat with `repeat` or `for each` in an action instead).
         """
+        import networkx as nx          # only when checking: a cached game never needs it
         g = self.g
         graph = nx.DiGraph()
         order = {d.name: i for i, d in enumerate(g.defines)}
@@ -198,6 +200,7 @@ class WholeGameChecks:
 
 def _cycle_through(graph, comp, first) -> list:
     """A shortest cycle through ``first`` inside the strongly connected ``comp``: [first, ..., first]."""
+    import networkx as nx
     if graph.has_edge(first, first):
         return [first, first]
     sub = graph.subgraph(comp)

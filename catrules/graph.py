@@ -36,11 +36,15 @@ The compiler walks this graph (:func:`steps`) to build the executable form;
 
 from __future__ import annotations
 
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from . import ast
 from . import source_text as text
 from .checker import Checked
+from .light_graph import DiGraph
+
+if TYPE_CHECKING:                      # the real graph type, for readers; not imported to play
+    import networkx as nx
 
 END = "end"
 LOOPS = (ast.RepeatTimes, ast.RepeatUntil, ast.ForPlayers, ast.ForEach, ast.Together)
@@ -52,7 +56,7 @@ def unit_key(kind: str, name) -> str:
 
 def build(checked: Checked) -> nx.DiGraph:
     g = checked.game
-    G = nx.DiGraph(title=g.title)
+    G = DiGraph(title=g.title)       # networkx's interface, without importing it (Game.graph converts)
     units = [("setup", "setup", g.setup, g.setup_pos[0]), ("flow", "flow", g.flow, g.flow_pos[0])]
     units += [(unit_key("phase", p.name), f"phase {p.name}", p.body, p.line) for p in g.phases]
     units += [(unit_key("action", a.name), text.action(a), a.body, a.line) for a in g.actions]

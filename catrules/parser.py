@@ -14,12 +14,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from lark import Lark
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-from lark.indenter import DedentError, Indenter
-
 from . import ast, grammar_cache
-from .ast_builder import _ToAst
 from .errors import Diagnostic, GameFileError, Reporter
 from .limits import NESTING_LIMIT
 
@@ -27,13 +22,34 @@ from .limits import NESTING_LIMIT
 LANGUAGE_VERSION = 3
 
 
-class _Indenter(Indenter):
-    NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB"]
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 4
+def _load_lark() -> None:
+    """Import lark (and the AST builder) on first use: a game from the cache never needs them."""
+    global Lark, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+    global DedentError, _Indenter, _ToAst
+    if "_ToAst" in globals():
+        return
+    from lark import Lark
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+    from lark.indenter import DedentError, Indenter
+
+    from .ast_builder import _ToAst
+
+    class _Indenter(Indenter):
+        NL_type = "_NL"
+        OPEN_PAREN_types = ["LPAR", "LSQB"]
+        CLOSE_PAREN_types = ["RPAR", "RSQB"]
+        INDENT_type = "_INDENT"
+        DEDENT_type = "_DEDENT"
+        tab_len = 4
+
+
+def __getattr__(name: str):
+    """``parser._Indenter`` and the like from outside, before any parse: load lark first."""
+    if name in ("Lark", "UnexpectedCharacters", "UnexpectedEOF", "UnexpectedInput", "UnexpectedToken",
+                "VisitError", "DedentError", "_Indenter", "_ToAst"):
+        _load_lark()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def grammar_text() -> str:
@@ -58,6 +74,7 @@ def _lark_expr() -> Lark:
 
 def _build(start: str) -> Lark:
     # cached only in the user's private directory: a pickle in the shared /tmp could be planted
+    _load_lark()
     text = grammar_text()
     cache = grammar_cache.cache_file(text, start)
     lark = Lark(text, parser="lalr", postlex=_Indenter(), propagate_positions=True,
@@ -223,6 +240,7 @@ def parse(source: str, path: str = "<game>", _chain: tuple = ()) -> ast.GameFile
 
     A variant (``extends "base.cat"``) comes back merged with its base
     (:mod:`catrules.variants`); ``_chain`` holds the files that led here, to refuse a cycle."""
+    _load_lark()
     text = source if source.endswith("\n") else source + "\n"
     if text.startswith("\ufeff"):          # a byte-order mark written by some editors
         text = text[1:]
