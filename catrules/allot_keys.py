@@ -22,7 +22,7 @@ from __future__ import annotations
 from itertools import product
 
 from . import ast
-from .codegen import _mul
+from .runtime.values import _mul
 from .runtime import as_list
 
 

@@ -13,10 +13,9 @@ instead of nesting closures removes a Python call per AST node; see
 from __future__ import annotations
 
 from . import ast
-from . import engine
 from .types import PLACE_ATTRS
-from .limits import LIST_LIMIT, NUMBER_LIMIT
-from .errors import Diagnostic, GameFileError, RulesError
+from .errors import Diagnostic, GameFileError
+from .runtime.values import GUARDS
 
 
 class Env:
@@ -433,85 +432,3 @@ class CodeGen:
     def b_places(self, e, env):
         _spec, slot = self._zone_slot(e, env)
         return f"_places(st, {slot})"
-
-
-# ------------------------------------------------------------------ guards
-# Helpers the generated code calls where a value could outgrow the limits (see "Limits" in
-# docs/language.rst).  Each does the plain operation first and checks only the result's size.
-
-def _too_big(r) -> RulesError:
-    if type(r) is int:
-        return RulesError(f"a number beyond the limit of {NUMBER_LIMIT:,}",
-                          hint="numbers in a game stay within {:,}".format(NUMBER_LIMIT))
-    return RulesError(f"a list of more than {LIST_LIMIT:,} items", hint="lists in a game stay within "
-                      f"{LIST_LIMIT:,} items")
-
-
-def _fits(r):
-    t = type(r)
-    if t is int:
-        if -NUMBER_LIMIT <= r <= NUMBER_LIMIT:
-            return r
-        raise _too_big(r)
-    if (t is list or t is str or t is tuple) and len(r) > LIST_LIMIT:
-        raise _too_big(r)
-    return r
-
-
-def _add(a, b):
-    r = a + b
-    if type(r) is int and -NUMBER_LIMIT <= r <= NUMBER_LIMIT:
-        return r
-    return _fits(r)
-
-
-def _mul(a, b):
-    if type(a) is int and type(b) is int:
-        # numbers stay within the limit (every `*` is checked here, `+` and `-` grow a value by
-        # at most its own size), so their product is small enough to work out first
-        r = a * b
-        if -NUMBER_LIMIT <= r <= NUMBER_LIMIT:
-            return r
-        raise _too_big(r)
-    ta, tb = type(a), type(b)
-    if ta in (list, str, tuple) or tb in (list, str, tuple):
-        seq, n = (a, b) if ta in (list, str, tuple) else (b, a)
-        if type(n) is int and len(seq) * max(n, 0) > LIST_LIMIT:
-            raise _too_big(seq)
-    elif ta is int and tb is int and (a.bit_length() + b.bit_length() > 126):
-        raise _too_big(NUMBER_LIMIT + 1)
-    r = a * b
-    if type(r) is int and -NUMBER_LIMIT <= r <= NUMBER_LIMIT:
-        return r
-    return _fits(r)
-
-
-def _charge(st, n: int) -> None:
-    """Count the items of a built list as steps, so that lists built over and over stop too."""
-    st.steps += n
-    if st.steps > engine.STEP_LIMIT:
-        raise RulesError(f"the game built lists of more than {engine.STEP_LIMIT:,} items in all without "
-                         "anyone deciding anything", hint="use smaller ranges, or build the list once")
-
-
-def _range(st, a, b):
-    if type(a) is int and type(b) is int:
-        if b - a >= LIST_LIMIT:
-            raise RulesError(f"range({a}, {b}) would hold {b - a + 1:,} numbers (at most {LIST_LIMIT:,})",
-                             hint="use a smaller range")
-        if b >= a:
-            _charge(st, b - a + 1)
-    return list(range(a, b + 1))
-
-
-def _copies(st, x, n):
-    if type(n) is int:
-        if n > LIST_LIMIT:
-            raise RulesError(f"copies(..., {n}) would make a list of {n:,} items (at most {LIST_LIMIT:,})",
-                             hint="use a smaller count")
-        if n > 0:
-            _charge(st, n)
-    return [x] * max(0, n)
-
-
-GUARDS = {"_mul": _mul, "_range": _range, "_copies": _copies}

@@ -13,82 +13,8 @@ from __future__ import annotations
 
 from . import ast
 from .errors import RulesError
-from .runtime import as_list
-
-
-#: The one option of the race that `ties race` runs among tied players.
-TIE_RACE_OPTION = "slap"
-
-
-def _tie_race_code(line: int) -> list:
-    """The `tiebreak` unit: players still tied after the ranking race; the order is kept for
-    :meth:`State.winners` (the fastest wins)."""
-    def start(st, fr):
-        sc = st.scores(final=True)
-        keys = st.rank_keys(sc)
-        best = max(keys)
-        tied = [pl for pl in range(st.n) if keys[pl] == best]
-        if len(tied) < 2:
-            fr.pc = 2           # past `done`: no tie, no race
-            return False
-        n = st.n
-        opts, chosen = [None] * n, [None] * n
-        for pl in tied:
-            opts[pl], chosen[pl] = [TIE_RACE_OPTION], "?"
-        st.pending_ = _pending("race", tied, opts, [None] * n, chosen, "value", "x", "order", line,
-                               "a tie: race to break it (the fastest wins)")
-        return True
-
-    def done(st, fr):
-        st.c["#tiebreak"] = [x[0] for x in fr.vars["order"]]
-    return [start, done]
-
-
-def _ask_one(st, V, who, options, default, kind, var, line, prompt, public=False, need=None, ask=None):
-    """Pause for one player's choice among ``options``.
-
-    A choice with one legal option, or none (then the one option is ``none``), is a decision
-    like any other: the engine answers it itself unless ``st.ask_forced``, and logs it the same
-    way, so that a forced choice looks to everyone else exactly like a free one.  ``need`` is the number of cards of a ``chooses N cards`` choice.
-    """
-    n = st.n
-    chosen, opts, dflt = [None] * n, [None] * n, [None] * n
-    if need is not None and need <= 0:
-        V[var] = []
-        return None
-    chosen[who], opts[who], dflt[who] = "?", (options or [None]), default
-    p = _pending("choose", [who], opts, dflt, chosen, kind, var, None, line, prompt, public,
-                 None if need is None else [need if pl == who else None for pl in range(n)], ask)
-    if st.answer_forced(p, who):
-        return None
-    st.pending_ = p
-    if st.auto is not None:
-        return st.auto(st, p)
-    return True
-
-
-def _pending(kind, players, options, default, chosen, okind, var, slot, line, prompt, public=False,
-             need=None, ask=None) -> dict:
-    """A pending decision as the state keeps it (plain data, saved with the game): per-player
-    lists of options, defaults, answers ("?" while awaited) and race times, indexed by seat.
-
-    ``need`` (per player) is set for a choice of several cards: each pick is one decision, the
-    picks so far are kept in ``picks``.  ``public`` marks a choice everyone sees (``openly``).
-    ``ask`` (``[i, var]``) names the prompt said with values, ``prog.prompt_fns[i]``, worked out
-    when a player reads it (``var``, if any, is then that player); ``prompt`` is the text
-    without its values.
-    """
-    p = {"kind": kind, "players": players, "options": options, "default": default, "chosen": chosen,
-         "times": [None] * len(chosen), "okind": okind, "var": var, "slot": slot, "line": line,
-         "prompt": prompt}
-    if public:
-        p["public"] = True
-    if need is not None:
-        p["need"] = need
-        p["picks"] = [[] if x is not None else None for x in need]
-    if ask is not None:
-        p["ask"] = ask
-    return p
+from .runtime.decisions import _ask_one, _pending
+from .runtime.places import as_list
 
 
 class ChoiceStatements:

@@ -1,12 +1,14 @@
 """Compile a checked game into its executable form, a :class:`~catrules.program.Program`.
 
 The compiler walks the action graph (:mod:`catrules.graph`) unit by unit and
-turns every statement into one or more *instructions*: small closures
-``instr(state, frame)`` that the step loop in :mod:`catrules.engine` runs in
-order, jumping by setting ``frame.pc``.  Every expression becomes a closure
-``f(state, vars)``.  Names were resolved by the checker, so nothing is looked
-up by name while a game runs.  The program is built once per game file and
-shared by every state of that game.
+writes each unit (setup, flow, phase, action, trigger) as Python source: a
+few *blocks* split where the game may pause, written and compiled by
+:mod:`catrules.compile_units`, which the step loop in :mod:`catrules.engine`
+runs by the frame's ``pc``.  Statements with no pause are plain Python there;
+a few (shuffles, allotments, announcements, and the statements that may
+pause) are closures the blocks call.  Names were resolved by the checker, so
+nothing is looked up by name while a game runs.  The program is built once
+per game file and shared by every state of that game.
 
 Its parts: here the walk over the units and the statements that move cards,
 set counters, branch and loop; choices (``chooses``, menus, ``secretly`` and
@@ -14,8 +16,8 @@ set counters, branch and loop; choices (``chooses``, menus, ``secretly`` and
 (announcements, tally titles, card faces and shown names) in
 :mod:`catrules.compile_said`; the kind of value each expression and variable
 holds in :mod:`catrules.compile_kinds`; expressions, as generated Python
-source, in :mod:`catrules.codegen`.  What the instructions call while a game
-runs is in :mod:`catrules.runtime`.
+source, in :mod:`catrules.codegen`.  What the generated code calls while a
+game runs is in the package :mod:`catrules.runtime`.
 """
 
 from __future__ import annotations
@@ -27,12 +29,14 @@ from . import graph as graphmod
 from .allot import _apply_allotment, solve_allotment
 from .allot_keys import KeyModel
 from .checker import Checked
-from .codegen import CodeGen, Env, _add, _fits
+from .codegen import CodeGen, Env
+from .runtime.values import _add, _fits
 from .compile_units import Suite, UnitWriter
-from .compile_choices import ChoiceStatements, _tie_race_code
+from .compile_choices import ChoiceStatements
+from .runtime.decisions import _tie_race_code
 from .compile_kinds import ValueKinds
 from .compile_said import SaidStatements
-from .engine import Frame
+from .runtime.frames import Frame
 from .limits import STEP_LIMIT
 from .errors import RulesError
 from .program import Program

@@ -1,11 +1,13 @@
-"""The interpreter: a game's state, the step loop, decisions, views, scores.
+"""The interpreter: a game's state, the step loop, scores.
 
 A :class:`State` is plain data (zones as lists of card ids, counters, the
 call frames of the running program, the pending decision, the random
 sources), so it can be cloned, saved as JSON and resumed exactly where it
 paused.  The program itself (:class:`catrules.program.Program`) is built
-once per game file; its instructions are small closures that this module's
-step loop runs until a player must decide.
+once per game file; each unit is a list of compiled *blocks*
+(:mod:`catrules.compile_units`) that this module's step loop runs until a
+player must decide.  Decisions, views and what the blocks call are in the
+package :mod:`catrules.runtime`.
 
 Nothing here knows any game: zones, cards and rules all come from the game
 file.
@@ -14,92 +16,18 @@ file.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Optional
+from typing import Iterable, Optional
 
 from .errors import IllegalChoice, RulesError, SaveError
-from .limits import FRAME_LIMIT, STATE_FORMAT, STEP_LIMIT  # noqa: F401  (STEP_LIMIT: tests patch it)
+from .limits import FRAME_LIMIT, STATE_FORMAT
+from .runtime.decisions import Decision, Option  # noqa: F401  (Option: imported from here by users)
+from .runtime.frames import Frame, cards_in
 from .runtime_errors import (_RUNTIME_ERRORS, _STOPS, _fn_line, _quote, _reraise, describe_error, located,
                              rules_error)
 from .randoms import CopyOnWrite, rng_in, rng_out
 from .saved_state import check_saved
 from .compile_units import error_line
 
-
-class Frame:
-    """One running block: which code, where in it, its variables."""
-    __slots__ = ("key", "pc", "vars", "depth")
-
-    def __init__(self, key: str, pc: int, vars_: dict, depth: int = 0):
-        self.key = key
-        self.pc = pc
-        self.vars = vars_
-        self.depth = depth
-
-    def copy(self) -> "Frame":
-        v = self.vars
-        if v:
-            v = v.copy()
-            for k, x in v.items():      # replacing values while iterating is safe: no key changes
-                if type(x) is list:
-                    v[k] = x[:]
-        else:
-            v = {}
-        return Frame(self.key, self.pc, v, self.depth)
-
-
-class Option:
-    """One legal option of a decision: a stable ``id``, a ``label`` and the value."""
-    __slots__ = ("id", "label", "value", "kind")
-
-    def __init__(self, id: str, label: str, value: Any, kind: str):
-        self.id = id
-        self.label = label
-        self.value = value
-        self.kind = kind
-
-    def __repr__(self) -> str:
-        return f"Option({self.id!r}, {self.label!r})"
-
-    def to_dict(self) -> dict:
-        return {"id": self.id, "label": self.label, "kind": self.kind}
-
-
-class Decision:
-    """What one player must decide now.
-
-    ``prompt`` may be given as a function: in a game nobody watches (no log, no person at the
-    table: :attr:`State.ask_forced` off), a prompt said with values is worked out only when
-    somebody reads it, from the state as it is then (bots never read it, and pay nothing);
-    read it before the game moves on.  Otherwise it is worked out when the decision is made."""
-    __slots__ = ("player", "kind", "_prompt", "options", "default", "line", "timed")
-
-    def __init__(self, player, kind, prompt, options, default, line, timed):
-        self.player = player
-        self.kind = kind           # "choose" | "secret" | "race"
-        self._prompt = prompt
-        self.options = options     # list[Option]
-        self.default = default     # option id or None
-        self.line = line
-        self.timed = timed         # True for a race: report a reaction time
-
-    @property
-    def prompt(self) -> str:
-        if callable(self._prompt):
-            self._prompt = self._prompt()
-        return self._prompt
-
-    def __repr__(self) -> str:
-        return f"Decision(player={self.player}, kind={self.kind!r}, options={len(self.options)})"
-
-    def option(self, oid: str) -> Option:
-        for o in self.options:
-            if o.id == oid:
-                return o
-        raise IllegalChoice(f"{oid!r} is not a legal option here; legal: {', '.join(o.id for o in self.options)}")
-
-    def to_dict(self) -> dict:
-        return {"player": self.player, "kind": self.kind, "prompt": self.prompt, "line": self.line,
-                "timed": self.timed, "default": self.default, "options": [o.to_dict() for o in self.options]}
 
 
 class State:
@@ -208,8 +136,8 @@ class State:
         codes = self.prog.codes
         frames = self.frames
         try:
-            # An instruction returns True when the loop must look again: it pushed or
-            # dropped a frame, or paused the game for a decision.
+            # A block returns True when the loop must look again: it pushed or dropped a
+            # frame, or paused the game for a decision; else it has set the next block.
             while frames and self.pending_ is None:
                 if len(frames) > FRAME_LIMIT:
                     self._too_deep()
@@ -689,12 +617,6 @@ def _from_format_1(prog, d: dict) -> dict:
     return {**d, "format": STATE_FORMAT, "frames": frames}
 
 
-
-def cards_in(zone) -> list:
-    """The card ids in a zone's content, whatever its shape (lines flattened, empty cells left out)."""
-    if zone and type(zone[0]) is list:
-        return [c for line in zone for c in line]
-    return [c for c in zone if c is not None]
 
 
 def _add_rows(items, kept: list, now: list) -> list:

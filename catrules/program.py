@@ -12,9 +12,10 @@ import attrs
 
 from . import ast
 from .checker import Checked
-from .engine import Option
 from .errors import CatrulesError, suggest
-from .runtime import describe, parse_ref
+from .runtime.decisions import NONE_OPTION, SIT_OUT, Option
+from .runtime.places import describe
+from .runtime.views import view
 from .said import symbol_text
 
 
@@ -104,7 +105,6 @@ class Program:
         self.has_setup = bool(g.setup)
         self.tallies = any(isinstance(n, ast.Tally) for n in ast.walk(g.bodies))
         self.tie_race = bool(g.tie_race)
-        from .engine import Option
         self.card_options = [Option(f"c{i}", self.card_face[i], i, "card") for i in range(self.card_count)]
         self.player_options = [Option(f"p{i + 1}", f"player {i + 1}", i, "player") for i in range(self.max_players)]
         self._layouts: dict = {}
@@ -119,7 +119,6 @@ class Program:
                 d["face"] = self.card_face[i]
             if self.card_text[i] is not None:
                 d["text"] = self.card_text[i]
-        from .engine import Option
         self.card_options = [Option(f"c{i}", self.card_face[i], i, "card") for i in range(self.card_count)]
 
     def items_for(self, options) -> list:
@@ -209,7 +208,6 @@ class Program:
         if kind == "player":
             po = self.player_options
             return [po[v] for v in values]
-        from .engine import Option
         return [Option(self.option_id(kind, v), self.option_label(kind, v, st), v, kind) for v in values]
 
     def option_value(self, kind: str, values, oid: str):
@@ -241,73 +239,8 @@ class Program:
 
     # ---------------------------------------------------------------- views
     def view(self, st, p) -> dict:
-        lay = st.layout
-        zones = []
-        for slot, spec in enumerate(lay.slot_spec):
-            own = lay.slot_owner[slot]
-            vis = lay.visible(slot, p)
-            content = st.z[slot]
-            e = {"zone": spec.name, "owner": own if own >= 0 else None, "visibility": spec.visibility,
-                 "shape": spec.shape}
-            if spec.shape == "lines":
-                e["count"] = sum(len(x) for x in content)
-                e["line_lengths"] = [len(x) for x in content]
-                e["lines"] = [[self.card_dicts[c] for c in x] for x in content] if vis else None
-            elif spec.shape == "grid":
-                e["rows"], e["cols"] = spec.rows, spec.cols
-                e["count"] = sum(1 for c in content if c is not None)
-                e["cells"] = [self.card_dicts[c] if c is not None else None for c in content] if vis else None
-            else:
-                e["count"] = len(content)
-                e["cards"] = [self.card_dicts[c] for c in content] if vis else None
-            zones.append(e)
-        counters = {}
-        for name, _pp, _i in self.counters:
-            v = st.c[name]
-            kind = self.counter_kind.get(name)
-            decl = self.checked.counters[name]
-            if isinstance(v, list) and decl.per_player:
-                counters[name] = [self._show(st, kind, x, p) for x in v]
-            elif decl.per_card:     # only the cards that have a value, keyed by card id
-                vis = st.layout.visible
-                counters[name] = {str(i): self._show(st, kind, x, p) for i, x in enumerate(v)
-                                  if x is not None and vis(st.loc[i], p)}
-            else:
-                counters[name] = self._show(st, kind, v, p)
-        pend = st.pending_
-        out = {"game": self.title, "you": p, "players": st.n, "options": list(st.options), "zones": zones,
-               "counters": counters, "finished": st.over,
-               "decisions": [d.to_dict() for d in st.pending() if d.player == p],
-               "waiting_for": st.waiting_for() if pend else [],
-               "last_line": None}
-        if pend is not None and pend["kind"] != "choose" and p is not None and p in pend["players"]:
-            mine = pend["chosen"][p]
-            if mine == "?" and pend.get("picks") and pend["picks"][p]:
-                mine = pend["picks"][p]             # a choice of several cards, part made
-            if isinstance(mine, list):
-                out["my_choice"] = [self.option_id(pend["okind"], x) for x in mine]
-            elif mine != "?":
-                out["my_choice"] = self.option_id(pend["okind"], mine)
-        if st.over:
-            sc = st.scores()
-            out["scores"] = sc
-            out["winners"] = st.winners(sc)
-        elif self.score_public and self.score_items:
-            out["running"] = st.scores()        # the score if the game ended now: all of it public
-        return out
-
-    def _show(self, st, kind, v, p):
-        if kind == "card" and isinstance(v, int) and not isinstance(v, bool):
-            if 0 <= v < self.card_count and st.layout.visible(st.loc[v], p):
-                return self.card_dicts[v]
-            return {"hidden": True}
-        if kind == "player" and isinstance(v, int) and not isinstance(v, bool):
-            return {"player": v}
-        if kind in ("line", "place") and isinstance(v, str) and v[:4] in ("row:", "col:", "line", "plac"):
-            ref, nums = parse_ref(v)
-            return {"ref": v, "label": describe(st, v), "zone": st.layout.slot_spec[nums[0]].name,
-                    "line": ref, "index": nums[1]}
-        return v
+        """What player ``p`` (None: a spectator) may see of ``st`` (see :mod:`catrules.runtime.views`)."""
+        return view(self, st, p)
 
 
 def _score_is_public(checked) -> bool:
@@ -347,7 +280,3 @@ def _card_label(attrs_: dict) -> str:
     return " ".join(parts) or "card"
 
 
-#: The one option of a choice with nothing to choose from: the player is still asked.
-NONE_OPTION = Option("none", "nothing to choose", None, "none")
-#: The option of a race that a player may sit out (``may choose``): not racing.
-SIT_OUT = Option("none", "not me", None, "none")

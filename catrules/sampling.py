@@ -14,7 +14,7 @@ import random
 
 from typing import TYPE_CHECKING
 
-from .engine import cards_in
+from .runtime.frames import cards_in
 
 if TYPE_CHECKING:
     from .engine import State

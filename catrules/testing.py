@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from .runtime import _insert, _remove
-from .engine import cards_in
+from .runtime.frames import cards_in
 from .frontends.base import Choice, Seat
 
 

@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:                      # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
-from catrules import api, compiler, engine  # noqa: E402
+from catrules import api, compiler, limits  # noqa: E402
 from catrules.errors import CatrulesError, GameFileError, IllegalChoice, RulesError  # noqa: E402
 
 OUTCOMES = ("rejected", "rejected-unlocated", "played", "rules-error", "rules-unlocated", "traceback", "hang",
@@ -303,12 +303,12 @@ def mutant(seed: int, index: int, sources: list) -> tuple:
 def step_limit(limit: int):
     """Lower the loop-round limit: the engine's, and the compiler's, which writes it into the
     loops it compiles (so a game must be loaded inside this context)."""
-    old = engine.STEP_LIMIT, compiler.STEP_LIMIT
-    engine.STEP_LIMIT = compiler.STEP_LIMIT = limit
+    old = limits.STEP_LIMIT, compiler.STEP_LIMIT
+    limits.STEP_LIMIT = compiler.STEP_LIMIT = limit
     try:
         yield
     finally:
-        engine.STEP_LIMIT, compiler.STEP_LIMIT = old
+        limits.STEP_LIMIT, compiler.STEP_LIMIT = old
 
 
 def _located_rules(exc: RulesError) -> bool:

@@ -1,0 +1,36 @@
+"""What a running game keeps of its program: frames (a unit, its block, its variables) and zones' cards.
+
+A :class:`Frame` is one running unit (a phase, an action, a trigger...): its key,
+the block to run next (``pc``, see :mod:`catrules.compile_units`), its variables
+and how deep in a chain of triggers it runs.  Plain data, copied with a state.
+"""
+
+from __future__ import annotations
+
+class Frame:
+    """One running block: which code, where in it, its variables."""
+    __slots__ = ("key", "pc", "vars", "depth")
+
+    def __init__(self, key: str, pc: int, vars_: dict, depth: int = 0):
+        self.key = key
+        self.pc = pc
+        self.vars = vars_
+        self.depth = depth
+
+    def copy(self) -> "Frame":
+        v = self.vars
+        if v:
+            v = v.copy()
+            for k, x in v.items():      # replacing values while iterating is safe: no key changes
+                if type(x) is list:
+                    v[k] = x[:]
+        else:
+            v = {}
+        return Frame(self.key, self.pc, v, self.depth)
+
+
+def cards_in(zone) -> list:
+    """The card ids in a zone's content, whatever its shape (lines flattened, empty cells left out)."""
+    if zone and type(zone[0]) is list:
+        return [c for line in zone for c in line]
+    return [c for c in zone if c is not None]

@@ -1,0 +1,168 @@
+"""References to rows, columns, lines and places (``row:SLOT:I``, ``place:SLOT:L:P``...).
+
+A line of a grid or of a zone of lines, or a place in such a zone, is a value of
+the game like a card or a player: a short text that names its slot and
+position, parsed once and remembered.  Here: what such a reference holds, how
+it reads, its attributes (``.cards``, ``.index``...), and where a card lies in
+its zone.
+"""
+
+from __future__ import annotations
+
+from ..errors import RulesError
+from .frames import cards_in
+
+
+#: the parsed references seen so far: a game uses few, but would parse each again on every use
+_REFS: dict = {}
+
+
+_REFS_KEPT = 50_000          # more than any game uses; past it the memory starts again
+
+
+def parse_ref(v: str) -> tuple:
+    """A reference's kind and numbers: ``"place:3:1:0"`` is ``("place", (3, 1, 0))``.
+
+    References stay texts (they are option ids, log entries and saved values as they are);
+    each is parsed once."""
+    r = _REFS.get(v)
+    if r is None:
+        parts = v.split(":")
+        r = (parts[0], tuple(int(x) for x in parts[1:]))
+        if len(_REFS) >= _REFS_KEPT:
+            _REFS.clear()
+        _REFS[v] = r
+    return r
+
+
+def ref_cards(st, v) -> list:
+    kind, nums = parse_ref(v)
+    zone = st.z[nums[0]]
+    if kind == "row":
+        spec = st.layout.slot_spec[nums[0]]
+        cells = zone[nums[1] * spec.cols:(nums[1] + 1) * spec.cols]
+        return [c for c in cells if c is not None]
+    if kind == "col":
+        spec = st.layout.slot_spec[nums[0]]
+        return [zone[r * spec.cols + nums[1]] for r in range(spec.rows) if zone[r * spec.cols + nums[1]] is not None]
+    if kind == "line":
+        return list(zone[nums[1]]) if nums[1] < len(zone) else []
+    if kind == "place":
+        return []
+    raise RulesError(f"`{v}` is not a collection of cards")
+
+
+def describe(st, v: str) -> str:
+    kind, nums = parse_ref(v)
+    prog = st.prog
+    if kind == "row":
+        return f"row {nums[1] + 1}"
+    if kind == "col":
+        return f"column {nums[1] + 1}"
+    zname = st.layout.slot_spec[nums[0]].name
+    if kind == "line":
+        cards = ref_cards(st, v)
+        return f"{zname} {nums[1] + 1} ({', '.join(prog.card_label[c] for c in cards)})"
+    if kind == "place":
+        i, pos = nums[1], nums[2]
+        if i < 0:
+            return f"a new line in {zname}"
+        line = st.z[nums[0]][i]
+        if pos == 0:
+            return f"{zname} {i + 1}: at the start, before {prog.card_label[line[0]]}"
+        if pos >= len(line):
+            return f"{zname} {i + 1}: at the end, after {prog.card_label[line[-1]]}"
+        return f"{zname} {i + 1}: between {prog.card_label[line[pos - 1]]} and {prog.card_label[line[pos]]}"
+    return v
+
+
+def place_attr(st, v, name):
+    """An attribute of a place, a line, a row or a column (values that are strings)."""
+    if v is None:
+        return None
+    kind, nums = parse_ref(v)
+    if kind != "place":
+        if name == "index":
+            return nums[1] + 1
+        if name == "cards":
+            return ref_cards(st, v)
+        if name == "new":
+            return False
+        raise RulesError(f"a {kind} has no `{name}`")
+    i, pos = nums[1], nums[2]
+    if name == "new":
+        return i < 0
+    if name == "position":
+        return pos + 1
+    if i < 0:                                   # a new line: nothing before, after or in it
+        return {"start": False, "end": False, "index": 0, "cards": []}.get(name)
+    line = st.z[nums[0]][i]
+    if name == "start":
+        return pos == 0
+    if name == "end":
+        return pos >= len(line)
+    if name == "before":
+        return line[pos - 1] if pos > 0 else None
+    if name == "after":
+        return line[pos] if pos < len(line) else None
+    if name == "line":
+        return f"line:{nums[0]}:{i}"
+    if name == "index":
+        return i + 1
+    return list(line)                           # cards
+
+
+def as_list(st, v) -> list:
+    t = type(v)
+    if t is list:
+        return v
+    if v is None:
+        return []
+    if t is str and ":" in v:
+        return ref_cards(st, v)
+    if t is tuple:
+        return list(v)
+    return [v]
+
+
+def _grid_lines(slot, kind, k):
+    return [f"{kind}:{slot}:{i}" for i in range(k)]
+
+
+def _lines_rt(st, slot):
+    return [f"line:{slot}:{i}" for i in range(len(st.z[slot]))]
+
+
+def _places_rt(st, s):
+    out = [f"place:{s}:-1:0"]
+    for i, line in enumerate(st.z[s]):
+        out.extend(f"place:{s}:{i}:{k}" for k in range(len(line) + 1))
+    return out
+
+
+def _cards_in(zone, shape):
+    """A zone's cards: the live list of a pile or row, a new list for grids and lines."""
+    return zone if shape in ("pile", "row") else cards_in(zone)
+
+
+def _position(st, c):
+    zone = st.z[st.loc[c]]
+    if zone and type(zone[0]) is list:
+        for i, line in enumerate(zone):
+            if c in line:
+                return (i, line.index(c))
+    return zone.index(c)
+
+
+def _put(st, slot, pos, c):
+    zone = st.z[slot]
+    if isinstance(pos, tuple):
+        zone[pos[0]][pos[1]] = c
+    else:
+        zone[pos] = c
+
+
+def _either(st, v, name, col):
+    if v is None:
+        return None
+    return place_attr(st, v, name) if isinstance(v, str) else col[v]

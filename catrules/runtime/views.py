@@ -1,0 +1,85 @@
+"""Views: what one player (or a spectator) may see of a game, as plain data.
+
+A view is what front ends draw and what a seat is given: the zones with the
+cards the player may see and counts of the others, the counters (a card the
+player cannot see shows as hidden), the player's own pending decisions, and
+the scores.  Nothing hidden from the player is in it.
+"""
+
+from __future__ import annotations
+
+from .places import describe, parse_ref
+
+
+def view(prog, st, p) -> dict:
+    """What player ``p`` (None: a spectator) may see of ``st``: every zone (its cards where ``p``
+    sees it, else how many), the counters (hidden cards as ``{"hidden": true}``), ``p``'s own
+    decisions and answer so far, and the scores at the end (or as they stand, where the whole
+    score is public)."""
+    lay = st.layout
+    zones = []
+    for slot, spec in enumerate(lay.slot_spec):
+        own = lay.slot_owner[slot]
+        vis = lay.visible(slot, p)
+        content = st.z[slot]
+        e = {"zone": spec.name, "owner": own if own >= 0 else None, "visibility": spec.visibility,
+             "shape": spec.shape}
+        if spec.shape == "lines":
+            e["count"] = sum(len(x) for x in content)
+            e["line_lengths"] = [len(x) for x in content]
+            e["lines"] = [[prog.card_dicts[c] for c in x] for x in content] if vis else None
+        elif spec.shape == "grid":
+            e["rows"], e["cols"] = spec.rows, spec.cols
+            e["count"] = sum(1 for c in content if c is not None)
+            e["cells"] = [prog.card_dicts[c] if c is not None else None for c in content] if vis else None
+        else:
+            e["count"] = len(content)
+            e["cards"] = [prog.card_dicts[c] for c in content] if vis else None
+        zones.append(e)
+    counters = {}
+    for name, _pp, _i in prog.counters:
+        v = st.c[name]
+        kind = prog.counter_kind.get(name)
+        decl = prog.checked.counters[name]
+        if isinstance(v, list) and decl.per_player:
+            counters[name] = [_show(prog, st, kind, x, p) for x in v]
+        elif decl.per_card:     # only the cards that have a value, keyed by card id
+            vis = st.layout.visible
+            counters[name] = {str(i): _show(prog, st, kind, x, p) for i, x in enumerate(v)
+                              if x is not None and vis(st.loc[i], p)}
+        else:
+            counters[name] = _show(prog, st, kind, v, p)
+    pend = st.pending_
+    out = {"game": prog.title, "you": p, "players": st.n, "options": list(st.options), "zones": zones,
+           "counters": counters, "finished": st.over,
+           "decisions": [d.to_dict() for d in st.pending() if d.player == p],
+           "waiting_for": st.waiting_for() if pend else [],
+           "last_line": None}
+    if pend is not None and pend["kind"] != "choose" and p is not None and p in pend["players"]:
+        mine = pend["chosen"][p]
+        if mine == "?" and pend.get("picks") and pend["picks"][p]:
+            mine = pend["picks"][p]             # a choice of several cards, part made
+        if isinstance(mine, list):
+            out["my_choice"] = [prog.option_id(pend["okind"], x) for x in mine]
+        elif mine != "?":
+            out["my_choice"] = prog.option_id(pend["okind"], mine)
+    if st.over:
+        sc = st.scores()
+        out["scores"] = sc
+        out["winners"] = st.winners(sc)
+    elif prog.score_public and prog.score_items:
+        out["running"] = st.scores()        # the score if the game ended now: all of it public
+    return out
+
+def _show(prog, st, kind, v, p):
+    if kind == "card" and isinstance(v, int) and not isinstance(v, bool):
+        if 0 <= v < prog.card_count and st.layout.visible(st.loc[v], p):
+            return prog.card_dicts[v]
+        return {"hidden": True}
+    if kind == "player" and isinstance(v, int) and not isinstance(v, bool):
+        return {"player": v}
+    if kind in ("line", "place") and isinstance(v, str) and v[:4] in ("row:", "col:", "line", "plac"):
+        ref, nums = parse_ref(v)
+        return {"ref": v, "label": describe(st, v), "zone": st.layout.slot_spec[nums[0]].name,
+                "line": ref, "index": nums[1]}
+    return v
