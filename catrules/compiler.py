@@ -69,6 +69,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         self.gen.ns.update(UNIT_HELPERS)
         self.serial = 0
         self._pauses: dict = {}
+        self._action_pauses: dict = {}
         #: the zones some trigger watches: a move there may pause
         self.trigger_zones = {checked.zones[t.zone].index for t in checked.game.triggers}
 
@@ -158,8 +159,10 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         (``play``, ``do``, the end of the game), or a move that can set off a trigger."""
         key = id(s)
         if key not in self._pauses:
-            if isinstance(s, (ast.Choose, ast.Menu, ast.Together, ast.Play, ast.Do, ast.EndGame)):
+            if isinstance(s, (ast.Choose, ast.Menu, ast.Together, ast.Play, ast.EndGame)):
                 r = True
+            elif isinstance(s, ast.Do):
+                r = self.action_pauses(s.action)
             elif isinstance(s, ast.Move):
                 r = self.move_slot(s.dest) is None
             elif isinstance(s, ast.Fill):
@@ -170,6 +173,15 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
                 r = any(self.pauses(c) for c in self.inner(s))
             self._pauses[key] = r
         return self._pauses[key]
+
+    def action_pauses(self, name: str) -> bool:
+        """Whether action ``name`` may pause; one that starts itself again, directly or not, is
+        taken to (it runs in frames of its own, whose depth is watched)."""
+        if name not in self._action_pauses:
+            self._action_pauses[name] = True        # while looking: a cycle pauses
+            steps = graphmod.steps(self.G, graphmod.unit_key("action", name))
+            self._action_pauses[name] = any(self.pauses(s) for s in steps)
+        return self._action_pauses[name]
 
     def inner(self, s) -> list:
         """The statements directly inside ``s`` (its bodies and branches)."""
@@ -388,6 +400,10 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
     def s_Do(self, s: ast.Do) -> None:
         key = graphmod.unit_key("action", s.action)
         params = self.ck.actions[s.action].params
+        if not self.pauses(s):                  # runs where it is called, with no frame of its own
+            given = ", ".join(f"{k!r}: {self.src(a)}" for k, a in zip(params, s.args))
+            self.w.put(f"_do_now(st, fr, {key!r}, {{{given}}})", s.line)
+            return
         args = [self.ex(a) for a in s.args]
 
         def do(st, fr):
@@ -607,6 +623,11 @@ def _clockwise(st, first) -> list:
     return [(first + i) % n for i in range(n)]
 
 
+def _do_now(st, fr, key: str, V: dict) -> None:
+    """Run an action that never pauses where it is called: its unit is a single block."""
+    st.prog.codes[key][0](st, Frame(key, 0, V, fr.depth))
+
+
 def _loop_guard(st, line: int) -> None:
     """A loop that has gone round more than STEP_LIMIT times since the last decision."""
     raise RulesError(f"the game ran {STEP_LIMIT:,} loop rounds without anyone deciding anything "
@@ -615,5 +636,5 @@ def _loop_guard(st, line: int) -> None:
 
 
 #: What the generated blocks of units call, besides the expression helpers.
-UNIT_HELPERS = {"_move": move_cards, "_move1": move_one, "_cardlist": _cardlist, "_kept": _kept, "_fits": _fits, "_addv": _add, "_log_counter": log_counter,
+UNIT_HELPERS = {"_do_now": _do_now, "_move": move_cards, "_move1": move_one, "_cardlist": _cardlist, "_kept": _kept, "_fits": _fits, "_addv": _add, "_log_counter": log_counter,
                 "_loop_guard": _loop_guard, "_times": _times, "_clockwise": _clockwise}

@@ -142,3 +142,48 @@ flow:
     with pytest.raises(RulesError) as err:
         game.new_state(2, seed=1)
     assert err.value.line == 11
+
+
+def test_an_action_with_no_pause_runs_where_it_is_called_and_its_errors_name_its_line():
+    src = """catrules 3
+game "Inline action"
+players 2 to 2
+cards numbered in deck:
+    card with kind number
+zone deck: shared, hidden, pile
+counter n = 0
+action bump(k):
+    n = n + k
+    n = 5 % (n - 1)
+flow:
+    do bump(1)
+    do bump(2)
+"""
+    game = catrules.load_source(src, "inline.cat")
+    # `do bump(...)` is written into the flow's block as a call: no frame, no block of its own
+    assert "_do_now(st, fr, 'action:bump', {'k': 1})" in game.program.unit_sources["flow"]
+    assert len(game.program.codes["action:bump"]) == 1
+    with pytest.raises(RulesError) as err:
+        game.new_state(2, seed=1)
+    assert err.value.line == 10             # the line in the action, not the `do`
+
+
+def test_an_action_that_starts_itself_keeps_its_frames():
+    src = """catrules 3
+game "Recursive action"
+players 2 to 2
+cards numbered in deck:
+    card with kind number
+zone deck: shared, hidden, pile
+counter n = 0
+action count_down(k):
+    if k > 0:
+        n = n + 1
+        do count_down(k - 1)
+flow:
+    do count_down(5)
+"""
+    game = catrules.load_source(src, "recursive.cat")
+    assert "_do_now" not in game.program.unit_sources["flow"]
+    st = game.new_state(2, seed=1)
+    assert st.finished and st.c["n"] == 5
