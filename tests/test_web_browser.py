@@ -135,6 +135,16 @@ def wait(page, js: str, timeout: float = 15) -> None:
         time.sleep(0.01)
 
 
+def settled(pages) -> list:
+    """The pages' views once no message is on its way (the same over three looks, 0.1 s apart)."""
+    looks = []
+    while len(looks) < 3 or looks[-1] != looks[-2] or looks[-2] != looks[-3]:
+        time.sleep(0.1)
+        looks.append([p.evaluate("JSON.stringify([msg.ask, msg.view])") for p in pages])
+        assert len(looks) < 100, "the pages never settled"
+    return looks[-1]
+
+
 def state(page) -> str:
     return page.evaluate("document.body.dataset.state || ''")
 
@@ -163,14 +173,14 @@ def test_a_whole_game_in_two_browsers_with_a_restart(browser, server, game):
     assert b.evaluate("document.body.dataset.ask") == ask_b
     # play half the game, stop the server, start it again: the pages reconnect where they were
     moves = play_until([a, b], lambda: int(a.evaluate("document.body.dataset.ask")) >= 40)
-    before = [p.evaluate("JSON.stringify(msg.view)") for p in (a, b)]
+    before = settled([a, b])
     server.stop()
     for p in (a, b):
         wait(p, "document.getElementById('status').textContent.startsWith('reconnecting')")
     server.start()
     for p in (a, b):
         wait(p, "document.getElementById('status').textContent === 'connected'")
-    assert [p.evaluate("JSON.stringify(msg.view)") for p in (a, b)] == before
+    assert settled([a, b]) == before
     moves += play_until([a, b], lambda: state(a) == "over" and state(b) == "over")
     assert moves > 10
     # the end: the score by item and the winners; the phone page fits its screen

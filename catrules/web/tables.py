@@ -10,6 +10,7 @@ the games offered, creates tables and finds a table by a seat's token.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import threading
 import time
@@ -27,6 +28,22 @@ from .store import Store
 #: Most players a web table takes (bots included), and most tables a server keeps in memory.
 MAX_PLAYERS = 12
 HUMAN = "human"
+
+
+#: Games built so far, by file name and text: tables of one game share it (and the parser
+#: is not safe to run in several threads at once).
+_GAMES: dict = {}
+_GAMES_LOCK = threading.Lock()
+
+
+def game_of(path: str, text: str):
+    """The game of a file's ``text`` (its name ``path``), built once."""
+    key = (path, hashlib.sha256(text.encode("utf-8")).hexdigest())
+    with _GAMES_LOCK:
+        game = _GAMES.get(key)
+        if game is None:
+            game = _GAMES[key] = load_source(text, path)
+        return game
 
 
 class WebError(ValueError):
@@ -50,7 +67,7 @@ class WebTable:
     def __init__(self, store: Store, row: dict):
         self.store = store
         self.id = row["id"]
-        self.game = load_source(row["game_text"], row["game_path"])
+        self.game = game_of(row["game_path"], row["game_text"])
         self.kinds = list(row["seats"])
         self.n = row["players"]
         self.options = list(row["options"])
@@ -233,7 +250,7 @@ class Registry:
         for path in game_files:
             p = Path(path)
             text = p.read_text(encoding="utf-8")
-            game = load_source(text, str(p))
+            game = game_of(str(p), text)
             key = p.stem
             while key in self.games:
                 key += "_"
