@@ -166,6 +166,16 @@ def test_the_lobby_refuses_a_bad_table(tmp_path, spec, why):
         assert client.app.state.store.count_tables() == 0
 
 
+def test_a_game_whose_rules_fail_is_refused_in_words(tmp_path):
+    from test_web_protocol import Client, create_app
+    runaway = GAMES["meow"].parent.parent / "tests" / "games" / "runaway.cat"
+    with Client(create_app([runaway], tmp_path)) as client:
+        r = client.post("/api/tables", json={"game": "runaway", "players": 2})
+        err = r.json()["error"]
+        assert r.status_code == 400 and "could not start" in err and "chain of triggered effects" in err
+        assert "Traceback" not in err and client.app.state.store.count_tables() == 0
+
+
 def test_the_pages_load_nothing_from_elsewhere(tmp_path):
     import re
     with make_client(tmp_path) as client:

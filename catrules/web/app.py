@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from pathlib import Path
 from typing import Optional
 
@@ -29,6 +30,7 @@ from . import protocol
 from .store import Store
 from .tables import Registry, WebError
 
+log = logging.getLogger("catrules.web")
 STATIC = Path(__file__).resolve().parent / "static"
 #: Nothing but the server itself: no script, style, font or connection elsewhere.
 HEADERS = {"Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
@@ -69,7 +71,10 @@ class Hub:
         for c in list(self.conns.get(table.id, ())):
             try:
                 await c.push()
-            except Exception:       # a page that went away: it reconnects and is sent all again
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                self.remove(c)      # a page that went away: it reconnects and is sent all again
+            except Exception:
+                log.exception("a message for a page could not be built")
                 self.remove(c)
 
 

@@ -66,6 +66,15 @@ class Store:
                            [(token_hash(t), row["id"], SPECTATOR if s is None else s) for t, s in tokens.items()])
             db.execute("commit")
 
+    def delete_table(self, table_id: str) -> None:
+        with self._lock:
+            db = self._db
+            db.execute("begin")
+            for sql in ("delete from tables where id = ?", "delete from tokens where table_id = ?",
+                        "delete from events where table_id = ?"):
+                db.execute(sql, (table_id,))
+            db.execute("commit")
+
     def table(self, table_id: str) -> Optional[dict]:
         with self._lock:
             r = self._db.execute("select id, created, game_path, game_text, players, options, seed, seats, snapshot, "

@@ -19,7 +19,7 @@ from typing import Optional
 
 from ..api import load_source
 from ..bots import make_seat
-from ..errors import CatrulesError, IllegalChoice
+from ..errors import CatrulesError, IllegalChoice, RulesError
 from ..frontends.base import Seat
 from ..match import LazyView, Match, _rng_out, visible_event
 from . import protocol
@@ -93,8 +93,8 @@ class WebTable:
         self.state = self.match.state
         self.painters = {v: protocol.painter(self.game, v, self.names) for v in self.seen}
         self._rows: list = []
-        #: Bumped at every change: pages are sent a message when it moved.
-        self.version = 0
+        #: Why the game cannot go on (its rules failed), or None.
+        self.broken: Optional[str] = None
         if snap is None:
             with self.lock:
                 self._advance()
@@ -106,10 +106,6 @@ class WebTable:
         """The number of the decision under way: a page's answer names it (an old one is refused)."""
         return self.state.decisions
 
-    def waiting(self) -> list:
-        """Who has still to answer, as everyone sees it."""
-        return [p for p in self.state.waiting_for() if p not in self.answers]
-
     def answer(self, seat: Optional[int], msg: dict) -> Optional[str]:
         """A page's ``choose`` message: ``None`` once taken, or why it is refused (nothing changes)."""
         with self.lock:
@@ -119,6 +115,8 @@ class WebTable:
             who = msg.get("player", seat)
             if who != seat:
                 return f"this link is player {seat + 1}'s: it cannot act for player {who + 1}"
+            if self.broken:
+                return self.broken
             if st.finished:
                 return "the game is over"
             if msg["ask"] != self.ask:
@@ -139,7 +137,11 @@ class WebTable:
                 if t is None:
                     return "a race needs your reaction time (\"time\", in seconds)"
             self.answers[seat] = [msg["option"], t]
-            self._advance()
+            try:
+                self._advance()
+            except RulesError as exc:
+                # the game file's rules failed (a bot's turn, a trigger): said in the language's words
+                self.broken = f"the game stopped: {exc}"
             self._save()
             return None
 
@@ -167,7 +169,6 @@ class WebTable:
                 option, t = answers[d.player]
                 st.apply(d.player, option, t)
             self._collect()
-        self.version += 1
 
     def _collect(self) -> None:
         """File the new events for each viewer, filtered now (as a match shows them)."""
@@ -198,7 +199,7 @@ class WebTable:
             p = self.painters[seat]
             items = [x for x in (protocol.event_item(p, n, ev) for n, ev in self.seen[seat] if n > since)
                      if x is not None][-protocol.RECENT:]
-            info = {"table": self.id, "seat": seat, "names": self.names, "kinds": self.kinds,
+            info = {"table": self.id, "seat": seat, "names": self.names, "kinds": self.kinds, "broken": self.broken,
                     "title": self.game.title, "ask": self.ask,
                     "score_items": [[name, counted] for name, counted in self.game.score_items]}
             last = self.seen[seat][-1][0] if self.seen[seat] else since
@@ -308,6 +309,7 @@ class Registry:
         try:
             table = WebTable(self.store, row)
         except CatrulesError as exc:
+            self.store.delete_table(tid)
             raise WebError(f"the game could not start: {exc}") from None
         with self._lock:
             self.tables[tid] = table

@@ -63,7 +63,7 @@ function receive(m) {
   for (const it of m.events) events.set(it.n, it);
   msg = m;
   setStatus("connected");
-  $("notice").textContent = "";
+  $("notice").textContent = m.broken || "";
   const ds = m.view.decisions;
   if (ds.length && m.ask !== lastAsk) shownAt = performance.now();    // a race is timed from here
   lastAsk = ds.length ? m.ask : -1;
