@@ -85,13 +85,14 @@ def server(tmp_path):
 
 
 def open_table(browser, server, game: str) -> tuple:
-    """Make a table in the lobby (3 players: two people and a bot); the two people's links."""
+    """Make a table in the lobby (3 players: two people and a random bot); the two people's links."""
     lobby = browser.new_page()
     lobby.goto(server.url + "/")
     lobby.select_option("#game", label=game)
     lobby.fill("#players", "3")
     lobby.dispatch_event("#players", "input")
     assert lobby.eval_on_selector_all("#seats select", "s => s.map(x => x.value)") == ["human", "human", "bot"]
+    lobby.select_option("#seats select[data-seat='2']", "random")     # a quick bot: short tests
     lobby.fill("#seed", "7")
     lobby.click("#create")
     lobby.wait_for_selector("#links:not([hidden])")
@@ -101,25 +102,36 @@ def open_table(browser, server, game: str) -> tuple:
     return links, spectator
 
 
-def act(page) -> bool:
-    """If the page has a decision it has not answered, answer it: Enter when there is a default,
-    else a click on the first legal option.  True if it acted."""
-    st = page.evaluate("[document.body.dataset.state, document.body.dataset.ask, document.body.dataset.sent]")
-    if st[0] != "deciding" or st[1] == st[2]:
-        return False
-    if page.query_selector("#take-default"):
+#: One look at a page: 0 nothing to do; 1 answered (the default button clicked); 2 a default to
+#: take with Enter; 3 no default (a legal option must be clicked).
+LOOK = """(keys) => {
+  const b = document.body.dataset;
+  if (b.state !== 'deciding' || b.ask === b.sent) return 0;
+  const d = document.getElementById('take-default');
+  if (!d) return 3;
+  if (keys) return 2;
+  d.click();
+  return 1;
+}"""
+
+
+def act(page, keys: bool) -> bool:
+    """If the page has a decision it has not answered, answer it: the default (with Enter on a page
+    used with ``keys``, else a click on its button), else a click on the first legal option."""
+    look = page.evaluate(LOOK, keys)
+    if look == 2:
         page.keyboard.press("Enter")
-    else:
-        page.click("#choices button.choice, #table .card.legal, #players .card.legal")
-    return True
+    elif look == 3:
+        page.click("#choices button.choice, #table .card.legal, #players .card.legal, #players .pick")
+    return look > 0
 
 
 def play_until(pages, done, timeout=60) -> int:
     n, t0 = 0, time.time()
     while not done():
         acted = False
-        for p in pages:
-            acted = act(p) or acted
+        for i, p in enumerate(pages):
+            acted = act(p, keys=i == 1) or acted
         n += acted
         if not acted:
             time.sleep(0.005)

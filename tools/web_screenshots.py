@@ -47,7 +47,7 @@ def step(pages, count: int) -> None:
                 if p.query_selector("#take-default"):
                     p.keyboard.press("Enter")
                 else:
-                    p.click("#choices button.choice, #table .card.legal, #players .card.legal")
+                    p.click("#choices button.choice, #table .card.legal, #players .card.legal, #players .pick")
                 done += 1
         time.sleep(0.03)
     time.sleep(0.3)

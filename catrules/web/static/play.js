@@ -113,10 +113,10 @@ function drawDecision(v, d) {
     return;
   }
   $("prompt").textContent = d.prompt + (d.timed ? " — quick, it is a race!" : "");
-  const shown = new Set([...document.querySelectorAll("#table .card, #players .card")].map((c) => c.dataset.option));
+  const shown = new Set([...document.querySelectorAll("#table .card, #players .card, #players .pick")].map((c) => c.dataset.option));
   d.options.forEach((o, i) => {
     // cards are picked on the table; everything else (lines, places, players, menu entries) here
-    if (o.kind === "card" && shown.has(o.id)) return;
+    if ((o.kind === "card" || o.kind === "player") && shown.has(o.id)) return;
     const b = el("button", "choice" + (o.id === d.default ? " default" : ""), `${i < 9 ? i + 1 + ". " : ""}${o.label}`);
     b.type = "button"; b.dataset.option = o.id;
     b.addEventListener("click", () => choose(o.id));
@@ -213,6 +213,13 @@ function drawZones(v, legal, d) {
     box.dataset.player = p;
     const total = v.running ? ` — ${v.running[p].total} points` : v.scores ? ` — ${v.scores[p].total} points` : "";
     box.append(el("h3", null, (p === msg.seat ? "You (player " + (p + 1) + ")" : playerName(p)) + total));
+    const pick = legal.get(`p${p + 1}`);         // a choice of player: made on the player's area
+    if (pick) {
+      const b = el("button", "pick" + (d.default === pick.id ? " default" : ""), `Choose ${pick.label}`);
+      b.type = "button"; b.dataset.option = pick.id;
+      b.addEventListener("click", () => choose(pick.id));
+      box.append(b);
+    }
     for (const z of v.zones) if (z.owner === p && (z.count || z.cards || z.lines)) box.append(zoneEl(z, legal, d));
     const mine = Object.entries(v.counters).filter(([, x]) => Array.isArray(x) && x.length === v.players);
     if (mine.length) box.append(el("p", "counters", mine.map(([k, x]) => `${nice(k)}: ${valueText(x[p])}`).join(" · ")));
