@@ -193,6 +193,12 @@ def test_a_whole_game_in_two_browsers_with_a_restart(browser, server, game):
     for p in (a, b):
         wait(p, "document.getElementById('status').textContent === 'connected'")
     assert settled([a, b]) == before
+    # a closed tab, opened again, is where it was
+    b.close()
+    b = phone.new_page()
+    b.goto(links[1])
+    wait(b, "document.getElementById('status').textContent === 'connected'")
+    assert settled([a, b]) == before
     moves += play_until([a, b], lambda: state(a) == "over" and state(b) == "over")
     assert moves > 10
     # the end: the score by item and the winners; the phone page fits its screen
