@@ -26,7 +26,6 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 import catrules
-from catrules.match import visible_event
 from catrules.web import tables as web_tables
 from catrules.web.app import create_app
 from catrules.web.tables import view_for

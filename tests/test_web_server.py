@@ -202,3 +202,6 @@ def test_serve_on_the_command_line(capsys):
     assert main(["serve", str(GAMES["meow"]), "--port", "70000"]) == 2
     err = capsys.readouterr().err
     assert "not a port" in err and "Traceback" not in err
+    assert main(["serve", str(GAMES["meow"]), "--data", str(GAMES["meow"])]) == 1      # a file, not a directory
+    err = capsys.readouterr().err
+    assert "cannot keep tables in" in err and "Traceback" not in err

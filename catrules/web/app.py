@@ -164,6 +164,7 @@ def serve(game_files: list, host: str = "127.0.0.1", port: int = 8000, data_dir:
     """Run the server until Ctrl-C (uvicorn); prints the address."""
     import uvicorn
     app = create_app(game_files, data_dir)
-    echo(f"catrules web tables: http://{host}:{port}/  ({len(app.state.registry.games)} games; tables kept in "
+    n = len(app.state.registry.games)
+    echo(f"catrules web tables: http://{host}:{port}/  ({n} game{'s' if n != 1 else ''}; tables kept in "
          f"{Path(data_dir) / 'tables.sqlite3'}; Ctrl-C stops)")
     uvicorn.run(app, host=host, port=port, log_level="warning", ws="websockets-sansio")

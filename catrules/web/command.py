@@ -41,8 +41,17 @@ def run(args) -> int:
     except ImportError:
         raise Failure("catrules serve needs Starlette and uvicorn",
                       "install them with: pip install 'catrules[web]'") from None
+    import sqlite3
+    try:
+        Path(args.data).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise Failure(f"cannot keep tables in {args.data}: {exc.strerror or exc}",
+                      "give a directory you may write to (--data DIR)") from None
     try:
         serve(files, host=args.host, port=args.port, data_dir=args.data)
+    except sqlite3.Error as exc:
+        raise Failure(f"cannot keep tables in {args.data}: {exc}",
+                      "give a directory you may write to (--data DIR)") from None
     except OSError as exc:
         raise Failure(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}",
                       "is another server using that port? try --port 8001") from None
