@@ -50,8 +50,14 @@ class Conn:
 
     async def push(self) -> None:
         async with self.lock:
-            msg, self.last = self.table.message(self.seat, self.last)
-            await self.ws.send_text(json.dumps(msg, separators=(",", ":")))
+            # built in a worker thread: the table's lock may be held there by bots thinking at
+            # the same table, and the event loop must go on serving the other tables meanwhile
+            text = await to_thread.run_sync(self._build)
+            await self.ws.send_text(text)
+
+    def _build(self) -> str:
+        msg, self.last = self.table.message(self.seat, self.last)
+        return json.dumps(msg, separators=(",", ":"))
 
 
 class Hub:

@@ -216,6 +216,8 @@ class WebTable:
         buf = io.StringIO()
         with self.lock:
             w = LogWriter(buf, self.game, self.n, self.options, self.seed, self.names, viewer=seat)
+            # the events were filtered when they happened (as the seat was shown them): they are
+            # written as they are, not filtered again with the state as it is now
             w.state = self.state
             w._write_header()
             for n, ev in self.store.events(self.id, seat):
