@@ -630,6 +630,9 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Serve the Language Server Protocol on standard input and output: "
                                     "diagnostics as you type, completion of names, hover on definitions.")
     sp.set_defaults(func=cmd_lsp)
+
+    from .web.command import add_parser as add_serve     # the web server (catrules/web/)
+    add_serve(sub)
     return p
 
 

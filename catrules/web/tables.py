@@ -1,0 +1,338 @@
+"""Web tables: one game each, with people's seats answering from pages and bots deciding here.
+
+A :class:`WebTable` plays like :class:`catrules.match.Match` (which it uses as the bots'
+table): every answer of a decision is collected before any is applied, bots decide from
+their own view, events are filtered per seat as they happen.  People answer whenever their
+message comes.  After every change the table is saved (:mod:`catrules.web.store`), so a
+server restarted on the same data resumes every table exactly.  :class:`Registry` holds
+the games offered, creates tables and finds a table by a seat's token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+import time
+from pathlib import Path
+from typing import Optional
+
+from ..api import load_source
+from ..bots import make_seat
+from ..errors import CatrulesError, IllegalChoice, RulesError
+from ..frontends.base import Seat
+from ..match import LazyView, Match, _rng_out, visible_event
+from . import protocol
+from .store import Store
+
+#: Most players a web table takes (bots included), and most tables a server keeps in memory.
+MAX_PLAYERS = 12
+HUMAN = "human"
+
+
+#: Games built so far, by file name and text: tables of one game share it (and the parser
+#: is not safe to run in several threads at once).
+_GAMES: dict = {}
+_GAMES_LOCK = threading.Lock()
+
+
+def game_of(path: str, text: str):
+    """The game of a file's ``text`` (its name ``path``), built once."""
+    key = (path, hashlib.sha256(text.encode("utf-8")).hexdigest())
+    with _GAMES_LOCK:
+        game = _GAMES.get(key)
+        if game is None:
+            game = _GAMES[key] = load_source(text, path)
+        return game
+
+
+class WebError(ValueError):
+    """A request the server refuses (a table that cannot be made, an unknown link)."""
+
+
+class PageSeat(Seat):
+    """A person's seat at a web table: answers come from the page, never through ``decide``."""
+
+    name = "person"
+    interactive = True          # forced choices are asked too: timing tells nothing
+    wants_events = False        # the table filters events for the page itself
+
+    def decide(self, view, decision):      # pragma: no cover - the table never asks it
+        raise RuntimeError("a page's answers come through WebTable.answer")
+
+
+class WebTable:
+    """One game at a web server.  Thread-safe: every change holds :attr:`lock`."""
+
+    def __init__(self, store: Store, row: dict):
+        self.store = store
+        self.id = row["id"]
+        self.game = game_of(row["game_path"], row["game_text"])
+        self.kinds = list(row["seats"])
+        self.n = row["players"]
+        self.options = list(row["options"])
+        self.seed = row["seed"]
+        self.lock = threading.RLock()
+        self.names = [_seat_name(k) for k in self.kinds]
+        seats = [PageSeat() if k == HUMAN else make_seat(k) for k in self.kinds]
+        snap = row.get("snapshot")
+        self.seen = {v: [] for v in [*range(self.n), None]}     # viewer -> [(n, event)]
+        if snap is None:
+            st = self.game.new_state(self.n, seed=self.seed, options=self.options, log=True, ask_forced=True)
+            self.match = Match(self.game, st, seats)
+            self.answers: dict = {}
+            self.count = 0          # events so far
+        else:
+            st = self.game.restore(snap["state"])
+            st.log = []
+            self.match = Match.resume(self.game, snap, seats, state=st)
+            self.answers = {int(k): v for k, v in snap["answers"].items()}
+            self.count = snap["events"]
+            for v in self.seen:
+                self.seen[v] = store.events(self.id, v, protocol.RECENT)
+        self.state = self.match.state
+        self.painters = {v: protocol.painter(self.game, v, self.names) for v in self.seen}
+        self._rows: list = []
+        #: Why the game cannot go on (its rules failed), or None.
+        self.broken: Optional[str] = None
+        if snap is None:
+            with self.lock:
+                self._advance()
+                self._save()
+
+    # --------------------------------------------------------------- play
+    @property
+    def ask(self) -> int:
+        """The number of the decision under way: a page's answer names it (an old one is refused)."""
+        return self.state.decisions
+
+    def answer(self, seat: Optional[int], msg: dict) -> Optional[str]:
+        """A page's ``choose`` message: ``None`` once taken, or why it is refused (nothing changes)."""
+        with self.lock:
+            st = self.state
+            if seat is None:
+                return "a spectator's link cannot choose"
+            who = msg.get("player", seat)
+            if who != seat:
+                return f"this link is player {seat + 1}'s: it cannot act for player {who + 1}"
+            if self.broken:
+                return self.broken
+            if st.finished:
+                return "the game is over"
+            if msg["ask"] != self.ask:
+                return "that decision is over (an old or repeated message): nothing was changed"
+            mine = [d for d in st.pending() if d.player == seat]
+            if not mine or seat in self.answers:
+                if seat in self.answers:
+                    return "you have already answered this decision"
+                return "it is not your turn"
+            d = mine[0]
+            try:
+                d.option(msg["option"])
+            except IllegalChoice:
+                return f"{msg['option'][:60]!r} is not one of your options now"
+            t = None
+            if d.timed:
+                t = protocol.race_time(msg.get("time"))
+                if t is None:
+                    return "a race needs your reaction time (\"time\", in seconds)"
+            self.answers[seat] = [msg["option"], t]
+            try:
+                self._advance()
+            except RulesError as exc:
+                # the game file's rules failed (a bot's turn, a trigger): said in the language's words
+                self.broken = f"the game stopped: {exc}"
+            self._save()
+            return None
+
+    def _advance(self) -> None:
+        """Let the bots answer and apply every decision whose answers are all in, until a
+        person must answer or the game is over."""
+        st, m = self.state, self.match
+        self._collect()
+        while not st.finished:
+            ds = st.pending()
+            if not ds:
+                break
+            for d in ds:
+                seat = m.seats[d.player]
+                if d.player not in self.answers and not isinstance(seat, PageSeat):
+                    ch = seat.decide(LazyView(st, d.player), d)
+                    d.option(ch.option)
+                    t = m._race_time(seat, d, ch.reaction_time) if d.timed else None
+                    self.answers[d.player] = [ch.option, t]
+            if any(d.player not in self.answers for d in ds):
+                break
+            # every answer is in before any is applied: nobody's choice leaks to another seat
+            answers, self.answers = self.answers, {}
+            for d in ds:
+                option, t = answers[d.player]
+                st.apply(d.player, option, t)
+            self._collect()
+
+    def _collect(self) -> None:
+        """File the new events for each viewer, filtered now (as a match shows them)."""
+        log = self.state.log
+        for ev in log:
+            self.count += 1
+            for v, seen in self.seen.items():
+                mine = visible_event(self.state, ev, v)
+                if mine is not None:
+                    seen.append((self.count, mine))
+                    self._rows.append((v, self.count, mine))
+        log.clear()
+        for v, seen in self.seen.items():
+            if len(seen) > 2 * protocol.RECENT:
+                del seen[:-protocol.RECENT]
+
+    def _save(self) -> None:
+        snap = {"state": self.state.to_dict(), "bot_rng": _rng_out(self.match.rng),
+                "answers": {str(k): v for k, v in self.answers.items()}, "events": self.count}
+        self.store.save(self.id, snap, self._rows, self.state.finished)
+        self._rows = []
+
+    # ------------------------------------------------------------ messages
+    def message(self, seat: Optional[int], since: int) -> tuple:
+        """``(message, last event number)``: what ``seat`` is sent, its events after ``since``."""
+        with self.lock:
+            view = self.view(seat)
+            p = self.painters[seat]
+            items = [x for x in (protocol.event_item(p, n, ev) for n, ev in self.seen[seat] if n > since)
+                     if x is not None][-protocol.RECENT:]
+            info = {"table": self.id, "seat": seat, "names": self.names, "kinds": self.kinds, "broken": self.broken,
+                    "title": self.game.title, "ask": self.ask,
+                    "score_items": [[name, counted] for name, counted in self.game.score_items]}
+            last = self.seen[seat][-1][0] if self.seen[seat] else since
+            return protocol.state_message(info, view, items), max(last, since)
+
+    def view(self, seat: Optional[int]) -> dict:
+        """``seat``'s view, with who is still to answer as everyone sees it."""
+        return view_for(self.state, seat, self.answers)
+
+    def log_lines(self, seat: Optional[int]) -> list:
+        """The seat's log of the game (JSON Lines, :mod:`catrules.logs`): only what it saw."""
+        import io
+        from ..logs import LogWriter, event_line
+        buf = io.StringIO()
+        with self.lock:
+            w = LogWriter(buf, self.game, self.n, self.options, self.seed, self.names, viewer=seat)
+            # the events were filtered when they happened (as the seat was shown them): they are
+            # written as they are, not filtered again with the state as it is now
+            w.state = self.state
+            w._write_header()
+            for n, ev in self.store.events(self.id, seat):
+                w._write(event_line(self.game, ev, n))
+            if self.state.finished:
+                w.write_result()
+        return buf.getvalue().splitlines()
+
+
+def view_for(state, seat: Optional[int], answers: dict) -> dict:
+    """``seat``'s view while ``answers`` (player -> answer) are in but not yet applied: those
+    players are no longer waited for, and a seat that answered has nothing left to decide."""
+    view = dict(state.view(seat))
+    view["waiting_for"] = [p for p in view.get("waiting_for", []) if p not in answers]
+    if seat is not None and seat in answers:
+        view["decisions"] = []
+        view["answered"] = True
+    return view
+
+
+def _seat_name(kind: str) -> str:
+    return "" if kind == HUMAN else f"{kind.split(':')[0].replace('bot', 'greedy')} bot"
+
+
+# ---------------------------------------------------------------- registry
+
+class Registry:
+    """The games a server offers and its tables (kept in memory once used)."""
+
+    def __init__(self, store: Store, game_files: list):
+        self.store = store
+        self.games: dict = {}
+        for path in game_files:
+            p = Path(path)
+            text = p.read_text(encoding="utf-8")
+            game = game_of(str(p), text)
+            key = p.stem
+            while key in self.games:
+                key += "_"
+            self.games[key] = {"path": str(p), "text": text, "game": game}
+        self.tables: dict = {}
+        self._lock = threading.Lock()
+
+    def game_list(self) -> list:
+        from ..bots import BOT_KINDS
+        out = []
+        for key, g in self.games.items():
+            game = g["game"]
+            out.append({"id": key, "title": game.title, "min_players": game.min_players,
+                        "max_players": min(game.max_players, MAX_PLAYERS), "options": game.options,
+                        "seats": [HUMAN, *BOT_KINDS]})
+        return out
+
+    def create(self, spec) -> dict:
+        """A new table from the lobby's form; its links (one per person, one for spectators)."""
+        if not isinstance(spec, dict):
+            raise WebError("a table is described by a JSON object")
+        g = self.games.get(spec.get("game"))
+        if g is None:
+            raise WebError(f"unknown game {str(spec.get('game'))[:40]!r}; choose one of: {', '.join(self.games)}")
+        game = g["game"]
+        n = spec.get("players")
+        hi = min(game.max_players, MAX_PLAYERS)
+        if not isinstance(n, int) or isinstance(n, bool) or not game.min_players <= n <= hi:
+            raise WebError(f"{game.title} is for {game.min_players} to {hi} players")
+        options = spec.get("options", [])
+        if not isinstance(options, list) or any(o not in game.options for o in options):
+            raise WebError(f"unknown option; {game.title}'s options: {', '.join(game.options) or 'none'}")
+        seats = spec.get("seats") or [HUMAN] * n
+        if not isinstance(seats, list) or len(seats) != n or not all(isinstance(s, str) for s in seats):
+            raise WebError(f"give one seat per player ({n}): human, or a bot (random, greedy, bot:fast...)")
+        seats = [s.strip().lower() for s in seats]
+        for s in seats:
+            if s != HUMAN:
+                try:
+                    make_seat(s)
+                except ValueError as exc:
+                    raise WebError(str(exc)) from None
+        seed = spec.get("seed")
+        if seed is None or seed == "":
+            seed = secrets.randbelow(2 ** 31)
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 63:
+            raise WebError("the seed is a whole number (or leave it out)")
+        tid = secrets.token_hex(6)
+        tokens = {secrets.token_urlsafe(18): i for i, s in enumerate(seats) if s == HUMAN}
+        spectator = secrets.token_urlsafe(18)
+        tokens[spectator] = None
+        row = {"id": tid, "created": time.time(), "game_path": g["path"], "game_text": g["text"],
+               "players": n, "options": sorted(set(options)), "seed": seed, "seats": seats}
+        self.store.add_table(row, tokens)
+        try:
+            table = WebTable(self.store, row)
+        except CatrulesError as exc:
+            self.store.delete_table(tid)
+            raise WebError(f"the game could not start: {exc}") from None
+        with self._lock:
+            self.tables[tid] = table
+        links = [{"seat": s, "name": f"player {s + 1}", "link": f"/play#{t}"} for t, s in tokens.items()
+                 if s is not None]
+        return {"table": tid, "game": game.title, "seats": seats, "links": sorted(links, key=lambda x: x["seat"]),
+                "spectator": f"/play#{spectator}"}
+
+    def table(self, table_id: str) -> WebTable:
+        with self._lock:
+            t = self.tables.get(table_id)
+            if t is None:
+                row = self.store.table(table_id)
+                if row is None:
+                    raise WebError("no such table")
+                t = self.tables[table_id] = WebTable(self.store, row)
+            return t
+
+    def by_token(self, token: str) -> tuple:
+        """``(table, seat)`` of a link's token (seat ``None``: a spectator)."""
+        found = self.store.seat_of(token)
+        if found is None:
+            raise WebError("this link is not valid (no table has this token)")
+        return self.table(found[0]), found[1]
