@@ -110,7 +110,9 @@ class UnitWriter:
             src.append("    V = fr.vars")
             table.append(self.block_lines[b])
             for indent, text, line in body:
-                src.append("    " * indent + text.replace(_END, end))
+                if text == f"fr.pc = {_END}":   # only there: a text of the game may hold anything
+                    text = f"fr.pc = {end}"
+                src.append("    " * indent + text)
                 table.append(line)
         filename = f"<catrules {path} {self.key}>"
         code = compile("\n".join(src) + "\n", filename, "exec")

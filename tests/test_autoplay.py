@@ -187,3 +187,34 @@ flow:
     assert "_do_now" not in game.program.unit_sources["flow"]
     st = game.new_state(2, seed=1)
     assert st.finished and st.c["n"] == 5
+
+
+def test_texts_of_the_game_stay_data_in_the_generated_code():
+    # a menu label that looks like code, or like the writer's own marks, is a string constant
+    src = '''catrules 3
+game "Labels"
+players 2 to 2
+cards numbered in deck:
+    card with kind number
+zone deck: shared, hidden, pile
+counter n = 0
+flow:
+    player 1 chooses:
+        "__END__":
+            n = 1
+        "')\\nimport os #":
+            n = 2
+'''
+    src = src.replace("player 1 chooses", "first_player chooses")
+    src = src.replace("counter n = 0", "counter n = 0\ncounter first_player = 0")
+    game = catrules.load_source(src, "labels.cat")
+    flow = game.program.unit_sources["flow"]
+    import ast as pyast
+    tree = pyast.parse(flow)
+    assert not any(isinstance(n, (pyast.Import, pyast.ImportFrom)) for n in pyast.walk(tree))
+    constants = {n.value for n in pyast.walk(tree) if isinstance(n, pyast.Constant)}
+    assert {"__END__", "')\\nimport os #"} <= constants
+    for choice, value in (("__END__", 1), ("')\\nimport os #", 2)):
+        st = game.new_state(2, seed=1)
+        st.apply(0, next(o.id for o in st.pending()[0].options if o.label == choice or o.id == choice))
+        assert st.finished and st.c["n"] == value
