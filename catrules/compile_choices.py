@@ -14,6 +14,7 @@ from __future__ import annotations
 from . import ast
 from .errors import RulesError
 from .runtime.decisions import _ask_one, _pending
+from .compile_units import Suite
 from .runtime.places import as_list
 
 
@@ -37,6 +38,7 @@ class ChoiceStatements:
                 d = named(st, V)            # `default VALUE`: that option, if it is one now
                 default = d if d in o else None
             return o, default
+        options.listed = listed     # the options alone, for the bot fast path of s_Choose
         return options
 
     def _asking(self, opts, fallback: str, var=None):
@@ -91,15 +93,18 @@ class ChoiceStatements:
 
         def choose(st, fr):
             V = fr.vars
-            a = st.auto
-            if a is not None and need is None:
-                who = actor(st, V)
-                if a.pickers[who] is not None:      # the bot fast path (see catrules.autoplay)
-                    V[var] = a.choose(st, who, options(st, V, False)[0], kind)
-                    return None
             o, default = options(st, V)
             return _ask_one(st, V, actor(st, V), o, default, kind, var, line, prompt, public,
                             need(st, V) if need is not None else None, ask)
+        if need is None:
+            # the bot fast path (see catrules.autoplay): a bot that picks answers here, in the
+            # block, and the game goes on in the next one; anyone else is asked by `choose`
+            w = self.w
+            who = f"st.c[{s.actor!r}]" if s.actor in self.ck.counters else f"V[{s.actor!r}]"
+            w.put("_a = st.auto", line)
+            with Suite(w, f"if _a is not None and _a.pickers[{who}] is not None:", line):
+                w.put(f"V[{var!r}] = _a.choose(st, {who}, {options.listed.__name__}(st, V), {kind!r})", line)
+                w.goto(len(w.blocks) + 1, line)     # past the block `choose` is about to get
         self.pause(choose, s.line)
 
     def s_Menu(self, s: ast.Menu) -> None:
