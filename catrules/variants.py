@@ -16,7 +16,8 @@ import os
 from pathlib import Path
 
 from . import ast
-from .errors import Reporter, suggest
+from .errors import Reporter, RulesError, suggest
+from .runtime.values import _mul
 
 #: How many files a chain of variants may hold (each one is parsed, and deep chains would
 #: run out of Python's stack).
@@ -131,6 +132,9 @@ def _remove(base: ast.GameFile, edit: ast.Remove, rep: Reporter) -> None:
         rep.error(exc.node, "`remove cards ... where` reads the cards' attributes, numbers, symbols and "
                   "lists only", "compare attributes by their names: `where value > 15 and colour == blue`")
         return
+    except RulesError as exc:           # a value beyond the limits (a huge list made by `*`)
+        rep.error(edit, f"`remove cards ... where`: {exc.message}", exc.hint)
+        return
     if len(kept) == len(cards.rows):
         rep.error(edit, f"no card of `{edit.name}` matches, so nothing is removed",
                   "the condition reads each card's attributes by their names (`where value > 15`)")
@@ -175,7 +179,7 @@ _COMPARE = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b, ">": lambda a, b: a > b,
     "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b, "in": lambda a, b: a in b,
     "not in": lambda a, b: a not in b, "+": lambda a, b: a + b, "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b, "%": lambda a, b: a % b if b else 0, "/": lambda a, b: a // b if b else 0,
+    "*": _mul, "%": lambda a, b: a % b if b else 0, "/": lambda a, b: a // b if b else 0,
 }
 
 

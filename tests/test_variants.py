@@ -202,3 +202,13 @@ def test_a_very_long_chain_is_refused_in_words(tmp_path):
     assert catrules.load_game(tmp_path / "g20.cat").title == "G20"
     [d] = _errors(tmp_path / "g59.cat")
     assert "more than 32 files" in d.message
+
+
+def test_a_huge_list_in_remove_where_is_refused_without_building_it(tmp_path):
+    # found by tools/fuzz.py: `[1] * 1000000000` was worked out (8 GB) before the condition failed
+    (tmp_path / "base.cat").write_text((ROOT / "docs" / "examples" / "scoring.cat").read_text())
+    (tmp_path / "v.cat").write_text('catrules 3\ngame "V"\nplayers 2 to 3\nextends "base.cat"\n'
+                                    "remove cards of number where colour == blue and value > ([1] * 1000000000)\n")
+    with pytest.raises(GameFileError) as err:
+        catrules.load_game(str(tmp_path / "v.cat"))
+    assert "more than 1,000,000 items" in str(err.value)
