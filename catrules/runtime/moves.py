@@ -173,7 +173,11 @@ def move_one(st, c, slot: int) -> None:
     st.z[slot].append(c)
     loc[c] = slot
     if s0 != slot:
-        learn(st, (c,), s0, slot)
+        see = lay.seers[s0] | lay.seers[slot]
+        if see == (1 << st.n) - 1:      # everyone sees one end: nobody loses track of anything
+            st.known[c] = see
+        else:
+            learn(st, (c,), s0, slot)
 
 
 #: Frame variables that keep a card-moving statement's place while triggers it set off run
