@@ -104,7 +104,7 @@ class ChoiceStatements:
             w.put("_a = st.auto", line)
             with Suite(w, f"if _a is not None and _a.pickers[{who}] is not None:", line):
                 w.put(f"V[{var!r}] = _a.choose(st, {who}, {options.listed.__name__}(st, V), {kind!r})", line)
-                w.goto(len(w.blocks) + 1, line)     # past the block `choose` is about to get
+                w.chain(len(w.blocks) + 1, line)    # past the block `choose` is about to get
         self.pause(choose, s.line)
 
     def s_Menu(self, s: ast.Menu) -> None:

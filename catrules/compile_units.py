@@ -26,6 +26,9 @@ from __future__ import annotations
 
 #: Stands for "past the unit's last block" until the number of blocks is known.
 _END = "__END__"
+#: How many blocks may call the next one in a row (see :meth:`UnitWriter.chain`), far below
+#: Python's own limit on nested calls.
+CHAIN_DEPTH = 16
 
 
 class UnitWriter:
@@ -40,6 +43,7 @@ class UnitWriter:
         self.cur = -1
         self.indent = 1
         self.bound = 0
+        self.chained: dict = {}         # block -> how many blocks call each other to reach it
         self.start_block(0)
 
     # ------------------------------------------------------------- blocks
@@ -67,6 +71,18 @@ class UnitWriter:
         """Leave the current block for block ``b`` (or ``_END``)."""
         self.put(f"fr.pc = {b}", line)
         self.put("return False", line)
+
+    def chain(self, b: int, line: int) -> None:
+        """Go on in block ``b`` (the block after a pause, not written yet) by calling it from here:
+        one trip through the engine's loop fewer.  A run of such calls stays short (CHAIN_DEPTH);
+        past it, the block is reached through the loop as by :meth:`goto`."""
+        depth = self.chained.get(self.cur, 0) + 1
+        if depth > CHAIN_DEPTH:
+            self.goto(b, line)
+            return
+        self.chained[b] = max(self.chained.get(b, 0), depth)
+        self.put(f"fr.pc = {b}", line)
+        self.put(f"return _u{self.serial}_b{b}(st, fr)", line)
 
     def bind(self, obj, hint: str = "f") -> str:
         """A name for ``obj`` in the generated code's namespace."""

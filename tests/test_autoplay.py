@@ -218,3 +218,28 @@ flow:
         st = game.new_state(2, seed=1)
         st.apply(0, next(o.id for o in st.pending()[0].options if o.label == choice or o.id == choice))
         assert st.finished and st.c["n"] == value
+
+
+def test_blocks_call_the_next_one_only_a_few_in_a_row():
+    # 40 choices one after the other: a bot's answer goes on by calling the next block, but a run
+    # of such calls stops at CHAIN_DEPTH and goes back through the engine's loop
+    from catrules.compile_units import CHAIN_DEPTH
+    lines = "\n".join(f"    first_player chooses c{i} from hand\n    n = n + 1" for i in range(40))
+    src = f'''catrules 3
+game "Many choices"
+players 2 to 2
+cards numbered in hand:
+    for each value in 1 to 3:
+        card with kind number
+zone hand: shared, public, pile
+counter n = 0
+counter first_player = 0
+flow:
+{lines}
+'''
+    game = catrules.load_source(src, "many.cat")
+    flow = game.program.unit_sources["flow"]
+    assert flow.count("return _u") > CHAIN_DEPTH and "fr.pc = 1\\n    return False" not in flow
+    st = play(game, 2, 1, ["random", "random"])
+    assert st.finished and st.c["n"] == 40
+    assert same_game(game, 2, range(3), ["random", "random"])
