@@ -93,6 +93,17 @@ def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
         # the common case: piles and rows, no triggers, no log
         z, loc, simple = st.z, st.loc, lay.slot_simple
         dest = z[slot]
+        if cards and cards[0] is not None:
+            s0 = loc[cards[0]]
+            k = len(cards)
+            if simple[s0] and s0 != slot and z[s0][-k:] == cards:
+                # the top cards of one pile or row, in order (a deal, a whole pile): as one
+                del z[s0][-k:]
+                dest.extend(cards)
+                for c in cards:
+                    loc[c] = slot
+                learn(st, cards, s0, slot)
+                return False
         groups = []                             # (source slot, cards) in a row, for `learn`
         prev = group = None
         for c in cards:
