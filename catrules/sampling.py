@@ -175,8 +175,12 @@ def redeal(st, player: int, rng: random.Random) -> None:
         _rename(st, perm, unseen)
     # the order of a slot the player cannot see is unknown to them: shuffle it in place
     # (but for the cards in front of them)
+    simple = lay.slot_simple
     for s in unseen:
         zone = z[s]
+        if simple[s] and None not in zone and (not shown or shown.isdisjoint(zone)):
+            shuffle(zone)                   # every card of a pile or row: the same draws, in place
+            continue
         if lay.slot_shape[s] == "lines":
             places = [(line, k) for line in zone for k in range(len(line)) if line[k] not in shown]
         else:
