@@ -17,6 +17,12 @@ from catrules.match import Match
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def small(title: str, rest: str) -> str:
+    """A small test game of two players with a counter ``n``: ``rest`` is what follows."""
+    return (f'catrules 3\ngame "{title}"\nplayers 2 to 2\ncards numbered in deck:\n    card with kind number\n'
+            f"zone deck: shared, hidden, pile\ncounter n = 0\n{rest}")
+
+
 def play(game, players, seed, specs, options=(), fast=True):
     st = game.new_state(players, seed=seed, options=options)
     m = Match(game, st, [make_seat(x) for x in specs])
@@ -126,18 +132,11 @@ def test_units_are_python_source_with_a_line_table():
 
 
 def test_a_runtime_error_inside_a_python_loop_names_its_line():
-    src = """catrules 3
-game "Loop error"
-players 2 to 2
-cards numbered in deck:
-    card with kind number
-zone deck: shared, hidden, pile
-counter n = 0
-flow:
+    src = small("Loop error", """flow:
     for each player p:
         n = n + 1
         n = 5 % (n - 1)
-"""
+""")
     game = catrules.load_source(src, "loop.cat")
     with pytest.raises(RulesError) as err:
         game.new_state(2, seed=1)
@@ -145,20 +144,13 @@ flow:
 
 
 def test_an_action_with_no_pause_runs_where_it_is_called_and_its_errors_name_its_line():
-    src = """catrules 3
-game "Inline action"
-players 2 to 2
-cards numbered in deck:
-    card with kind number
-zone deck: shared, hidden, pile
-counter n = 0
-action bump(k):
+    src = small("Inline action", """action bump(k):
     n = n + k
     n = 5 % (n - 1)
 flow:
     do bump(1)
     do bump(2)
-"""
+""")
     game = catrules.load_source(src, "inline.cat")
     # `do bump(...)` is written into the flow's block as a call: no frame, no block of its own
     assert "_do_now(st, fr, 'action:bump', {'k': 1})" in game.program.unit_sources["flow"]
@@ -169,20 +161,13 @@ flow:
 
 
 def test_an_action_that_starts_itself_keeps_its_frames():
-    src = """catrules 3
-game "Recursive action"
-players 2 to 2
-cards numbered in deck:
-    card with kind number
-zone deck: shared, hidden, pile
-counter n = 0
-action count_down(k):
+    src = small("Recursive action", """action count_down(k):
     if k > 0:
         n = n + 1
         do count_down(k - 1)
 flow:
     do count_down(5)
-"""
+""")
     game = catrules.load_source(src, "recursive.cat")
     assert "_do_now" not in game.program.unit_sources["flow"]
     st = game.new_state(2, seed=1)
@@ -191,20 +176,13 @@ flow:
 
 def test_texts_of_the_game_stay_data_in_the_generated_code():
     # a menu label that looks like code, or like the writer's own marks, is a string constant
-    src = '''catrules 3
-game "Labels"
-players 2 to 2
-cards numbered in deck:
-    card with kind number
-zone deck: shared, hidden, pile
-counter n = 0
-flow:
+    src = small("Labels", '''flow:
     player 1 chooses:
         "__END__":
             n = 1
         "')\\nimport os #":
             n = 2
-'''
+''')
     src = src.replace("player 1 chooses", "first_player chooses")
     src = src.replace("counter n = 0", "counter n = 0\ncounter first_player = 0")
     game = catrules.load_source(src, "labels.cat")
