@@ -9,6 +9,8 @@ complete way scored by the keys. Both keep the same way when several tie.
 
 from __future__ import annotations
 
+from operator import add
+
 from .errors import RulesError
 from .runtime import as_list
 
@@ -159,7 +161,7 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
             v = [0] * K
             for x in m:
                 v[kidx[x]] += 1
-            vr.append(v)
+            vr.append(tuple(v))
         vec_alts.append(vr)
     memo: dict = {}
     total = len(res)
@@ -170,43 +172,52 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
         hall = []
         for S in range(1, 1 << K):
             c = sum(n for m, n in zip(masks, caps) if m & S)
-            hall.append((S, [k for k in range(K) if S >> k & 1], c + min(spare, total - c)))
+            hall.append(([k for k in range(K) if S >> k & 1], c + min(spare, total - c)))
+    # demands are tuples; the search meets the same ones again and again, so answers are memoised
+    fit_memo: dict = {}
+    with_memo: dict = {}
 
     def fits(dem):
-        if hall is None:
-            return plan_for(dem) is not None
-        for S, ks, room in hall:
-            need = 0
-            for k in ks:
-                need += dem[k]
-            if need > room:
-                return False
-        return True
+        got = fit_memo.get(dem)
+        if got is None:
+            if hall is None:
+                got = plan_for(dem) is not None
+            else:
+                got = True
+                for ks, room in hall:
+                    need = 0
+                    for k in ks:
+                        need += dem[k]
+                    if need > room:
+                        got = False
+                        break
+            fit_memo[dem] = got
+        return got
 
     def plan_for(dem):
-        key = tuple(dem)
-        if key not in memo:
-            memo[key] = (_greedy_plan(dem, caps, masks, spare) or _max_flow_plan(dem, caps, masks, spare)
+        if dem not in memo:
+            memo[dem] = (_greedy_plan(dem, caps, masks, spare) or _max_flow_plan(dem, caps, masks, spare)
                          if any(dem) else [0] * len(caps))
-        return memo[key]
+        return memo[dem]
 
     best = [None, None]
     chosen = [None] * len(ts)
-    dem = [0] * K
+    zero = (0,) * K
     leaves = [0]
     orig_src, orig_into = st.z[ss], st.z[si]
 
     # with `maximal`, what every later target could add at most (to prune "nothing" early)
     n_t = len(ts)
-    most_after = [[0] * K for _ in range(n_t + 1)]
+    most_after = [zero] * (n_t + 1)
     for i in range(n_t - 1 if maximal else -1, -1, -1):
-        most_after[i] = [most_after[i + 1][k] + max((v[k] for v in vec_alts[i]), default=0) for k in range(K)]
+        most_after[i] = tuple(most_after[i + 1][k] + max((v[k] for v in vec_alts[i]), default=0) for k in range(K))
 
     def fits_with(i, base):
-        for v in vec_alts[i]:
-            if fits([b + x for b, x in zip(base, v)]):
-                return True
-        return False
+        key = (i, base)
+        got = with_memo.get(key)
+        if got is None:
+            got = with_memo[key] = any(fits(tuple(map(add, base, v))) for v in vec_alts[i])
+        return got
 
     def score_of(used, meals):
         _apply_allotment(st, ss, si, used, ts, meals, note)
@@ -220,24 +231,22 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
                 col[t] = None
         return score
 
-    def unmet_fits():
+    def unmet_fits(dem):
         return any(chosen[i] is None and fits_with(i, dem) for i in range(n_t))
 
-    def way():
+    def way(dem):
         per_type = plan_for(dem)
         if per_type is None:       # cannot happen when Hall's condition held; kept as a guard
             return None
         used = [c for m, k in zip(masks, per_type) for c in by_mask[m][:k]]
         return used, [alts[i][a] if a is not None else None for i, a in enumerate(chosen)]
 
-    def leaf():
-        if maximal and unmet_fits():
-            return                   # dominated: an unmet target could still be met
+    def leaf(dem):
         leaves[0] += 1
         if leaves[0] > ALLOT_LIMIT:
             raise RulesError(f"`allot` compared {ALLOT_LIMIT:,} ways and was stopped", line, st.prog.path,
                              "offer fewer lists in `wants`, or fewer targets")
-        w = way()
+        w = way(dem)
         if w is None:
             return
         score = score_of(*w)
@@ -259,35 +268,39 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
             return None
         choice, score = got
         chosen[:] = choice
+        dem = zero
         for i, a in enumerate(choice):
             if a is not None:
-                for k in range(K):
-                    dem[k] += vec_alts[i][a][k]
+                dem = tuple(map(add, dem, vec_alts[i][a]))
         try:
-            if not fits(dem) or (maximal and unmet_fits()):
+            if not fits(dem) or (maximal and unmet_fits(dem)):
                 return None
-            w = way()
+            w = way(dem)
             return w if w is not None and score_of(*w) == score else None
         finally:
             chosen[:] = [None] * n_t
-            dem[:] = [0] * K
 
-    def dfs(i):
-        if i == len(ts):
-            leaf()
+    def dfs(i, dem, unmet):
+        # `unmet`: the targets left out so far (with `maximal`, those that could be met)
+        if i == n_t:
+            for u in unmet:
+                if fits_with(u, dem):
+                    return           # dominated: an unmet target could still be met
+            leaf(dem)
             return
-        for a, v in enumerate(vec_alts[i]):
-            for k in range(K):
-                dem[k] += v[k]
-            if fits(dem):
+        row = vec_alts[i]
+        for a, v in enumerate(row):
+            nd = tuple(map(add, dem, v))
+            if fits(nd):
                 chosen[i] = a
-                dfs(i + 1)
-            for k in range(K):
-                dem[k] -= v[k]
+                dfs(i + 1, nd, unmet)
         chosen[i] = None
-        if maximal and vec_alts[i] and fits_with(i, [d + m for d, m in zip(dem, most_after[i + 1])]):
-            return                   # i would fit whatever comes after: leaving it out never pays
-        dfs(i + 1)
+        if maximal and row:
+            if fits_with(i, tuple(map(add, dem, most_after[i + 1]))):
+                return               # i would fit whatever comes after: leaving it out never pays
+            unmet += (i,)
+        dfs(i + 1, dem, unmet)
+
     ways = 1
     for row in alts:
         ways *= len(row) + 1
@@ -297,7 +310,7 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
             last_method = "solver"
             return w
     last_method = "search"
-    dfs(0)
+    dfs(0, zero, ())
     return best[1]
 
 
