@@ -9,7 +9,7 @@ complete way scored by the keys. Both keep the same way when several tie.
 
 from __future__ import annotations
 
-from operator import add
+from functools import lru_cache
 
 from .errors import RulesError
 from .runtime import as_list
@@ -165,17 +165,36 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
         vec_alts.append(vr)
     memo: dict = {}
     total = len(res)
+    n_t = len(ts)
+    # A demand (cubes wanted per need) is packed into one int, `width` bits a need, so that
+    # adding a wanted list is one addition and memo keys hash fast; no need can overflow
+    # into the next since no field exceeds what all targets together could ask for.
+    zero = (0,) * K
+    row_max = [tuple(map(max, *row)) if len(row) > 1 else row[0] if row else zero for row in vec_alts]
+    width = max(max(map(sum, zip(*row_max)), default=0), 1).bit_length()
+    field = (1 << width) - 1
+    shifts = [width * k for k in range(K)]
+
+    def pack(v):
+        d = 0
+        for x, sh in zip(v, shifts):
+            d |= x << sh
+        return d
+    packed = [[pack(v) for v in row] for row in vec_alts]
+
+    def unpack(d):
+        return tuple([(d >> sh) & field for sh in shifts])
     # Hall's condition for the flow: for every set S of needs, what S asks for must fit
     # in the resources serving S plus up to `spare` of the others.
     hall = None
     if K <= 10:
         hall = []
-        for S in range(1, 1 << K):
+        for S, ks in _subsets(K):
             c = sum(n for m, n in zip(masks, caps) if m & S)
-            hall.append(([k for k in range(K) if S >> k & 1], c + min(spare, total - c)))
-    # demands are tuples; the search meets the same ones again and again, so answers are memoised
+            hall.append((ks, c + min(spare, total - c)))
+    # the search meets the same demands again and again: answers are memoised
     fit_memo: dict = {}
-    with_memo: dict = {}
+    with_memo = [{} for _ in range(n_t)]
 
     def fits(dem):
         got = fit_memo.get(dem)
@@ -184,10 +203,11 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
                 got = plan_for(dem) is not None
             else:
                 got = True
+                d = unpack(dem)
                 for ks, room in hall:
                     need = 0
                     for k in ks:
-                        need += dem[k]
+                        need += d[k]
                     if need > room:
                         got = False
                         break
@@ -196,27 +216,26 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
 
     def plan_for(dem):
         if dem not in memo:
-            memo[dem] = (_greedy_plan(dem, caps, masks, spare) or _max_flow_plan(dem, caps, masks, spare)
-                         if any(dem) else [0] * len(caps))
+            d = unpack(dem)
+            memo[dem] = (_greedy_plan(d, caps, masks, spare) or _max_flow_plan(d, caps, masks, spare)
+                         if dem else [0] * len(caps))
         return memo[dem]
 
     best = [None, None]
-    chosen = [None] * len(ts)
-    zero = (0,) * K
+    chosen = [None] * n_t
     leaves = [0]
     orig_src, orig_into = st.z[ss], st.z[si]
 
     # with `maximal`, what every later target could add at most (to prune "nothing" early)
-    n_t = len(ts)
-    most_after = [zero] * (n_t + 1)
+    most_after = [0] * (n_t + 1)
     for i in range(n_t - 1 if maximal else -1, -1, -1):
-        most_after[i] = tuple(most_after[i + 1][k] + max((v[k] for v in vec_alts[i]), default=0) for k in range(K))
+        most_after[i] = most_after[i + 1] + pack(row_max[i])
 
     def fits_with(i, base):
-        key = (i, base)
-        got = with_memo.get(key)
+        memo_i = with_memo[i]
+        got = memo_i.get(base)
         if got is None:
-            got = with_memo[key] = any(fits(tuple(map(add, base, v))) for v in vec_alts[i])
+            got = memo_i[base] = any(fits(base + v) for v in packed[i])
         return got
 
     def score_of(used, meals):
@@ -268,10 +287,7 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
             return None
         choice, score = got
         chosen[:] = choice
-        dem = zero
-        for i, a in enumerate(choice):
-            if a is not None:
-                dem = tuple(map(add, dem, vec_alts[i][a]))
+        dem = sum(packed[i][a] for i, a in enumerate(choice) if a is not None)
         try:
             if not fits(dem) or (maximal and unmet_fits(dem)):
                 return None
@@ -288,15 +304,18 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
                     return           # dominated: an unmet target could still be met
             leaf(dem)
             return
-        row = vec_alts[i]
+        row = packed[i]
         for a, v in enumerate(row):
-            nd = tuple(map(add, dem, v))
-            if fits(nd):
+            nd = dem + v
+            ok = fit_memo.get(nd)
+            if ok is None:
+                ok = fits(nd)
+            if ok:
                 chosen[i] = a
                 dfs(i + 1, nd, unmet)
         chosen[i] = None
         if maximal and row:
-            if fits_with(i, tuple(map(add, dem, most_after[i + 1]))):
+            if fits_with(i, dem + most_after[i + 1]):
                 return               # i would fit whatever comes after: leaving it out never pays
             unmet += (i,)
         dfs(i + 1, dem, unmet)
@@ -310,8 +329,14 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
             last_method = "solver"
             return w
     last_method = "search"
-    dfs(0, zero, ())
+    dfs(0, 0, ())
     return best[1]
+
+
+@lru_cache(maxsize=None)
+def _subsets(K):
+    """Every non-empty set of K needs: (bits, the needs in it)."""
+    return tuple((S, tuple(k for k in range(K) if S >> k & 1)) for S in range(1, 1 << K))
 
 
 def _num(v):
