@@ -235,7 +235,12 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
         memo_i = with_memo[i]
         got = memo_i.get(base)
         if got is None:
-            got = memo_i[base] = any(fits(base + v) for v in packed[i])
+            got = False
+            for v in packed[i]:
+                if fits(base + v):
+                    got = True
+                    break
+            memo_i[base] = got
         return got
 
     def score_of(used, meals):
@@ -253,12 +258,16 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
     def unmet_fits(dem):
         return any(chosen[i] is None and fits_with(i, dem) for i in range(n_t))
 
+    used_memo: dict = {}
+
     def way(dem):
-        per_type = plan_for(dem)
-        if per_type is None:       # cannot happen when Hall's condition held; kept as a guard
-            return None
-        used = [c for m, k in zip(masks, per_type) for c in by_mask[m][:k]]
-        return used, [alts[i][a] if a is not None else None for i, a in enumerate(chosen)]
+        used = used_memo.get(dem)
+        if used is None:
+            per_type = plan_for(dem)
+            if per_type is None:       # cannot happen when Hall's condition held; kept as a guard
+                return None
+            used = used_memo[dem] = [c for m, k in zip(masks, per_type) for c in by_mask[m][:k]]
+        return list(used), [alts[i][a] if a is not None else None for i, a in enumerate(chosen)]
 
     def leaf(dem):
         leaves[0] += 1
@@ -300,7 +309,8 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
         # `unmet`: the targets left out so far (with `maximal`, those that could be met)
         if i == n_t:
             for u in unmet:
-                if fits_with(u, dem):
+                got = with_memo[u].get(dem)
+                if got or got is None and fits_with(u, dem):
                     return           # dominated: an unmet target could still be met
             leaf(dem)
             return
