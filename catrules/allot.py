@@ -171,7 +171,8 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
     # into the next since no field exceeds what all targets together could ask for.
     zero = (0,) * K
     row_max = [tuple(map(max, *row)) if len(row) > 1 else row[0] if row else zero for row in vec_alts]
-    width = max(max(map(sum, zip(*row_max)), default=0), 1).bit_length()
+    most = [sum(col) for col in zip(*row_max)] or zero   # per need, what all targets could ask
+    width = max(max(most, default=0), 1).bit_length()
     field = (1 << width) - 1
     shifts = [width * k for k in range(K)]
 
@@ -190,8 +191,16 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
     if K <= 10:
         hall = []
         for S, ks in _subsets(K):
-            c = sum(n for m, n in zip(masks, caps) if m & S)
-            hall.append((ks, c + min(spare, total - c)))
+            c = 0
+            for m, n in zip(masks, caps):
+                if m & S:
+                    c += n
+            room = c + min(spare, total - c)
+            asked = 0
+            for k in ks:
+                asked += most[k]
+            if asked > room:         # else no demand of the search can break it
+                hall.append((ks, room))
     # the search meets the same demands again and again: answers are memoised
     fit_memo: dict = {}
     with_memo = [{} for _ in range(n_t)]
@@ -237,7 +246,9 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
         if got is None:
             got = False
             for v in packed[i]:
-                if fits(base + v):
+                d = base + v
+                ok = fit_memo.get(d)
+                if ok or ok is None and fits(d):
                     got = True
                     break
             memo_i[base] = got
@@ -325,7 +336,9 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
                 dfs(i + 1, nd, unmet)
         chosen[i] = None
         if maximal and row:
-            if fits_with(i, dem + most_after[i + 1]):
+            top = dem + most_after[i + 1]
+            got = with_memo[i].get(top)
+            if got or got is None and fits_with(i, top):
                 return               # i would fit whatever comes after: leaving it out never pays
             unmet += (i,)
         dfs(i + 1, dem, unmet)
