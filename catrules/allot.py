@@ -200,7 +200,7 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
             for k in ks:
                 asked += most[k]
             if asked > room:         # else no demand of the search can break it
-                hall.append((ks, room))
+                hall.append(([shifts[k] for k in ks], room))
     # the search meets the same demands again and again: answers are memoised
     fit_memo: dict = {}
     with_memo = [{} for _ in range(n_t)]
@@ -212,11 +212,10 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
                 got = plan_for(dem) is not None
             else:
                 got = True
-                d = unpack(dem)
-                for ks, room in hall:
+                for shs, room in hall:
                     need = 0
-                    for k in ks:
-                        need += d[k]
+                    for sh in shs:
+                        need += dem >> sh & field
                     if need > room:
                         got = False
                         break
@@ -254,9 +253,11 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
             memo_i[base] = got
         return got
 
+    signed_keys = [(1 if hi else -1, f) for hi, f in keys]
+
     def score_of(used, meals):
         _apply_allotment(st, ss, si, used, ts, meals, note)
-        score = tuple((1 if hi else -1) * _num(f(st, V)) for hi, f in keys)
+        score = tuple([sign * _num(f(st, V)) for sign, f in signed_keys])
         st.z[ss], st.z[si] = orig_src, orig_into
         for c in used:
             st.loc[c] = ss
