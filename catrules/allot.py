@@ -124,9 +124,10 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
 
     Returns ``(used cards, meal per target)`` for the way best by ``keys``.
     Resources that serve the same needs are interchangeable, so the search
-    runs over the needs met (feasibility is a small max-flow, memoised by the
-    demand); each complete way is scored by moving the cards and evaluating
-    the keys, then undone. ``model`` (an :class:`allot_keys.KeyModel`) lets the
+    runs over the needs met: a demand is packed into one int, its feasibility
+    (Hall's condition, or a small max-flow) memoised within the call; each
+    complete way is scored by moving the cards and evaluating the keys, then
+    undone. ``model`` (an :class:`allot_keys.KeyModel`) lets the
     solver try first.
     """
     global last_method
