@@ -9,6 +9,8 @@ complete way scored by the keys. Both keep the same way when several tie.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .errors import RulesError
 from .runtime import as_list
 
@@ -122,9 +124,10 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
 
     Returns ``(used cards, meal per target)`` for the way best by ``keys``.
     Resources that serve the same needs are interchangeable, so the search
-    runs over the needs met (feasibility is a small max-flow, memoised by the
-    demand); each complete way is scored by moving the cards and evaluating
-    the keys, then undone. ``model`` (an :class:`allot_keys.KeyModel`) lets the
+    runs over the needs met: a demand is packed into one int, its feasibility
+    (Hall's condition, or a small max-flow) memoised within the call; each
+    complete way is scored by moving the cards and evaluating the keys, then
+    undone. ``model`` (an :class:`allot_keys.KeyModel`) lets the
     solver try first.
     """
     global last_method
@@ -159,58 +162,103 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
             v = [0] * K
             for x in m:
                 v[kidx[x]] += 1
-            vr.append(v)
+            vr.append(tuple(v))
         vec_alts.append(vr)
     memo: dict = {}
     total = len(res)
+    n_t = len(ts)
+    # A demand (cubes wanted per need) is packed into one int, `width` bits a need, so that
+    # adding a wanted list is one addition and memo keys hash fast; no need can overflow
+    # into the next since no field exceeds what all targets together could ask for.
+    zero = (0,) * K
+    row_max = [tuple(map(max, *row)) if len(row) > 1 else row[0] if row else zero for row in vec_alts]
+    most = [sum(col) for col in zip(*row_max)] or zero   # per need, what all targets could ask
+    width = max(max(most, default=0), 1).bit_length()
+    field = (1 << width) - 1
+    shifts = [width * k for k in range(K)]
+
+    def pack(v):
+        d = 0
+        for x, sh in zip(v, shifts):
+            d |= x << sh
+        return d
+    packed = [[pack(v) for v in row] for row in vec_alts]
+
+    def unpack(d):
+        return tuple([(d >> sh) & field for sh in shifts])
     # Hall's condition for the flow: for every set S of needs, what S asks for must fit
     # in the resources serving S plus up to `spare` of the others.
     hall = None
     if K <= 10:
         hall = []
-        for S in range(1, 1 << K):
-            c = sum(n for m, n in zip(masks, caps) if m & S)
-            hall.append((S, [k for k in range(K) if S >> k & 1], c + min(spare, total - c)))
+        for S, ks in _subsets(K):
+            c = 0
+            for m, n in zip(masks, caps):
+                if m & S:
+                    c += n
+            room = c + min(spare, total - c)
+            asked = 0
+            for k in ks:
+                asked += most[k]
+            if asked > room:         # else no demand of the search can break it
+                hall.append(([shifts[k] for k in ks], room))
+    # the search meets the same demands again and again: answers are memoised
+    fit_memo: dict = {}
+    with_memo = [{} for _ in range(n_t)]
 
     def fits(dem):
-        if hall is None:
-            return plan_for(dem) is not None
-        for S, ks, room in hall:
-            need = 0
-            for k in ks:
-                need += dem[k]
-            if need > room:
-                return False
-        return True
+        got = fit_memo.get(dem)
+        if got is None:
+            if hall is None:
+                got = plan_for(dem) is not None
+            else:
+                got = True
+                for shs, room in hall:
+                    need = 0
+                    for sh in shs:
+                        need += dem >> sh & field
+                    if need > room:
+                        got = False
+                        break
+            fit_memo[dem] = got
+        return got
 
     def plan_for(dem):
-        key = tuple(dem)
-        if key not in memo:
-            memo[key] = (_greedy_plan(dem, caps, masks, spare) or _max_flow_plan(dem, caps, masks, spare)
-                         if any(dem) else [0] * len(caps))
-        return memo[key]
+        if dem not in memo:
+            d = unpack(dem)
+            memo[dem] = (_greedy_plan(d, caps, masks, spare) or _max_flow_plan(d, caps, masks, spare)
+                         if dem else [0] * len(caps))
+        return memo[dem]
 
     best = [None, None]
-    chosen = [None] * len(ts)
-    dem = [0] * K
+    chosen = [None] * n_t
     leaves = [0]
     orig_src, orig_into = st.z[ss], st.z[si]
 
     # with `maximal`, what every later target could add at most (to prune "nothing" early)
-    n_t = len(ts)
-    most_after = [[0] * K for _ in range(n_t + 1)]
+    most_after = [0] * (n_t + 1)
     for i in range(n_t - 1 if maximal else -1, -1, -1):
-        most_after[i] = [most_after[i + 1][k] + max((v[k] for v in vec_alts[i]), default=0) for k in range(K)]
+        most_after[i] = most_after[i + 1] + pack(row_max[i])
 
     def fits_with(i, base):
-        for v in vec_alts[i]:
-            if fits([b + x for b, x in zip(base, v)]):
-                return True
-        return False
+        memo_i = with_memo[i]
+        got = memo_i.get(base)
+        if got is None:
+            got = False
+            for v in packed[i]:
+                d = base + v
+                ok = fit_memo.get(d)
+                if ok or ok is None and fits(d):
+                    got = True
+                    break
+            memo_i[base] = got
+        return got
+
+    signed_keys = [(1 if hi else -1, f) for hi, f in keys]
 
     def score_of(used, meals):
         _apply_allotment(st, ss, si, used, ts, meals, note)
-        score = tuple((1 if hi else -1) * _num(f(st, V)) for hi, f in keys)
+        score = tuple([sign * _num(f(st, V)) for sign, f in signed_keys])
         st.z[ss], st.z[si] = orig_src, orig_into
         for c in used:
             st.loc[c] = ss
@@ -220,24 +268,26 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
                 col[t] = None
         return score
 
-    def unmet_fits():
+    def unmet_fits(dem):
         return any(chosen[i] is None and fits_with(i, dem) for i in range(n_t))
 
-    def way():
-        per_type = plan_for(dem)
-        if per_type is None:       # cannot happen when Hall's condition held; kept as a guard
-            return None
-        used = [c for m, k in zip(masks, per_type) for c in by_mask[m][:k]]
-        return used, [alts[i][a] if a is not None else None for i, a in enumerate(chosen)]
+    used_memo: dict = {}
 
-    def leaf():
-        if maximal and unmet_fits():
-            return                   # dominated: an unmet target could still be met
+    def way(dem):
+        used = used_memo.get(dem)
+        if used is None:
+            per_type = plan_for(dem)
+            if per_type is None:       # cannot happen when Hall's condition held; kept as a guard
+                return None
+            used = used_memo[dem] = [c for m, k in zip(masks, per_type) for c in by_mask[m][:k]]
+        return list(used), [alts[i][a] if a is not None else None for i, a in enumerate(chosen)]
+
+    def leaf(dem):
         leaves[0] += 1
         if leaves[0] > ALLOT_LIMIT:
             raise RulesError(f"`allot` compared {ALLOT_LIMIT:,} ways and was stopped", line, st.prog.path,
                              "offer fewer lists in `wants`, or fewer targets")
-        w = way()
+        w = way(dem)
         if w is None:
             return
         score = score_of(*w)
@@ -259,35 +309,42 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
             return None
         choice, score = got
         chosen[:] = choice
-        for i, a in enumerate(choice):
-            if a is not None:
-                for k in range(K):
-                    dem[k] += vec_alts[i][a][k]
+        dem = sum(packed[i][a] for i, a in enumerate(choice) if a is not None)
         try:
-            if not fits(dem) or (maximal and unmet_fits()):
+            if not fits(dem) or (maximal and unmet_fits(dem)):
                 return None
-            w = way()
+            w = way(dem)
             return w if w is not None and score_of(*w) == score else None
         finally:
             chosen[:] = [None] * n_t
-            dem[:] = [0] * K
 
-    def dfs(i):
-        if i == len(ts):
-            leaf()
+    def dfs(i, dem, unmet):
+        # `unmet`: the targets left out so far (with `maximal`, those that could be met)
+        if i == n_t:
+            for u in unmet:
+                got = with_memo[u].get(dem)
+                if got or got is None and fits_with(u, dem):
+                    return           # dominated: an unmet target could still be met
+            leaf(dem)
             return
-        for a, v in enumerate(vec_alts[i]):
-            for k in range(K):
-                dem[k] += v[k]
-            if fits(dem):
+        row = packed[i]
+        for a, v in enumerate(row):
+            nd = dem + v
+            ok = fit_memo.get(nd)
+            if ok is None:
+                ok = fits(nd)
+            if ok:
                 chosen[i] = a
-                dfs(i + 1)
-            for k in range(K):
-                dem[k] -= v[k]
+                dfs(i + 1, nd, unmet)
         chosen[i] = None
-        if maximal and vec_alts[i] and fits_with(i, [d + m for d, m in zip(dem, most_after[i + 1])]):
-            return                   # i would fit whatever comes after: leaving it out never pays
-        dfs(i + 1)
+        if maximal and row:
+            top = dem + most_after[i + 1]
+            got = with_memo[i].get(top)
+            if got or got is None and fits_with(i, top):
+                return               # i would fit whatever comes after: leaving it out never pays
+            unmet += (i,)
+        dfs(i + 1, dem, unmet)
+
     ways = 1
     for row in alts:
         ways *= len(row) + 1
@@ -297,8 +354,14 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
             last_method = "solver"
             return w
     last_method = "search"
-    dfs(0)
+    dfs(0, 0, ())
     return best[1]
+
+
+@lru_cache(maxsize=None)
+def _subsets(K):
+    """Every non-empty set of K needs: (bits, the needs in it)."""
+    return tuple((S, tuple(k for k in range(K) if S >> k & 1)) for S in range(1, 1 << K))
 
 
 def _num(v):
