@@ -38,6 +38,8 @@ def parse_ref(v: str) -> tuple:
 def ref_cards(st, v) -> list:
     kind, nums = parse_ref(v)
     zone = st.z[nums[0]]
+    if kind == "line":                          # the most read, in a game's inner loops
+        return list(zone[nums[1]]) if nums[1] < len(zone) else []
     if kind == "row":
         spec = st.layout.slot_spec[nums[0]]
         cells = zone[nums[1] * spec.cols:(nums[1] + 1) * spec.cols]
@@ -45,8 +47,6 @@ def ref_cards(st, v) -> list:
     if kind == "col":
         spec = st.layout.slot_spec[nums[0]]
         return [zone[r * spec.cols + nums[1]] for r in range(spec.rows) if zone[r * spec.cols + nums[1]] is not None]
-    if kind == "line":
-        return list(zone[nums[1]]) if nums[1] < len(zone) else []
     if kind == "place":
         return []
     raise RulesError(f"`{v}` is not a collection of cards")
