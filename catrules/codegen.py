@@ -282,6 +282,9 @@ class CodeGen:
             return code
         if isinstance(node, ast.Keyword) and node.word in ("players", "everyone"):
             return code
+        if (isinstance(node, ast.Call) and node.name in ("lines", "places")
+                and self.names.get(id(node), (None,))[0] != "define"):
+            return code                         # built as a list of its own
         return f"_L(st, {code})"
 
     def g_Where(self, e, env):
