@@ -39,6 +39,9 @@ class Autoplay:
         self.pickers = [getattr(s, "pick", None) for s in match.seats]
         # the match's check after each step runs where the step-by-step game would pause again
         self.after = after_step
+        # every seat picks and nothing looks in between: a pending decision's defaults (for a
+        # person's timeout, a greedy bot's ties) would never be read, so they are not worked out
+        self.plain = after_step is None and None not in self.pickers
 
     def choose(self, st, who: int, options: list, kind: str):
         """One player's choice among ``options`` (a ``chooses`` of one value), for a seat with a
@@ -65,19 +68,21 @@ class Autoplay:
     def __call__(self, st, p: dict):
         """Answer the pending decision ``p`` (any kind) as :meth:`Match.step` would: every seat
         still to answer is asked, in seat order, before any answer is taken.  None: go on."""
+        chosen, kind, pickers, values = p["chosen"], p["kind"], self.pickers, st._values
+        option_id, okind = st.prog.option_id, p["okind"]
         try:
             while True:
                 if self.after is not None:
                     self.after()
                 answers = []
                 for pl in p["players"]:
-                    if p["chosen"][pl] == "?":
-                        vals = st._values(p, pl)
-                        pick = self.pickers[pl]
-                        i, t = pick(st, pl, vals, p["kind"]) if pick is not None else self._decide(st, pl, p)
+                    if chosen[pl] == "?":
+                        vals = values(p, pl)
+                        pick = pickers[pl]
+                        i, t = pick(st, pl, vals, kind) if pick is not None else self._decide(st, pl, p)
                         answers.append((pl, vals[i], t))
                 for pl, v, t in answers:
-                    if st._take(p, pl, v, st.prog.option_id(p["okind"], v), t):
+                    if st._take(p, pl, v, option_id(okind, v), t):
                         st.pending_ = None
                         return None
         except (RulesError, SeatFailed):

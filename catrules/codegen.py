@@ -12,10 +12,16 @@ instead of nesting closures removes a Python call per AST node; see
 
 from __future__ import annotations
 
+import re
+
 from . import ast
 from .types import PLACE_ATTRS
 from .errors import Diagnostic, GameFileError
+from .runtime.places import PLACE_GETTERS
 from .runtime.values import GUARDS
+
+#: generated code that only reads a local or a card's column: pure and cheap to repeat
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\[[A-Za-z_][A-Za-z_0-9]*\])?")
 
 
 class Env:
@@ -50,6 +56,7 @@ class CodeGen:
         self.prog = compiler.p
         self.ns: dict = dict(compiler.runtime_helpers())
         self.ns.update(GUARDS)
+        self.ns.update(PLACE_GETTERS.values())
         self.count = 0
         self.defines: dict = {}
 
@@ -235,6 +242,8 @@ class CodeGen:
         if is_card and name not in PLACE_ATTRS:
             return f"{self.column(name)}[{target}]"
         if not is_card:
+            if name in PLACE_GETTERS:
+                return f"{PLACE_GETTERS[name][0]}(st, {target})"
             return f"_place_attr(st, {target}, {name!r})"
         return f"_either(st, {target}, {name!r}, {self.column(name)})"
 
@@ -273,6 +282,9 @@ class CodeGen:
             return code
         if isinstance(node, ast.Keyword) and node.word in ("players", "everyone"):
             return code
+        if (isinstance(node, ast.Call) and node.name in ("lines", "places")
+                and self.names.get(id(node), (None,))[0] != "define"):
+            return code                         # built as a list of its own
         return f"_L(st, {code})"
 
     def g_Where(self, e, env):
@@ -284,12 +296,13 @@ class CodeGen:
 
     def g_Pick(self, e, env):
         key = self.gen(e.key, env)
-        k = f"_k{env.depth}"
+        # a key that is a name or a column of a name is read again per case: cheaper than a call
+        k = key if _SIMPLE.fullmatch(key) else f"_k{env.depth}"
         default = self.gen(e.default, env) if e.default is not None else f"_nopick({k}, {e.line})"
         expr = default
         for kx, vx in reversed(e.cases):
             expr = f"({self.gen(vx, env)} if {k} == {self.gen(kx, env)} else {expr})"
-        return f"(lambda {k}: {expr})({key})"
+        return expr if k == key else f"(lambda {k}: {expr})({key})"
 
     def g_Call(self, e, env):
         kind, detail = self.names[id(e)]

@@ -145,10 +145,12 @@ class ChoiceStatements:
             n = st.n
             opts, dflt, chosen = [None] * n, [None] * n, [None] * n
             needs = [None] * n if need is not None else None
+            auto = st.auto
+            wanted = auto is None or not auto.plain      # bots that only pick read no default
             for pl in who:
                 V[pvar] = pl
                 V["player"] = pl
-                o, d = options(st, V)
+                o, d = options(st, V, wanted)
                 if not o and mode == "race":
                     continue                # racing is seen by all: with nothing to grab, no race
                 if optional:
@@ -164,15 +166,15 @@ class ChoiceStatements:
             if optional:
                 p["optional"] = True
             V[idx] = 0
-            if not any(chosen[pl] == "?" for pl in who):
+            if "?" not in chosen:               # those not asked hold None or []
                 st._resolve(p)
                 return None
             for pl in who:
                 if chosen[pl] == "?" and st.answer_forced(p, pl):
                     return None
             st.pending_ = p
-            if st.auto is not None:
-                return st.auto(st, p)
+            if auto is not None:
+                return auto(st, p)
             return True
         self.old += 1                           # format 1: the choice's instruction
         self.pause(together, s.line)

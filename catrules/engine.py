@@ -303,17 +303,17 @@ class State:
         decision is resolved into the running frame.  ``record`` is false for a forced answer the
         engine gives itself (see :attr:`ask_forced`): it is logged like any other answer but
         kept out of :attr:`history`, since a replay makes it again."""
-        if p["kind"] == "race":
+        kind = p["kind"]
+        if kind == "race":
             p["times"][player] = float(reaction_time)
         self.decisions += 1
         if record:
             self.steps = 0      # a forced answer the engine gives itself does not reset the loop guard
-        if not record and p["kind"] == "secret":
-            # an answer the engine gave: the others still see this player as choosing
-            p.setdefault("auto", []).append(player)
-        if record:
             self.history.append([player, option_id] if reaction_time is None
                                 else [player, option_id, float(reaction_time)])
+        elif kind == "secret":
+            # an answer the engine gave: the others still see this player as choosing
+            p.setdefault("auto", []).append(player)
         self.actor = player
         if self.log is not None:
             ev = {"t": "decision", "player": player, "kind": p["kind"], "option": option_id, "line": p["line"]}
@@ -332,9 +332,11 @@ class State:
             if len(picks[player]) < p["need"][player]:
                 return False                # more cards to pick: the same player is asked again
             value = [v for v in picks[player] if v is not None]
-        p["chosen"][player] = value
-        if any(p["chosen"][pl] == "?" for pl in p["players"]):
-            return False
+        chosen = p["chosen"]
+        chosen[player] = value
+        for pl in p["players"]:
+            if chosen[pl] == "?":
+                return False
         self._resolve(p)
         return True
 

@@ -38,6 +38,8 @@ def parse_ref(v: str) -> tuple:
 def ref_cards(st, v) -> list:
     kind, nums = parse_ref(v)
     zone = st.z[nums[0]]
+    if kind == "line":                          # the most read, in a game's inner loops
+        return list(zone[nums[1]]) if nums[1] < len(zone) else []
     if kind == "row":
         spec = st.layout.slot_spec[nums[0]]
         cells = zone[nums[1] * spec.cols:(nums[1] + 1) * spec.cols]
@@ -45,8 +47,6 @@ def ref_cards(st, v) -> list:
     if kind == "col":
         spec = st.layout.slot_spec[nums[0]]
         return [zone[r * spec.cols + nums[1]] for r in range(spec.rows) if zone[r * spec.cols + nums[1]] is not None]
-    if kind == "line":
-        return list(zone[nums[1]]) if nums[1] < len(zone) else []
     if kind == "place":
         return []
     raise RulesError(f"`{v}` is not a collection of cards")
@@ -112,6 +112,78 @@ def place_attr(st, v, name):
     return list(line)                           # cards
 
 
+# The attributes of a place the generated code names: one small function each, so that a
+# game's inner loops (where may this card go?) skip place_attr's chain of tests.
+
+#: place references parsed further: (slot, line index, position, the line's own reference)
+_PLACES: dict = {}
+
+
+def _placed(v):
+    """A place reference as (slot, line, position, line reference), remembered; None for others."""
+    if type(v) is not str:
+        return None
+    kind, nums = parse_ref(v)
+    if kind != "place":
+        return None
+    if len(_PLACES) >= _REFS_KEPT:
+        _PLACES.clear()
+    r = _PLACES[v] = (nums[0], nums[1], nums[2], f"line:{nums[0]}:{nums[1]}")
+    return r
+
+
+def _at_start(st, v):
+    r = _PLACES.get(v) or _placed(v)
+    if r is None:
+        return place_attr(st, v, "start")
+    return r[1] >= 0 and r[2] == 0
+
+
+def _at_end(st, v):
+    r = _PLACES.get(v) or _placed(v)
+    if r is None:
+        return place_attr(st, v, "end")
+    return r[1] >= 0 and r[2] >= len(st.z[r[0]][r[1]])
+
+
+def _at_before(st, v):
+    r = _PLACES.get(v) or _placed(v)
+    if r is None:
+        return place_attr(st, v, "before")
+    pos = r[2]
+    return st.z[r[0]][r[1]][pos - 1] if r[1] >= 0 and pos > 0 else None
+
+
+def _at_after(st, v):
+    r = _PLACES.get(v) or _placed(v)
+    if r is None:
+        return place_attr(st, v, "after")
+    if r[1] < 0:
+        return None
+    line = st.z[r[0]][r[1]]
+    return line[r[2]] if r[2] < len(line) else None
+
+
+def _at_line(st, v):
+    r = _PLACES.get(v) or _placed(v)
+    if r is None:
+        return place_attr(st, v, "line")
+    return r[3] if r[1] >= 0 else None
+
+
+def _at_new(st, v):
+    r = _PLACES.get(v) or _placed(v)
+    if r is None:
+        return place_attr(st, v, "new")
+    return r[1] < 0
+
+
+#: the attributes with a function of their own, by the name the generated code calls it
+PLACE_GETTERS = {"start": ("_at_start", _at_start), "end": ("_at_end", _at_end),
+                 "before": ("_at_before", _at_before), "after": ("_at_after", _at_after),
+                 "line": ("_at_line", _at_line), "new": ("_at_new", _at_new)}
+
+
 def as_list(st, v) -> list:
     t = type(v)
     if t is list:
@@ -129,14 +201,35 @@ def _grid_lines(slot, kind, k):
     return [f"{kind}:{slot}:{i}" for i in range(k)]
 
 
+#: the references of a slot's lines and places, by (slot, line, length): built once, not per use
+_NAMES: dict = {}
+
+
+def _names(key):
+    if len(_NAMES) >= _REFS_KEPT:
+        _NAMES.clear()
+    s, i, n = key
+    if i is None:
+        r = [f"line:{s}:{k}" for k in range(n)]
+    elif i < 0:
+        r = [f"place:{s}:-1:0"]
+    else:
+        r = [f"place:{s}:{i}:{k}" for k in range(n + 1)]
+    _NAMES[key] = r
+    return r
+
+
 def _lines_rt(st, slot):
-    return [f"line:{slot}:{i}" for i in range(len(st.z[slot]))]
+    key = (slot, None, len(st.z[slot]))
+    return list(_NAMES.get(key) or _names(key))
 
 
 def _places_rt(st, s):
-    out = [f"place:{s}:-1:0"]
+    key = (s, -1, 0)
+    out = list(_NAMES.get(key) or _names(key))
     for i, line in enumerate(st.z[s]):
-        out.extend(f"place:{s}:{i}:{k}" for k in range(len(line) + 1))
+        key = (s, i, len(line))
+        out += _NAMES.get(key) or _names(key)
     return out
 
 
