@@ -27,6 +27,7 @@ import math
 import random
 
 from .frontends.base import Choice, Seat
+from .randoms import PLAIN_RANDBELOW
 from .match import REFLEX_RANGE, REFLEXES, lead
 
 #: Bot kinds understood by :func:`make_seat` (``bot`` is the greedy bot).
@@ -66,10 +67,6 @@ def _reflex_name(kind: str, reflex) -> str:
     return kind if reflex == "normal" else f"{kind}:{reflex if isinstance(reflex, str) else format(reflex, 'g')}"
 
 
-#: Whether ``Random.randrange(n)`` draws as ``_randbelow_with_getrandbits`` (CPython 3.x does).
-_PLAIN_RANDBELOW = random.Random._randbelow is random.Random._randbelow_with_getrandbits
-
-
 class RandomBot(Seat):
     """Picks uniformly among the legal options, with the match's seeded random source.
 
@@ -94,7 +91,7 @@ class RandomBot(Seat):
             i = 0
         else:
             rng = self.table.rng
-            if type(rng) is random.Random and _PLAIN_RANDBELOW:
+            if type(rng) is random.Random and PLAIN_RANDBELOW:
                 # randrange(n) written out: CPython's own draws, three calls fewer per choice
                 k = n.bit_length()
                 i = rng.getrandbits(k)

@@ -13,6 +13,11 @@ from __future__ import annotations
 
 import random
 
+#: Whether a plain :class:`random.Random` draws ``randrange(n)`` and ``shuffle`` through
+#: ``_randbelow_with_getrandbits`` (CPython does): the hot loops that write those draws out
+#: (the random bot, sampling) may then do so, with the very same draws.
+PLAIN_RANDBELOW = random.Random._randbelow is random.Random._randbelow_with_getrandbits
+
 
 class CopyOnWrite:
     """The descriptor of one random source of a ``__slots__`` class, kept in two slots: ``own``

@@ -14,6 +14,7 @@ import random
 
 from typing import TYPE_CHECKING
 
+from .randoms import PLAIN_RANDBELOW
 from .runtime.frames import cards_in
 
 if TYPE_CHECKING:
@@ -203,7 +204,7 @@ def _unseen(lay, player: int) -> list:
 def _shuffler(rng):
     """``rng.shuffle``, or the same shuffle written out (the same draws: CPython's own loop over
     ``getrandbits``) when ``rng`` is a plain :class:`random.Random`; sampling shuffles a lot."""
-    if type(rng) is not random.Random or random.Random._randbelow is not random.Random._randbelow_with_getrandbits:
+    if type(rng) is not random.Random or not PLAIN_RANDBELOW:
         return rng.shuffle
     getrandbits = rng.getrandbits
 

@@ -29,7 +29,8 @@ def run(args) -> int:
     from ..cli import Failure, UsageError
     files = list(args.files) or sorted(glob.glob("games/*.cat"))
     if not files:
-        raise UsageError("no game files to serve", "name them: catrules serve games/meow.cat ...")
+        raise UsageError("no game files to serve",
+                         "name them: catrules serve FILE.cat ..., or run it where a games/ folder holds them")
     for f in files:
         if not Path(f).is_file():
             raise UsageError(f"no such game file: {f}", "check the path (game files end in .cat)")
