@@ -58,7 +58,7 @@ class SaidStatements:
             def announce(st, fr):
                 if st.log is not None:
                     st.log.append(said_event(st, {"t": "announce"}, said(st, fr.vars)))
-        self.w.call(announce, s.line)
+        self.w.call(announce, s.line, logged=True)
 
     def s_Tally(self, s) -> None:
         title = self.ex(s.title) if s.title is not None else None

@@ -31,6 +31,21 @@ _END = "__END__"
 CHAIN_DEPTH = 16
 
 
+class _Again:
+    """What a block returns when it goes back to the head of its loop (:meth:`UnitWriter.back`):
+    false, so the engine's loop goes on at the frame's ``pc`` as after any block."""
+    __slots__ = ()
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return "AGAIN"
+
+
+AGAIN = _Again()
+
+
 class UnitWriter:
     """The blocks of one unit as they are written: source lines, each with its game-file line."""
 
@@ -44,6 +59,8 @@ class UnitWriter:
         self.indent = 1
         self.bound = 0
         self.chained: dict = {}         # block -> how many blocks call each other to reach it
+        self.heads: set = set()         # the blocks that are the heads of loops
+        ns["AGAIN"] = AGAIN
         self.start_block(0)
 
     # ------------------------------------------------------------- blocks
@@ -84,6 +101,18 @@ class UnitWriter:
         self.put(f"fr.pc = {b}", line)
         self.put(f"return _u{self.serial}_b{b}(st, fr)", line)
 
+    def loop_head(self, b: int, line: int) -> None:
+        """Go on writing in block ``b``, the head of a loop: the blocks it calls that come back
+        to it (:meth:`back`) return :data:`AGAIN`, and it goes round again in a Python loop of
+        its own rather than through the engine's."""
+        self.heads.add(b)
+        self.start_block(line, b)
+
+    def back(self, head: int, line: int) -> None:
+        """Go back to the loop's ``head``."""
+        self.put(f"fr.pc = {head}", line)
+        self.put("return AGAIN", line)
+
     def bind(self, obj, hint: str = "f") -> str:
         """A name for ``obj`` in the generated code's namespace."""
         self.bound += 1
@@ -104,9 +133,13 @@ class UnitWriter:
         self.block_lines.append(line)
         self.start_block(line)
 
-    def call(self, fn, line: int) -> None:
-        """A statement that never pauses, run where it stands."""
-        self.put(f"{self.bind(fn)}(st, fr)", line)
+    def call(self, fn, line: int, logged: bool = False) -> None:
+        """A statement that never pauses, run where it stands (only while a log is kept, if
+        ``logged``: it does nothing else)."""
+        if logged:
+            self.put(f"if st.log is not None: {self.bind(fn)}(st, fr)", line)
+        else:
+            self.put(f"{self.bind(fn)}(st, fr)", line)
 
     # ---------------------------------------------------------- finishing
     def finish(self, path: str) -> tuple:
@@ -125,9 +158,23 @@ class UnitWriter:
             table.append(self.block_lines[b])
             src.append("    V = fr.vars")
             table.append(self.block_lines[b])
+            head = b in self.heads
+            if head:
+                src.append("    while True:")
+                table.append(self.block_lines[b])
+            call = f"return _u{self.serial}_b"
             for indent, text, line in body:
                 if text == f"fr.pc = {_END}":   # only there: a text of the game may hold anything
                     text = f"fr.pc = {end}"
+                if head:
+                    indent += 1
+                    if text.startswith(call):
+                        # a block called from the head: back here if it came back to this head
+                        for t in (f"_r = {text[7:]}", f"if _r is not AGAIN or fr.pc != {b}:",
+                                  "    return _r", "continue"):
+                            src.append("    " * indent + t)
+                            table.append(line)
+                        continue
                 src.append("    " * indent + text)
                 table.append(line)
         filename = f"<catrules {path} {self.key}>"

@@ -40,6 +40,7 @@ from .runtime.frames import Frame
 from .limits import STEP_LIMIT
 from .errors import RulesError
 from .program import Program
+from .randoms import shuffle as _shuffle
 from .said import say
 from .runtime import (RESUME_EXCHANGE, RESUME_FILL, RESUME_MOVE, _agg, _best_rt, _cards_in, _either,
                       _everyone, _fire, _first, _grid_lines, _last, _lines_rt, _log_move,
@@ -254,7 +255,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
 
         def shuffle(st, fr):
             sl = slot(st, fr.vars)
-            st.rng.shuffle(st.z[sl])
+            _shuffle(st.rng, st.z[sl])
             if st.log is not None:
                 st.log.append({"t": "shuffle", "zone": st.layout.slot_name[sl]})
         self.w.call(shuffle, s.line)
@@ -332,7 +333,11 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         c = self.ck.counters.get(name)
         w, line, t = self.w, s.line, self.tmp()
         # what is stored stays within the limits (_fits; see "Limits" in docs/language.rst)
-        w.put(f"{t} = _kept({self.src(s.value)})", line)
+        vt = self.ck.types.get(id(s.value))
+        if vt is not None and vt.kind in ("card", "player"):
+            w.put(f"{t} = {self.src(s.value)}", line)       # one card or player: an id, never too big
+        else:
+            w.put(f"{t} = _kept({self.src(s.value)})", line)
         if c is None:
             w.put(f"V[{name!r}] = {t}", line)
         elif c.per_player or c.per_card:
@@ -384,7 +389,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         if end is None:                     # a loop written as a Python loop
             self.w.put("break", s.line)
         else:
-            self.w.goto(end, s.line)
+            self.w.chain(end, s.line)
 
     def s_Play(self, s: ast.Play) -> None:
         key = graphmod.unit_key("phase", s.phase)
@@ -428,12 +433,12 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
                 self.block(body)
                 self.old += 1                   # format 1: the jump to the end
                 if join is not None:
-                    w.goto(join, s.line)
+                    w.chain(join, s.line)
         if otherwise is not None or join is not None:
             with Suite(w, "else:", s.line):
                 self.block(otherwise or [])
                 if join is not None:
-                    w.goto(join, s.line)
+                    w.chain(join, s.line)
         if join is not None:
             w.start_block(s.line, join)
 
@@ -459,10 +464,12 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         for text in init:
             w.put(text, line)
         head, end = w.new_block(line), w.new_block(line)
-        w.goto(head, line)
-        w.start_block(line, head)
+        # into the loop and out of it by calling the block (see UnitWriter.chain); back to its
+        # head through the engine's loop, so that a long loop does not nest calls
+        w.chain(head, line)
+        w.loop_head(head, line)
         with Suite(w, f"if {test}:", line):
-            w.goto(end, line)
+            w.chain(end, line)
         for text in step:
             w.put(text, line)
         self.loops.append(end)
@@ -471,7 +478,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         self.old += 1                           # format 1: the jump back
         for text, ln in guard:
             w.put(text, ln)
-        w.goto(head, line)
+        w.back(head, line)
         w.start_block(line, end)
 
     def s_RepeatTimes(self, s: ast.RepeatTimes) -> None:

@@ -301,12 +301,20 @@ class Match:
         (``inline``) and nobody watches (no log), the bots answer inside the running game
         (:mod:`catrules.autoplay`), without pausing it and building decision and option objects.
         They are asked the same things in the same order, so the game is the same as step by step.
+        ``after_step`` is called after each step (a check that may stop the game); it must not
+        sample the state (:meth:`State.sample_for`) while every seat only picks.
         """
         st = self.state
         fast = (st.log is None and self.on_event is None and not self._interactive
                 and all(getattr(s, "inline", False) for s in self.seats))
+        blind = False
         if fast:
             st.auto = Autoplay(self, after_step)
+            # seats that pick among the values given never sample the game, so nobody reads what
+            # each player knows of where cards are: it is not kept up to date in this run
+            blind = None not in st.auto.pickers and st.known is not None
+            if blind:
+                st.known = None
         try:
             while self.step():
                 if after_step is not None:
@@ -315,6 +323,11 @@ class Match:
             raise exc.error from None
         finally:
             st.auto = None
+            if blind:
+                # afterwards each player knows where the cards are that they see now, no more
+                # (less than they could: a sample of this state hides more, never less)
+                seers = st.layout.seers
+                st.known = [seers[s] for s in st.loc]
         self.flush_events()
         if self.state.finished:
             # worked out only for a seat that looks (a bot does not): the table with its

@@ -19,6 +19,39 @@ import random
 PLAIN_RANDBELOW = random.Random._randbelow is random.Random._randbelow_with_getrandbits
 
 
+def shuffler(rng):
+    """``rng.shuffle``, or the same shuffle written out (the same draws: CPython's own loop over
+    ``getrandbits``) when ``rng`` is a plain :class:`random.Random`; sampling and decks shuffle a lot."""
+    if type(rng) is not random.Random or not PLAIN_RANDBELOW:
+        return rng.shuffle
+    getrandbits = rng.getrandbits
+
+    def shuffle(x):
+        for i in range(len(x) - 1, 0, -1):
+            n = i + 1
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            x[i], x[j] = x[j], x[i]
+    return shuffle
+
+
+def shuffle(rng, x: list) -> None:
+    """``rng.shuffle(x)``, written out as :func:`shuffler` does (the same draws)."""
+    if type(rng) is not random.Random or not PLAIN_RANDBELOW:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
 class CopyOnWrite:
     """The descriptor of one random source of a ``__slots__`` class, kept in two slots: ``own``
     (a ``random.Random`` that only this object draws from) or ``frozen`` (one that nobody draws

@@ -14,7 +14,7 @@ import random
 
 from typing import TYPE_CHECKING
 
-from .randoms import PLAIN_RANDBELOW
+from .randoms import shuffler as _shuffler
 from .runtime.frames import cards_in
 
 if TYPE_CHECKING:
@@ -199,24 +199,6 @@ def _unseen(lay, player: int) -> list:
     if player not in cache:
         cache[player] = [s for s in range(len(lay.slot_spec)) if not lay.visible(s, player)]
     return cache[player]
-
-
-def _shuffler(rng):
-    """``rng.shuffle``, or the same shuffle written out (the same draws: CPython's own loop over
-    ``getrandbits``) when ``rng`` is a plain :class:`random.Random`; sampling shuffles a lot."""
-    if type(rng) is not random.Random or not PLAIN_RANDBELOW:
-        return rng.shuffle
-    getrandbits = rng.getrandbits
-
-    def shuffle(x):
-        for i in range(len(x) - 1, 0, -1):
-            n = i + 1
-            k = n.bit_length()
-            j = getrandbits(k)
-            while j >= n:
-                j = getrandbits(k)
-            x[i], x[j] = x[j], x[i]
-    return shuffle
 
 
 def _card_ids(v, out: set, count: int) -> None:

@@ -60,13 +60,14 @@ def learn(st, cards, s0: int, s1: int) -> None:
     """Keep ``st.known`` (per card, the players who know which slot it is in) up to date after
     ``cards`` went from slot ``s0`` to ``s1``: whoever sees either slot knows where they are now;
     whoever sees neither no longer knows where any card left in ``s0`` is (one of them left,
-    which one they cannot tell), nor where the moved cards went."""
-    if s0 == s1:
+    which one they cannot tell), nor where the moved cards went.  Nothing while ``st.known`` is
+    None: nobody reads it in that run (see :class:`catrules.autoplay.Autoplay`)."""
+    known = st.known
+    if s0 == s1 or known is None:
         return
     sees = st.layout.seers
     see = sees[s0] | sees[s1]
     blind = ((1 << st.n) - 1) & ~see
-    known = st.known
     if blind:
         keep = ~blind
         zone = st.z[s0]
@@ -183,7 +184,7 @@ def move_one(st, c, slot: int) -> None:
         _remove(st, c)
     st.z[slot].append(c)
     loc[c] = slot
-    if s0 != slot:
+    if s0 != slot and st.known is not None:
         see = lay.seers[s0] | lay.seers[slot]
         if see == (1 << st.n) - 1:      # everyone sees one end: nobody loses track of anything
             st.known[c] = see
