@@ -221,3 +221,45 @@ flow:
     st = play(game, 2, 1, ["random", "random"])
     assert st.finished and st.c["n"] == 40
     assert same_game(game, 2, range(3), ["random", "random"])
+
+
+def test_picking_bots_leave_knowledge_alone_and_it_is_rebuilt_after():
+    # seats that only pick never sample the game: what each player knows of where cards are is
+    # not kept during the run, and afterwards it is what each player sees now, never more
+    game = catrules.load_game(str(ROOT / "games/meow.cat"))
+
+    class Stop(Exception):
+        pass
+
+    def run(st, fast):
+        seen = []
+        m = Match(game, st, [make_seat("random") for _ in range(4)])
+        if not fast:
+            for seat in m.seats:
+                seat.inline = False
+
+        def check():
+            seen.append(st.known is None)
+            if st.decisions >= 20:      # stopped mid-game, as by a budget
+                raise Stop
+        with pytest.raises(Stop):
+            m.run(check)
+        return seen
+
+    fast, stepped = game.new_state(4, seed=3), game.new_state(4, seed=3)
+    assert all(run(fast, True))
+    assert not any(run(stepped, False))
+    seers = fast.layout.seers
+    assert fast.known == [seers[s] for s in fast.loc]
+    # step by step it was kept: everyone knows which pile the tokens not yet drawn are in
+    assert any(k & ~seers[s] for k, s in zip(stepped.known, stepped.loc))
+    assert all(k | seers[s] == k for k, s in zip(stepped.known, stepped.loc))
+
+
+def test_a_seat_that_looks_keeps_knowledge_up_to_date():
+    game = catrules.load_game(str(ROOT / "games/meow.cat"))
+    st = game.new_state(4, seed=3)
+    seen = []
+    m = Match(game, st, [make_seat(x) for x in ("greedy", "random", "random", "random")])
+    m.run(lambda: seen.append(st.known is None))
+    assert seen and not any(seen)
