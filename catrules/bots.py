@@ -112,8 +112,9 @@ class RandomBot(Seat):
 class GreedyBot(Seat):
     """Looks one decision ahead and keeps the option that leaves it furthest ahead.
 
-    For each option the table plays that option in ``samples`` states consistent with
-    the bot's view (cards it cannot see dealt at random) and runs the game to the next
+    The table draws ``samples`` states consistent with the bot's view (cards it cannot see
+    dealt at random), plays every option in each of them (the same states for every option,
+    so that the options are compared on the same deals) and runs the game to the next
     decision (see :func:`catrules.match.follow`: others still answering the same
     simultaneous decision take their defaults, and the bot's own follow-up choices are
     made the best way); the option's value is the mean, over the samples, of the bot's lead
@@ -140,8 +141,10 @@ class GreedyBot(Seat):
         (:func:`catrules.match.lead`: where the lowest total wins, a lower total is a bigger
         lead; the later components are the tie-breakers).  Compared as tuples.  Samples whose
         imagined game failed are left out; an option with no usable sample is worth least."""
+        return self._mean_lead(self.table.lookahead(self.player, option_id, self.samples))
+
+    def _mean_lead(self, outcomes: list) -> tuple:
         me = self.player
-        outcomes = self.table.lookahead(me, option_id, self.samples)
         leads = []
         for scores in outcomes:
             ranks = getattr(scores, "ranks", None)
@@ -158,7 +161,12 @@ class GreedyBot(Seat):
         if len(options) == 1:
             option = options[0]
         else:
-            values = [self.value(o.id) for o in options]
+            both = getattr(self.table, "lookahead_options", None)
+            if both is not None:        # every option in the same imagined states
+                values = [self._mean_lead(outs) for outs in both(self.player, [o.id for o in options],
+                                                                 self.samples)]
+            else:
+                values = [self.value(o.id) for o in options]
             best = max(values)
             tied = [o for o, v in zip(options, values) if _close(v, best)]
             option = next((o for o in tied if o.id == decision.default), tied[0])

@@ -74,6 +74,7 @@ class CodeGen:
         self._compile(src, e)
         fn = self.ns[fname]
         fn.source = src
+        fn.body = body                  # for code that writes several expressions in one function
         return fn
 
     def options_function(self, source, preferring, var: str):

@@ -99,7 +99,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
             if item.only_if is not None:
                 p.score_only_if[item.name] = self.ex(item.only_if)
         self.shows(g)
-        p.ranking = [(r.direction, self.ex(r.key)) for r in g.ranking] or [("highest", lambda st, V: V["total"])]
+        p.ranking = [(r.direction, self.ex(r.key)) for r in g.ranking] or [("highest", _by_total)]
         if g.tie_race:
             p.codes["tiebreak"] = _tie_race_code(g.tie_race)
             p.code_lines["tiebreak"] = [g.tie_race] * 2
@@ -609,6 +609,14 @@ _COMPOUND = (ast.If, ast.Menu, ast.Together, ast.RepeatTimes, ast.RepeatUntil, a
 def _cardlist(st, cs) -> list:
     """The cards a move takes, as a list of its own (a zone's list changes as they go)."""
     return list(cs) if type(cs) is list else as_list(st, cs)
+
+
+def _by_total(st, V):
+    """The ranking of a game whose ``winner:`` block says nothing else: the highest total."""
+    return V["total"]
+
+
+_by_total.body = "V['total']"
 
 
 def _kept(v):

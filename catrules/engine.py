@@ -410,6 +410,12 @@ class State:
     # ------------------------------------------------------------- results
     def score_now(self) -> list:
         """The score block evaluated on the table as it is now, for every player."""
+        scorer = self.prog.scorer(self.options)
+        if scorer is not None:
+            try:
+                return scorer[0](self)
+            except Exception:           # noqa: BLE001 - item by item below names the item that failed
+                pass
         out = []
         for pl in range(self.n):
             V = {"player": pl}
@@ -467,6 +473,12 @@ class State:
 
     def rank_keys(self, scores: list) -> list:
         """Each player's ranking key by the `winner:` block (higher is better)."""
+        scorer = self.prog.scorer(self.options)
+        if scorer is not None:
+            try:
+                return scorer[1](self, scores)
+            except Exception:           # noqa: BLE001 - key by key below names what failed
+                pass
         keys = []
         for pl in range(self.n):
             V = {"player": pl, **scores[pl]}

@@ -230,6 +230,26 @@ class Match:
                 self.lookahead_errors += 1
         return out
 
+    def lookahead_options(self, player: int, options: list, samples: int = 1) -> list:
+        """See :meth:`catrules.frontends.base.Table.lookahead_options`: per option, its
+        :class:`Outcome` in each of ``samples`` states, the same states for every option.
+
+        Each sample is drawn once and copied for each option (a copy costs a few microseconds,
+        a sample a hundred), so the options are compared on the same imagined deals and the
+        same imagined future, as in :meth:`lookahead` otherwise."""
+        out: list = [[] for _ in options]
+        timed = 0.0 if self._is_race() else None
+        for _ in range(max(1, samples)):
+            base = self.state.sample_for(player, self.rng)
+            for i, option in enumerate(options):
+                st = base.clone() if i < len(options) - 1 else base
+                try:
+                    st.apply(player, option, timed)
+                    out[i].append(follow(st, player, LOOKAHEAD_FOLLOW))
+                except RulesError:
+                    self.lookahead_errors += 1
+        return out
+
     def _is_race(self) -> bool:
         p = self.state.pending_
         return bool(p and p["kind"] == "race")
@@ -445,6 +465,10 @@ def follow(st: State, me: int, depth: int) -> Outcome:
         p = st.pending_
         if p is None:
             return _outcome(st)
+        if p["kind"] == "choose":
+            pl = next(q for q in p["players"] if p["chosen"][q] == "?")
+            if pl != me and len(st._values(p, pl)) > 1:
+                return _outcome(st)         # another player's choice: as far as one can tell
         ds = st.pending()
         if p["kind"] != "choose" and me not in [d.player for d in ds]:
             for d in ds:

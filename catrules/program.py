@@ -101,6 +101,7 @@ class Program:
         self.score_items: list = []
         self.score_only_if: dict = {}     # score item -> f(options) for `= ... if OPTIONS`
         self._items_for: dict = {}
+        self._scorers: dict = {}
         self.ranking: list = []
         self.has_setup = bool(g.setup)
         self.tallies = any(isinstance(n, ast.Tally) for n in ast.walk(g.bodies))
@@ -135,6 +136,16 @@ class Program:
                          if it[0] not in self.score_only_if or self.score_only_if[it[0]](opts, {})]
             self._items_for[key] = items
         return items
+
+    def scorer(self, options):
+        """``(score_rows(st), rank_keys(st, rows))`` for a game played with ``options``: the
+        score items and the ranking keys of every player, each written as one function (see
+        :mod:`catrules.scoring`); None where an expression has no source to write."""
+        key = tuple(options)
+        if key not in self._scorers:
+            from .scoring import write_scorer
+            self._scorers[key] = write_scorer(self.items_for(options), self.ranking)
+        return self._scorers[key]
 
     # ---------------------------------------------------------------- setup
     def check_start(self, players: int, options) -> None:

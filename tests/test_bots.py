@@ -193,9 +193,45 @@ def test_greedy_takes_the_best_lead_and_calls_only_the_table():
     ch = bot.decide({}, decision(["a", "b", "c"]))
     assert ch == Choice("b", None)
     assert table.calls == [("lookahead", 1, "a", 2), ("lookahead", 1, "b", 2), ("lookahead", 1, "c", 2)]
-    assert set(reads) == {"lookahead"}
+    assert set(reads) == {"lookahead_options", "lookahead"}   # asked for, missing: one by one
     # the bot keeps nothing but its settings and the table
     assert set(vars(bot)) == {"reflex", "samples", "name", "table", "player"}
+
+
+class BothTable(FakeTable):
+    """A table that plays every option in the same samples at once."""
+
+    def lookahead_options(self, player, options, samples=1):
+        self.calls.append(("lookahead_options", player, tuple(options), samples))
+        return [[[{"points": t, "total": t} for t in self.outcomes[o][i % len(self.outcomes[o])]]
+                 for i in range(samples)] for o in options]
+
+
+def test_greedy_asks_for_every_option_at_once_when_the_table_can():
+    table = BothTable({"a": [[5, 0, 0]], "b": [[0, 3, 1], [0, 1, 0]], "c": [[0, 4, 0], [9, 0, 0]]})
+    bot = GreedyBot(samples=2)
+    bot.start(table, 1)
+    assert bot.decide({}, decision(["a", "b", "c"])) == Choice("b", None)
+    assert table.calls == [("lookahead_options", 1, ("a", "b", "c"), 2)]
+
+
+def test_match_plays_every_option_in_the_same_imagined_states():
+    from catrules.match import Match
+    game = catrules.load_game(str(ROOT / "games/meow.cat"))
+    st = game.new_state(4, seed=11)
+    m = Match(game, st, [make_seat("random") for _ in range(4)])
+    d = st.pending()[0]
+    ids = [o.id for o in d.options]
+    twice = m.lookahead_options(d.player, [ids[0], ids[0]], samples=3)
+    # the same option in the same states: the same outcomes, sample by sample
+    assert twice[0] == twice[1] and len(twice[0]) == 3
+    assert [o.ranks for o in twice[0]] == [o.ranks for o in twice[1]]
+    # three samples drawn, not six: the bots' random source moved as for one option
+    m2 = Match(game, game.new_state(4, seed=11), [make_seat("random") for _ in range(4)])
+    alone = m2.lookahead(d.player, ids[0], samples=3)
+    assert m.rng.getstate() == m2.rng.getstate()
+    # and those are the states the option alone is played in
+    assert alone == twice[0] and [o.ranks for o in alone] == [o.ranks for o in twice[0]]
 
 
 def test_greedy_ties_go_to_the_default_then_to_the_first():

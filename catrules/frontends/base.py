@@ -50,6 +50,10 @@ class Table(Protocol):
         the choice has played out (:func:`catrules.match.follow`). Each item is the list of
         every player's score dict."""
 
+    def lookahead_options(self, player: int, options: list, samples: int = 1) -> list:
+        """:meth:`lookahead` for every option of a decision at once, each option played in the
+        same ``samples`` states (optional: a bot falls back on :meth:`lookahead` per option)."""
+
 
 class Seat:
     """Base class of seats; subclasses override :meth:`decide` and maybe :meth:`show`."""
