@@ -7,7 +7,7 @@ paused.  The program itself (:class:`catrules.program.Program`) is built
 once per game file; each unit is a list of compiled *blocks*
 (:mod:`catrules.compile_units`) that this module's step loop runs until a
 player must decide.  Decisions, views and what the blocks call are in the
-package :mod:`catrules.runtime`.
+package :mod:`catrules.runtime`; scores and winners in :mod:`catrules.scoring`.
 
 Nothing here knows any game: zones, cards and rules all come from the game
 file.
@@ -22,11 +22,12 @@ from .errors import IllegalChoice, RulesError, SaveError
 from .limits import FRAME_LIMIT, STATE_FORMAT
 from .runtime.decisions import Decision, Option  # noqa: F401  (Option: imported from here by users)
 from .runtime.frames import Frame, cards_in
-from .runtime_errors import (_RUNTIME_ERRORS, _STOPS, _fn_line, _quote, _reraise, describe_error, located,
+from .runtime_errors import (_RUNTIME_ERRORS, _STOPS, _quote, _reraise, describe_error, located,
                              rules_error)
 from .randoms import CopyOnWrite, rng_in, rng_out
 from .saved_state import check_saved
 from .compile_units import error_line
+from . import scoring
 
 
 
@@ -410,107 +411,29 @@ class State:
     # ------------------------------------------------------------- results
     def score_now(self) -> list:
         """The score block evaluated on the table as it is now, for every player."""
-        scorer = self.prog.scorer(self.options)
-        if scorer is not None:
-            try:
-                return scorer[0](self)
-            except Exception:           # noqa: BLE001 - item by item below names the item that failed
-                pass
-        out = []
-        for pl in range(self.n):
-            V = {"player": pl}
-            row = {}
-            total = 0
-            for name, counted, fn in self.prog.items_for(self.options):
-                try:
-                    v = fn(self, V)
-                except _STOPS as exc:
-                    _reraise(exc, self.prog, fn, f"score item `{name}`")
-                row[name] = v
-                if counted:
-                    total += v if isinstance(v, (int, float)) else 0
-            row["total"] = total
-            out.append(row)
-        return out
+        return scoring.score_now(self)
 
     def scores(self, final: Optional[bool] = None) -> list:
-        """Each player's score: a dict of the named components plus ``total``.
-
-        In a game that uses ``tally``, the final score is the sum of the tallies (a note keeps
-        its latest value); before the end (``final`` false, the default while the game runs) the
-        score also counts what a tally would add now, so that bots can weigh their moves.
-        """
-        if not self.prog.tallies:
-            return self.score_now()
-        final = self.over if final is None else final
-        kept = self.c.get("#tally")
-        if kept is None:
-            kept = [{name: 0 for name, _c, _f in self.prog.items_for(self.options)} | {"total": 0}
-                    for _ in range(self.n)]
-        if final:
-            return [dict(r) for r in kept]
-        return _add_rows(self.prog.items_for(self.options), kept, self.score_now())
+        """Each player's score: a dict of the named components plus ``total``; see
+        :func:`catrules.scoring.scores` (games that ``tally``)."""
+        return scoring.scores(self, final)
 
     def tally(self, title: Optional[str] = None) -> list:
-        """Score now (the ``tally`` statement): add this score to the running totals and log it
-        (with the tally's ``title``, if the game file gives one)."""
-        now = self.score_now()
-        kept = self.c.get("#tally")
-        rows = now if kept is None else _add_rows(self.prog.items_for(self.options), kept, now)
-        self.c["#tally"] = rows          # new dicts every time: clones share the old ones
-        self.c["#tallies"] = self.c.get("#tallies", 0) + 1
-        if self.log is not None:
-            ev = {"t": "tally", "number": self.c["#tallies"], "scores": now, "totals": rows}
-            if title is not None:
-                ev["title"] = title
-            self.log.append(ev)
-        return now
+        """Score now (the ``tally`` statement): see :func:`catrules.scoring.tally`."""
+        return scoring.tally(self, title)
 
     def tallied(self, pl, item: str = "total"):
         """Player ``pl``'s running total (or one score item's) over the tallies so far; 0 before the first."""
-        kept = self.c.get("#tally")
-        return 0 if kept is None else kept[pl][item]
+        return scoring.tallied(self, pl, item)
 
     def rank_keys(self, scores: list) -> list:
         """Each player's ranking key by the `winner:` block (higher is better)."""
-        scorer = self.prog.scorer(self.options)
-        if scorer is not None:
-            try:
-                return scorer[1](self, scores)
-            except Exception:           # noqa: BLE001 - key by key below names what failed
-                pass
-        keys = []
-        for pl in range(self.n):
-            V = {"player": pl, **scores[pl]}
-            k = []
-            for direction, fn in self.prog.ranking:
-                try:
-                    v = fn(self, V)
-                    k.append(v if direction == "highest" else -v)
-                except _STOPS as exc:
-                    _reraise(exc, self.prog, fn, "the `winner:` key")
-            keys.append(tuple(k))
-        return keys
+        return scoring.rank_keys(self, scores)
 
     def winners(self, scores: Optional[list] = None) -> list:
         """The players who win (more than one when tied players share, unless they raced)."""
-        sc = scores or self.scores()
-        keys = self.rank_keys(sc)
-        try:
-            best = max(keys)
-        except TypeError:
-            fn = self.prog.ranking[0][1] if self.prog.ranking else None
-            line = _fn_line(fn)
-            raise RulesError("the `winner:` keys are not all numbers, so the players cannot be ranked" +
-                             _quote(self.prog, line, 0), line, self.prog.path,
-                             "rank by numbers (none or a list cannot be compared)") from None
-        tied = [pl for pl in range(self.n) if keys[pl] == best]
-        order = self.c.get("#tiebreak")
-        if len(tied) > 1 and order:
-            return [next(pl for pl in order if pl in tied)]
-        return tied
+        return scoring.winners(self, scores)
 
-    # ---------------------------------------------------------------- views
     def view(self, player: Optional[int]) -> dict:
         """What ``player`` may see (``None``: a spectator who sees only public things)."""
         return self.prog.view(self, player)
@@ -631,18 +554,6 @@ def _from_format_1(prog, d: dict) -> dict:
     return {**d, "format": STATE_FORMAT, "frames": frames}
 
 
-
-
-def _add_rows(items, kept: list, now: list) -> list:
-    """Running totals plus a new score: counted items add up, notes keep the newest value."""
-    out = []
-    for a, b in zip(kept, now):
-        row = {}
-        for name, counted, _fn in items:
-            row[name] = a.get(name, 0) + b[name] if counted else b[name]
-        row["total"] = a.get("total", 0) + b["total"]
-        out.append(row)
-    return out
 
 
 def _copy_pending(p):

@@ -1,4 +1,6 @@
-"""Scoring a table at once: every score item and ranking key of every player in one function.
+"""Scores: the score block, tallies, the ranking by the ``winner:`` block, the winners.
+
+The functions here are those of :class:`catrules.engine.State` of the same names.
 
 A bot that looks ahead scores thousands of imagined tables (:meth:`catrules.engine.State.score_now`
 and :meth:`~catrules.engine.State.rank_keys`); item by item, each is a call of its own and a
@@ -9,6 +11,11 @@ item by item again, which names the item that failed and its line.
 """
 
 from __future__ import annotations
+
+from typing import Optional
+
+from .errors import RulesError
+from .runtime_errors import _STOPS, _fn_line, _quote, _reraise
 
 
 def write_scorer(items: list, ranking: list):
@@ -42,3 +49,125 @@ def write_scorer(items: list, ranking: list):
     local: dict = {}
     exec(compile("\n".join(lines) + "\n", "<catrules score>", "exec"), ns, local)
     return local["score_rows"], local["rank_keys"]
+
+
+def score_now(st) -> list:
+    """The score block evaluated on the table as it is now, for every player."""
+    scorer = st.prog.scorer(st.options)
+    if scorer is not None:
+        try:
+            return scorer[0](st)
+        except Exception:           # noqa: BLE001 - item by item below names the item that failed
+            pass
+    out = []
+    for pl in range(st.n):
+        V = {"player": pl}
+        row = {}
+        total = 0
+        for name, counted, fn in st.prog.items_for(st.options):
+            try:
+                v = fn(st, V)
+            except _STOPS as exc:
+                _reraise(exc, st.prog, fn, f"score item `{name}`")
+            row[name] = v
+            if counted:
+                total += v if isinstance(v, (int, float)) else 0
+        row["total"] = total
+        out.append(row)
+    return out
+
+
+def scores(st, final: Optional[bool] = None) -> list:
+    """Each player's score: a dict of the named components plus ``total``.
+
+    In a game that uses ``tally``, the final score is the sum of the tallies (a note keeps
+    its latest value); before the end (``final`` false, the default while the game runs) the
+    score also counts what a tally would add now, so that bots can weigh their moves.
+    """
+    if not st.prog.tallies:
+        return score_now(st)
+    final = st.over if final is None else final
+    kept = st.c.get("#tally")
+    if kept is None:
+        kept = [{name: 0 for name, _c, _f in st.prog.items_for(st.options)} | {"total": 0}
+                for _ in range(st.n)]
+    if final:
+        return [dict(r) for r in kept]
+    return add_rows(st.prog.items_for(st.options), kept, score_now(st))
+
+
+def tally(st, title: Optional[str] = None) -> list:
+    """Score now (the ``tally`` statement): add this score to the running totals and log it
+    (with the tally's ``title``, if the game file gives one)."""
+    now = score_now(st)
+    kept = st.c.get("#tally")
+    rows = now if kept is None else add_rows(st.prog.items_for(st.options), kept, now)
+    st.c["#tally"] = rows          # new dicts every time: clones share the old ones
+    st.c["#tallies"] = st.c.get("#tallies", 0) + 1
+    if st.log is not None:
+        ev = {"t": "tally", "number": st.c["#tallies"], "scores": now, "totals": rows}
+        if title is not None:
+            ev["title"] = title
+        st.log.append(ev)
+    return now
+
+
+def tallied(st, pl, item: str = "total"):
+    """Player ``pl``'s running total (or one score item's) over the tallies so far; 0 before the first."""
+    kept = st.c.get("#tally")
+    return 0 if kept is None else kept[pl][item]
+
+
+def rank_keys(st, rows: list) -> list:
+    """Each player's ranking key by the `winner:` block (higher is better)."""
+    scorer = st.prog.scorer(st.options)
+    if scorer is not None:
+        try:
+            return scorer[1](st, rows)
+        except Exception:           # noqa: BLE001 - key by key below names what failed
+            pass
+    keys = []
+    for pl in range(st.n):
+        V = {"player": pl, **rows[pl]}
+        k = []
+        for direction, fn in st.prog.ranking:
+            try:
+                v = fn(st, V)
+                k.append(v if direction == "highest" else -v)
+            except _STOPS as exc:
+                _reraise(exc, st.prog, fn, "the `winner:` key")
+        keys.append(tuple(k))
+    return keys
+
+
+def winners(st, rows: Optional[list] = None) -> list:
+    """The players who win (more than one when tied players share, unless they raced)."""
+    sc = rows or scores(st)
+    keys = rank_keys(st, sc)
+    try:
+        best = max(keys)
+    except TypeError:
+        fn = st.prog.ranking[0][1] if st.prog.ranking else None
+        line = _fn_line(fn)
+        raise RulesError("the `winner:` keys are not all numbers, so the players cannot be ranked" +
+                         _quote(st.prog, line, 0), line, st.prog.path,
+                         "rank by numbers (none or a list cannot be compared)") from None
+    tied = [pl for pl in range(st.n) if keys[pl] == best]
+    order = st.c.get("#tiebreak")
+    if len(tied) > 1 and order:
+        return [next(pl for pl in order if pl in tied)]
+    return tied
+
+# ---------------------------------------------------------------- views
+
+
+def add_rows(items, kept: list, now: list) -> list:
+    """Running totals plus a new score: counted items add up, notes keep the newest value."""
+    out = []
+    for a, b in zip(kept, now):
+        row = {}
+        for name, counted, _fn in items:
+            row[name] = a.get(name, 0) + b[name] if counted else b[name]
+        row["total"] = a.get("total", 0) + b["total"]
+        out.append(row)
+    return out
