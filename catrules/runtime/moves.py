@@ -105,6 +105,22 @@ def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
                     loc[c] = slot
                 learn(st, cards, s0, slot)
                 return False
+        if st.known is None:                    # nobody keeps track: no groups for `learn`
+            for c in cards:
+                if c is None:
+                    continue
+                s0 = loc[c]
+                if simple[s0]:
+                    zs = z[s0]
+                    if zs[-1] == c:
+                        zs.pop()
+                    else:
+                        zs.remove(c)
+                else:
+                    _remove(st, c)
+                dest.append(c)
+                loc[c] = slot
+            return False
         groups = []                             # (source slot, cards) in a row, for `learn`
         prev = group = None
         for c in cards:
