@@ -281,6 +281,7 @@ class KeyModel:
         wcol.w = wz.w = wloc.w = w
         st.c[self.note], st.z, st.loc = wcol, wz, wloc
         self.col = wcol
+        self._seen = {}
         try:
             out = []
             for hi, k in self.keys:
@@ -288,20 +289,32 @@ class KeyModel:
                 if p.const:
                     p = Poly(_num(p.c))
                 else:
-                    p.c = _n(p.c)
+                    p = Poly(_n(p.c), p.lin, p.quad)     # (p may be kept in _seen: not changed)
                 out.append((hi, p))
             return out
         finally:
             st.c[self.note], st.z, st.loc = col, z, loc
-            self.st = self.col = None
+            self.st = self.col = self._seen = None
 
     # ------------------------------------------------------------ structure
     def sym(self, e, V, it) -> Poly:
+        # The same part meets the same values again and again (a define called from several
+        # keys, a count inside a sum): within one call its Poly is kept, and never changed.
         try:
-            p = self._split(e, V, it)
-        except NotLinear:
-            p = None
-        return p if p is not None else self.leaf(e, V, it)
+            key = (id(e), tuple([(k, v, type(v)) for k, v in V.items()]), it, type(it))  # 1 != True here
+            got = self._seen.get(key)
+        except TypeError:            # a list among the values: not kept
+            key = got = None
+        if got is None:
+            try:
+                got = self._split(e, V, it)
+            except NotLinear:
+                got = None
+            if got is None:
+                got = self.leaf(e, V, it)
+            if key is not None:
+                self._seen[key] = got
+        return got
 
     def _const(self, e, V, it):
         p = self.sym(e, V, it)
