@@ -30,7 +30,8 @@ import warnings
 #: Weights for the keys at once only below this (doubles stay exact far above it).
 COMBINE_BELOW = 2 ** 40
 #: HiGHS options; beyond scipy's own few they go to HiGHS verbatim (scipy warns, silenced).
-HIGHS_OPTIONS = {"mip_rel_gap": 0, "presolve": True}
+#: scipy turns off only ``log_to_console``; ``output_flag`` is HiGHS's switch for all its output.
+HIGHS_OPTIONS = {"mip_rel_gap": 0, "presolve": True, "output_flag": False}
 
 
 def _milp():
