@@ -37,7 +37,7 @@ def best_choice(polys, vec_alts, masks, caps, spare):
     if K > 10:
         return None
     sizes = [len(row) + 1 for row in vec_alts]          # choice 0 is nothing, a + 1 list a
-    lin, quad, const = _combined(polys, sizes)
+    lin, quad = _combined(polys, sizes)
     if lin is None:
         return None
     # rooms: what a set S of needs can take (the cards serving S, plus `spare` of the others)
@@ -143,8 +143,8 @@ def _value(lin, quad, ks):
 
 
 def _combined(polys, sizes):
-    """One table per target and per pair, of the single number maximised; (None, None, None)
-    when it would not stay exact in 64 bits."""
+    """One table per target and per pair, of the single number maximised (the keys' constants
+    left out: they move every way alike); (None, None) when it would not stay exact in 64 bits."""
     n_t = len(sizes)
     spans = []
     for _hi, p in polys:
@@ -181,8 +181,8 @@ def _combined(polys, sizes):
     bound = sum(max(map(abs, row)) for row in lin) + sum(max(abs(x) for r in m for x in r)
                                                            for m in quad.values())
     if bound >= MAX_TOTAL:
-        return None, None, None
-    return lin, quad, 0
+        return None, None
+    return lin, quad
 
 
 def _order(vecs, sizes, adj, cap, K):
