@@ -141,18 +141,30 @@ def multiply(a: Poly, b: Poly, sizes) -> Poly:
                     {st: [[v * k for v in r] for r in m] for st, m in a.quad.items()}).norm()
     if not a.quad and not b.quad:
         return _multiply_lin(a, b)
-    out = Poly(0)
+    # every product of two terms is a table of (at most) two targets, added up in place
+    c, lin, quad = 0, {}, {}
     for Ra, ta in a.terms():
         for Rb, tb in b.terms():
             R = tuple(sorted(set(Ra) | set(Rb)))
-            if len(R) > 2:
+            if not R:
+                c += _n(ta) * _n(tb)
+            elif len(R) == 1:
+                t = R[0]
+                row = lin.setdefault(t, [0] * sizes[t])
+                for k in range(sizes[t]):
+                    ks = {t: k}
+                    row[k] += _n(_at(Ra, ta, ks)) * _n(_at(Rb, tb, ks))
+            elif len(R) == 2:
+                s, t = R
+                m = quad.setdefault(R, [[0] * sizes[t] for _ in range(sizes[s])])
+                for i in range(sizes[s]):
+                    r = m[i]
+                    for j in range(sizes[t]):
+                        ks = {s: i, t: j}
+                        r[j] += _n(_at(Ra, ta, ks)) * _n(_at(Rb, tb, ks))
+            else:
                 raise NotLinear("a product involves more than two targets")
-            table = {}
-            for combo in product(*(range(sizes[t]) for t in R)):
-                ks = dict(zip(R, combo))
-                table[combo] = _n(_at(Ra, ta, ks)) * _n(_at(Rb, tb, ks))
-            out = out.plus(from_table(R, table, sizes))
-    return out
+    return Poly(c, lin, quad).norm()
 
 
 def _multiply_lin(a: Poly, b: Poly) -> Poly:
@@ -176,6 +188,35 @@ def _multiply_lin(a: Poly, b: Poly) -> Poly:
                 cur = quad.get((t, s))
                 quad[t, s] = [[x + y for x, y in zip(p, q)] for p, q in zip(cur, m)] if cur else m
     return Poly(ac * bc, lin, quad).norm()
+
+
+def total(polys) -> Poly:
+    """``0 + p1 + p2 + ...`` as :meth:`Poly.plus` would give it, summed in one pass (the polys
+    are not changed: they may be kept for reuse)."""
+    c, lin, quad, plain = 0, {}, {}, True
+    for p in polys:
+        if plain:
+            if p.const:
+                c = c + p.c
+                continue
+            c, plain = _n(c), False
+        c += _n(p.c)
+        for t, r in p.lin.items():
+            cur = lin.get(t)
+            if cur is None:
+                lin[t] = list(r)
+            else:
+                for i, v in enumerate(r):
+                    cur[i] += v
+        for k, m in p.quad.items():
+            cur = quad.get(k)
+            if cur is None:
+                quad[k] = [list(r) for r in m]
+            else:
+                for ra, rb in zip(cur, m):
+                    for i, v in enumerate(rb):
+                        ra[i] += v
+    return Poly(c) if plain else Poly(c, lin, quad).norm()
 
 
 def truth(p: Poly, sizes) -> Poly:
@@ -393,15 +434,16 @@ class KeyModel:
         items, conds = self._elements(e.args[0], V, it)
         first = e.args[0]
         fvar = first.var if isinstance(first, ast.Where) and first.var else None
-        total = Poly(0)
+        terms = []
         for x in items:
-            w = Poly(1)
+            w = None                 # None: 1 (no condition yet)
             for cond, CV, var, outer in conds:
                 cv, cit = ({**CV, var: x}, outer) if var else (CV, x)
-                w = multiply(w, truth(self.sym(cond, cv, cit), sizes), sizes)
+                tr = truth(self.sym(cond, cv, cit), sizes)
+                w = tr if w is None else multiply(w, tr, sizes)
                 if w.const and not w.c:
                     break
-            if w.const and not w.c:
+            if w is not None and w.const and not w.c:
                 continue
             if e.name == "count":
                 val = Poly(1)
@@ -409,8 +451,8 @@ class KeyModel:
                 val = Poly(x)
             else:
                 val = self.sym(e.args[1], {**V, fvar: x} if fvar else V, it if fvar else x)
-            total = total.plus(multiply(w, val, sizes))
-        return total
+            terms.append(val if w is None else multiply(w, val, sizes))
+        return total(terms)
 
     # ------------------------------------------------------------ leaves
     def leaf(self, e, V, it) -> Poly:
