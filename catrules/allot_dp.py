@@ -33,36 +33,82 @@ def best_choice(polys, vec_alts, masks, caps, spare):
     if np is None:
         return None
     n_t = len(vec_alts)
+    if not n_t:
+        return [], tuple((1 if hi else -1) * p.value({}) for hi, p in polys)
     K = max((len(v) for row in vec_alts for v in row), default=0)
     if K > 10:
         return None
     sizes = [len(row) + 1 for row in vec_alts]          # choice 0 is nothing, a + 1 list a
-    lin, quad = _combined(polys, sizes)
-    if lin is None:
+    keys = _keys(polys, sizes)
+    if keys is None:
         return None
-    # rooms: what a set S of needs can take (the cards serving S, plus `spare` of the others)
+    lin_k, quad_k, bound = keys
     total = sum(caps)
 
     def room(S):
+        """What a set S of needs can take: the cards serving S, plus `spare` of the others."""
         served = sum(c for m, c in zip(masks, caps) if m & S)
         return served + min(spare, total - served)
     cap = [room(1 << k) for k in range(K)]
     vecs = [[(0,) * K] + [tuple(v) + (0,) * (K - len(v)) for v in row] for row in vec_alts]
     adj = [set() for _ in range(n_t)]
-    for s, t in quad:
+    for s, t in quad_k:
         adj[s].add(t)
         adj[t].add(s)
     order = _order(vecs, sizes, adj, cap, K)
     if order is None:
         return None
-    # ---- the sweep: table axes = the open targets' choices, then the K demands
+    # The ranks below the keys, as many targets' as 64 bits hold (18 Cat Lady cats: all); the
+    # targets so ranked are then fixed and the next ones ranked, until every one is.
+    allowed = [list(range(z)) for z in sizes]
+    start, best_keys = 0, None
+    while start < n_t:
+        R, end = 1, start
+        while end < n_t and (bound + 1) * R * sizes[end] < MAX_TOTAL:
+            R *= sizes[end]
+            end += 1
+        if end == start:
+            return None
+        lin = [[v * R for v in row] for row in lin_k]
+        quad = {st: [[v * R for v in r] for r in m] for st, m in quad_k.items()}
+        W = R
+        for t in range(start, end):          # target t's rank weighs all later ones' together
+            W //= sizes[t]
+            lin[t] = [v - W * ((sizes[t] - 1) if k == 0 else (k - 1)) for k, v in enumerate(lin[t])]
+        best = _sweep_tables(np, lin, quad, vecs, allowed, order, adj, cap, room, K)
+        if best is None:
+            return None
+        keys_best = -(-best // R)
+        if best_keys is None:
+            best_keys = keys_best
+        elif keys_best != best_keys:         # a guard: fixing the first ranks keeps the best keys
+            return None
+        part = keys_best * R - best          # the digits, the last target least significant
+        for t in range(end - 1, start - 1, -1):
+            r = part % sizes[t]
+            part //= sizes[t]
+            allowed[t] = [0 if r == sizes[t] - 1 else r + 1]
+        start = end
+    ks = {t: a[0] for t, a in enumerate(allowed)}
+    if _value(lin_k, quad_k, ks) != best_keys:       # a guard: the way gives the best keys
+        return None
+    choice = [None if k == 0 else k - 1 for k in (ks[t] for t in range(n_t))]
+    return choice, tuple((1 if hi else -1) * p.value(ks) for hi, p in polys)
+
+
+def _sweep_tables(np, lin, quad, vecs, allowed, order, adj, cap, room, K):
+    """The best total of ``lin`` and ``quad`` over the ways that fit, targets taken in ``order``,
+    each making only its ``allowed`` choices: the tables' axes are the open targets' choices,
+    then the K demands."""
+    sizes = [len(row) for row in vecs]
     V = np.zeros((1,) * K, dtype=np.int64)
     dims = [1] * K
     open_: list = []
     done: set = set()
     for t in order:
         done.add(t)
-        grow = [min(dims[k] - 1 + max(v[k] for v in vecs[t]), cap[k]) + 1 for k in range(K)]
+        choices = [(k_t, vecs[t][k_t]) for k_t in allowed[t]]
+        grow = [min(dims[k] - 1 + max(v[k] for _k, v in choices), cap[k]) + 1 for k in range(K)]
         keep = bool(adj[t] - done)
         lead = [sizes[s] for s in open_]
         new = np.full(lead + ([sizes[t]] if keep else []) + grow, _NEG, dtype=np.int64)
@@ -75,7 +121,7 @@ def best_choice(polys, vec_alts, masks, caps, spare):
                 shape[i] = sizes[s]
                 bonus = bonus + m.reshape(shape)
         extra = (None,) * K
-        for k_t, v in enumerate(vecs[t]):
+        for k_t, v in choices:
             src, dst = [], []
             for k in range(K):
                 n = min(dims[k], grow[k] - v[k])
@@ -96,7 +142,7 @@ def best_choice(polys, vec_alts, masks, caps, spare):
         for s in [s for s in open_ if not adj[s] - done]:     # every partner taken: best of s
             V = V.max(axis=open_.index(s))
             open_.remove(s)
-    # ---- the demands that fit (Hall's condition), and the best of them
+    # the demands that fit (Hall's condition, only the rows the table can break)
     if K:
         grids = np.ogrid[tuple(slice(0, d) for d in dims)]
         ok = np.ones(dims, dtype=bool)
@@ -107,22 +153,7 @@ def best_choice(polys, vec_alts, masks, caps, spare):
                 ok &= sum(grids[k] for k in ks) <= r
         V = np.where(ok, V, _NEG)
     best = int(V.max())
-    if best < _NEG // 2:
-        return None
-    # ---- its digits: the ranks, the last target least significant
-    R = 1
-    for z in sizes:
-        R *= z
-    part = -(-best // R) * R - best
-    choice = [None] * n_t
-    for t in range(n_t - 1, -1, -1):
-        r = part % sizes[t]
-        part //= sizes[t]
-        choice[t] = None if r == sizes[t] - 1 else r
-    ks = {t: 0 if a is None else a + 1 for t, a in enumerate(choice)}
-    if _value(lin, quad, ks) != best:        # a guard: the digits must give back the number
-        return None
-    return choice, tuple((1 if hi else -1) * p.value(ks) for hi, p in polys)
+    return None if best < _NEG // 2 else best
 
 
 def _numpy():
@@ -142,10 +173,10 @@ def _value(lin, quad, ks):
             + sum(m[ks[s]][ks[t]] for (s, t), m in quad.items()))
 
 
-def _combined(polys, sizes):
-    """One table per target and per pair, of the single number maximised (the keys' constants
-    left out: they move every way alike); (None, None) when it would not stay exact in 64 bits."""
-    n_t = len(sizes)
+def _keys(polys, sizes):
+    """The keys as one number: per target and per pair a table, each key weighted so that a
+    later one never outweighs one unit of an earlier one (the constants left out: they move
+    every way alike); and a bound on its size. None when it would not stay exact in 64 bits."""
     spans = []
     for _hi, p in polys:
         s = 1
@@ -159,30 +190,21 @@ def _combined(polys, sizes):
         weights.append(w)
         w *= s
     weights.reverse()
-    R = 1
-    for z in sizes:
-        R *= z
     lin = [[0] * z for z in sizes]
     quad: dict = {}
     for (hi, p), wt in zip(polys, weights):
-        f = (wt if hi else -wt) * R
+        f = wt if hi else -wt
         for t, row in p.lin.items():
             lin[t] = [a + f * b for a, b in zip(lin[t], row)]
         for st, m in p.quad.items():
             cur = quad.get(st) or [[0] * len(r) for r in m]
             quad[st] = [[a + f * b for a, b in zip(ra, rb)] for ra, rb in zip(cur, m)]
-    # ranks, below the keys: target t's rank weighs what all later targets' ranks can make
-    W = R
-    for t in range(n_t):
-        W //= sizes[t]
-        z = sizes[t]
-        lin[t] = [v - W * ((z - 1) if k == 0 else (k - 1)) for k, v in enumerate(lin[t])]
     quad = {st: m for st, m in quad.items() if any(map(any, m))}
-    bound = sum(max(map(abs, row)) for row in lin) + sum(max(abs(x) for r in m for x in r)
-                                                           for m in quad.values())
+    bound = (sum(max(map(abs, row)) for row in lin)
+             + sum(max(abs(x) for r in m for x in r) for m in quad.values()))
     if bound >= MAX_TOTAL:
-        return None, None
-    return lin, quad
+        return None
+    return lin, quad, bound
 
 
 def _order(vecs, sizes, adj, cap, K):

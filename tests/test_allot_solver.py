@@ -343,13 +343,40 @@ def _brute_force(polys, vec_alts, masks, caps, spare):
     return best
 
 
-def test_the_dynamic_programming_keeps_what_every_way_tried_keeps():
+@pytest.mark.parametrize("max_total", [allot_dp.MAX_TOTAL, 2 ** 9])
+def test_the_dynamic_programming_keeps_what_every_way_tried_keeps(max_total, monkeypatch):
+    # with 2**9, the ranks of only a few targets at a time fit below the keys: ranked in turns
+    monkeypatch.setattr(allot_dp, "MAX_TOTAL", max_total)
+    turns = []
+    sweep = allot_dp._sweep_tables
+
+    def counted(*a):
+        turns[-1] += 1
+        return sweep(*a)
+    monkeypatch.setattr(allot_dp, "_sweep_tables", counted)
     rng = random.Random(21)
+    solved = 0
     for _ in range(60):
-        problem = _random_problem(rng, rng.randint(1, 6), keys=rng.randint(1, 3))
+        problem = _random_problem(rng, rng.randint(0, 6), keys=rng.randint(1, 3))
+        turns.append(0)
         got = allot_dp.best_choice(*problem)
-        assert got is not None
+        if got is None:               # only when even the keys alone pass 2**9
+            assert max_total == 2 ** 9
+            continue
         assert (list(got[0]), got[1]) == _brute_force(*problem)
+        solved += 1
+    assert solved >= 50
+    assert sum(t > 1 for t in turns) >= (10 if max_total == 2 ** 9 else 0)
+
+
+def test_ties_among_many_targets_go_to_the_first_ones():
+    # 40 targets alike (3**40 ways: their ranks take more than 64 bits), 7 resources: the
+    # search would feed the first 7 with their first list
+    from catrules.allot_keys import Poly
+    vec_alts = [[(1,), (1,)] for _ in range(40)]
+    polys = [(True, Poly(0, {t: [0, 1, 1] for t in range(40)}))]
+    got = allot_dp.best_choice(polys, vec_alts, [1], [7], 0)
+    assert got == ([0] * 7 + [None] * 33, (7,))
 
 
 def test_the_dynamic_programming_leaves_big_tables_to_the_integer_program(monkeypatch):
