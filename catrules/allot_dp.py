@@ -15,7 +15,9 @@ wanted list's index, or the number of lists for nothing) count as the digits
 of one number, the first target the most significant. So the best number is
 the search's way (the least ranks, target by target, among the best keys)
 and its digits spell the choice: nothing is traced back. Exact in 64-bit
-integers; None when the numbers, the needs or the tables would be too large.
+integers: when the ranks of all targets do not fit below the keys, the first
+few are ranked, fixed, then the next few. None when the keys alone, the
+needs (more than 10) or a table would be too large.
 """
 
 from __future__ import annotations
