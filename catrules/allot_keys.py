@@ -26,6 +26,10 @@ from .runtime.values import _mul
 from .runtime import as_list
 
 
+#: Values that key a part's kept Poly (equal values of these types behave alike).
+_PLAIN = frozenset((int, bool, str, ast.Sym, type(None)))
+
+
 class NotLinear(Exception):
     """The key is not a sum of terms of one or two targets' choices here: use the search."""
 
@@ -341,11 +345,10 @@ class KeyModel:
     def sym(self, e, V, it) -> Poly:
         # The same part meets the same values again and again (a define called from several
         # keys, a count inside a sum): within one call its Poly is kept, and never changed.
-        try:
-            key = (id(e), tuple([(k, v, type(v)) for k, v in V.items()]), it, type(it))  # 1 != True here
+        key = got = None
+        if type(it) in _PLAIN and all(type(v) in _PLAIN for v in V.values()):   # (else: not kept)
+            key = (id(e), tuple([(k, v, type(v)) for k, v in V.items()]), it, type(it))  # 1 != True
             got = self._seen.get(key)
-        except TypeError:            # a list among the values: not kept
-            key = got = None
         if got is None:
             try:
                 got = self._split(e, V, it)
