@@ -133,9 +133,12 @@ def time_feeding(game, name: str, repeat: int = 3, min_seconds: float = 0.2) -> 
 
     A first, untimed feeding counts the ways compared and sets how many feedings
     one timing plays (enough for ``min_seconds``, as timeit does)."""
+    from catrules import allot_solver
     base = build(game, name)
+    allot_solver.last_engine = None
     t0 = time.perf_counter()
     _st, ways = feed_counting(base.clone())
+    engine = allot_solver.last_engine
     first = time.perf_counter() - t0
     number = max(1, int(min_seconds / first)) if first > 0 else 1
     times = []
@@ -156,4 +159,36 @@ def time_feeding(game, name: str, repeat: int = 3, min_seconds: float = 0.2) -> 
         "all_seconds": times,
         "feedings_per_timing": number,
         "ways": ways,
+        "engine": engine,                   # the solver's engine: "dp", "milp", or None (searched)
     }
+
+
+def main(argv=None) -> None:
+    """``python benchmarks/catlady_feeding.py --engine milp``: the situations fed by one engine of
+    the ``allot`` (run.py --feeding uses the interpreter's own choice; this compares them)."""
+    import argparse
+    import sys
+    from pathlib import Path
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--engine", choices=["dp", "milp", "search"], default="dp",
+                    help="dp: the dynamic programming first (the default); milp: the integer program "
+                         "(HiGHS) alone; search: no solver (minutes on 18 cats)")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("situations", nargs="*", default=list(SITUATIONS))
+    args = ap.parse_args(argv)
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root))
+    import catrules
+    from catrules import allot, allot_solver
+    allot_solver.USE_DP = args.engine == "dp"
+    allot.USE_SOLVER = args.engine != "search"
+    game = catrules.load_game(str(root / GAME))
+    for name in args.situations:
+        r = time_feeding(game, name, repeat=args.repeat)
+        print(f"{name:<14} {r['seconds'] * 1000:9.2f} ms/feeding  engine {r['engine'] or 'search'}  "
+              f"ways {r['ways']}  (timings: {', '.join(f'{t * 1000:.2f}' for t in r['all_seconds'])})")
+
+
+if __name__ == "__main__":
+    main()

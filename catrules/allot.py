@@ -1,7 +1,8 @@
 """The `allot` statement: share resource cards among targets the best way.
 
-When the ``prefer`` keys split into terms of one or two targets' choices, an
-integer program finds the best way (:mod:`catrules.allot_solver`); otherwise
+When the ``prefer`` keys split into terms of one or two targets' choices, a
+solver finds the best way (:mod:`catrules.allot_solver`: a dynamic programming
+over the needs met, or an integer program when its tables would be too big); otherwise
 every way to give each target one of its wanted lists of needs (or nothing)
 is tried, feasibility checked by Hall's condition and a small max-flow, each
 complete way scored by the keys. Both keep the same way when several tie.
@@ -19,7 +20,7 @@ from .runtime import as_list
 #: The most complete allotments one ``allot`` statement may compare.
 ALLOT_LIMIT = 1_000_000
 #: Try the solver (when the keys allow it) only from this many ways (the product over the
-#: targets of their choices): below it the search is quick and scipy is not even imported.
+#: targets of their choices): below it the search is quick and numpy, scipy are not imported.
 SOLVER_FROM = 4096
 #: False: always search (tests compare the two).
 USE_SOLVER = True

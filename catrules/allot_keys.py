@@ -26,6 +26,10 @@ from .runtime.values import _mul
 from .runtime import as_list
 
 
+#: Values that key a part's kept Poly (equal values of these types behave alike).
+_PLAIN = frozenset((int, bool, str, ast.Sym, type(None)))
+
+
 class NotLinear(Exception):
     """The key is not a sum of terms of one or two targets' choices here: use the search."""
 
@@ -141,18 +145,30 @@ def multiply(a: Poly, b: Poly, sizes) -> Poly:
                     {st: [[v * k for v in r] for r in m] for st, m in a.quad.items()}).norm()
     if not a.quad and not b.quad:
         return _multiply_lin(a, b)
-    out = Poly(0)
+    # every product of two terms is a table of (at most) two targets, added up in place
+    c, lin, quad = 0, {}, {}
     for Ra, ta in a.terms():
         for Rb, tb in b.terms():
             R = tuple(sorted(set(Ra) | set(Rb)))
-            if len(R) > 2:
+            if not R:
+                c += _n(ta) * _n(tb)
+            elif len(R) == 1:
+                t = R[0]
+                row = lin.setdefault(t, [0] * sizes[t])
+                for k in range(sizes[t]):
+                    ks = {t: k}
+                    row[k] += _n(_at(Ra, ta, ks)) * _n(_at(Rb, tb, ks))
+            elif len(R) == 2:
+                s, t = R
+                m = quad.setdefault(R, [[0] * sizes[t] for _ in range(sizes[s])])
+                for i in range(sizes[s]):
+                    r = m[i]
+                    for j in range(sizes[t]):
+                        ks = {s: i, t: j}
+                        r[j] += _n(_at(Ra, ta, ks)) * _n(_at(Rb, tb, ks))
+            else:
                 raise NotLinear("a product involves more than two targets")
-            table = {}
-            for combo in product(*(range(sizes[t]) for t in R)):
-                ks = dict(zip(R, combo))
-                table[combo] = _n(_at(Ra, ta, ks)) * _n(_at(Rb, tb, ks))
-            out = out.plus(from_table(R, table, sizes))
-    return out
+    return Poly(c, lin, quad).norm()
 
 
 def _multiply_lin(a: Poly, b: Poly) -> Poly:
@@ -176,6 +192,35 @@ def _multiply_lin(a: Poly, b: Poly) -> Poly:
                 cur = quad.get((t, s))
                 quad[t, s] = [[x + y for x, y in zip(p, q)] for p, q in zip(cur, m)] if cur else m
     return Poly(ac * bc, lin, quad).norm()
+
+
+def total(polys) -> Poly:
+    """``0 + p1 + p2 + ...`` as :meth:`Poly.plus` would give it, summed in one pass (the polys
+    are not changed: they may be kept for reuse)."""
+    c, lin, quad, plain = 0, {}, {}, True
+    for p in polys:
+        if plain:
+            if p.const:
+                c = c + p.c
+                continue
+            c, plain = _n(c), False
+        c += _n(p.c)
+        for t, r in p.lin.items():
+            cur = lin.get(t)
+            if cur is None:
+                lin[t] = list(r)
+            else:
+                for i, v in enumerate(r):
+                    cur[i] += v
+        for k, m in p.quad.items():
+            cur = quad.get(k)
+            if cur is None:
+                quad[k] = [list(r) for r in m]
+            else:
+                for ra, rb in zip(cur, m):
+                    for i, v in enumerate(rb):
+                        ra[i] += v
+    return Poly(c) if plain else Poly(c, lin, quad).norm()
 
 
 def truth(p: Poly, sizes) -> Poly:
@@ -281,6 +326,7 @@ class KeyModel:
         wcol.w = wz.w = wloc.w = w
         st.c[self.note], st.z, st.loc = wcol, wz, wloc
         self.col = wcol
+        self._seen = {}
         try:
             out = []
             for hi, k in self.keys:
@@ -288,20 +334,31 @@ class KeyModel:
                 if p.const:
                     p = Poly(_num(p.c))
                 else:
-                    p.c = _n(p.c)
+                    p = Poly(_n(p.c), p.lin, p.quad)     # (p may be kept in _seen: not changed)
                 out.append((hi, p))
             return out
         finally:
             st.c[self.note], st.z, st.loc = col, z, loc
-            self.st = self.col = None
+            self.st = self.col = self._seen = None
 
     # ------------------------------------------------------------ structure
     def sym(self, e, V, it) -> Poly:
-        try:
-            p = self._split(e, V, it)
-        except NotLinear:
-            p = None
-        return p if p is not None else self.leaf(e, V, it)
+        # The same part meets the same values again and again (a define called from several
+        # keys, a count inside a sum): within one call its Poly is kept, and never changed.
+        key = got = None
+        if type(it) in _PLAIN and all(type(v) in _PLAIN for v in V.values()):   # (else: not kept)
+            key = (id(e), tuple([(k, v, type(v)) for k, v in V.items()]), it, type(it))  # 1 != True
+            got = self._seen.get(key)
+        if got is None:
+            try:
+                got = self._split(e, V, it)
+            except NotLinear:
+                got = None
+            if got is None:
+                got = self.leaf(e, V, it)
+            if key is not None:
+                self._seen[key] = got
+        return got
 
     def _const(self, e, V, it):
         p = self.sym(e, V, it)
@@ -380,15 +437,16 @@ class KeyModel:
         items, conds = self._elements(e.args[0], V, it)
         first = e.args[0]
         fvar = first.var if isinstance(first, ast.Where) and first.var else None
-        total = Poly(0)
+        terms = []
         for x in items:
-            w = Poly(1)
+            w = None                 # None: 1 (no condition yet)
             for cond, CV, var, outer in conds:
                 cv, cit = ({**CV, var: x}, outer) if var else (CV, x)
-                w = multiply(w, truth(self.sym(cond, cv, cit), sizes), sizes)
+                tr = truth(self.sym(cond, cv, cit), sizes)
+                w = tr if w is None else multiply(w, tr, sizes)
                 if w.const and not w.c:
                     break
-            if w.const and not w.c:
+            if w is not None and w.const and not w.c:
                 continue
             if e.name == "count":
                 val = Poly(1)
@@ -396,8 +454,8 @@ class KeyModel:
                 val = Poly(x)
             else:
                 val = self.sym(e.args[1], {**V, fvar: x} if fvar else V, it if fvar else x)
-            total = total.plus(multiply(w, val, sizes))
-        return total
+            terms.append(val if w is None else multiply(w, val, sizes))
+        return total(terms)
 
     # ------------------------------------------------------------ leaves
     def leaf(self, e, V, it) -> Poly:

@@ -1,6 +1,7 @@
 """The `allot` statement by an integer program (HiGHS through ``scipy.optimize.milp``).
 
-Used when every ``prefer`` key splits into terms of one or two targets' choices
+First :mod:`catrules.allot_dp` is asked (exact, and quicker where its tables stay
+small); this integer program answers when they would not. Used when every ``prefer`` key splits into terms of one or two targets' choices
 (:mod:`catrules.allot_keys`); :mod:`catrules.allot` falls back to its search
 otherwise, or when scipy is not installed (it is the optional ``solver`` extra).
 
@@ -29,7 +30,8 @@ import warnings
 #: Weights for the keys at once only below this (doubles stay exact far above it).
 COMBINE_BELOW = 2 ** 40
 #: HiGHS options; beyond scipy's own few they go to HiGHS verbatim (scipy warns, silenced).
-HIGHS_OPTIONS = {"mip_rel_gap": 0, "presolve": True}
+#: scipy turns off only ``log_to_console``; ``output_flag`` is HiGHS's switch for all its output.
+HIGHS_OPTIONS = {"mip_rel_gap": 0, "presolve": True, "output_flag": False}
 
 
 def _milp():
@@ -40,6 +42,11 @@ def _milp():
         return None
     return np, Bounds, LinearConstraint, milp
 
+
+#: False: always the integer program (tests compare it with the dynamic programming).
+USE_DP = True
+#: Which found the last answer computed afresh: "dp" or "milp" (for tests and benchmarks).
+last_engine = None
 
 #: Answers by problem (the same allot again, as in a second pass, costs nothing): a pure
 #: function of its input, so this cannot change a game.
@@ -55,11 +62,24 @@ def best_choice(polys, vec_alts, masks, caps, spare):
         if len(_memo) > 64:
             _memo.clear()
         try:
-            _memo[key] = _best_choice(polys, vec_alts, masks, caps, spare)
+            _memo[key] = _dp_or_milp(polys, vec_alts, masks, caps, spare)
         except Exception:        # noqa: BLE001 - a solver failure leaves the work to the search
             _memo[key] = None
     got = _memo[key]
     return None if got is None else (list(got[0]), got[1])
+
+
+def _dp_or_milp(polys, vec_alts, masks, caps, spare):
+    """The dynamic programming's answer when the tables stay small, else the integer program's."""
+    global last_engine
+    if USE_DP:
+        from . import allot_dp
+        got = allot_dp.best_choice(polys, vec_alts, masks, caps, spare)
+        if got is not None:
+            last_engine = "dp"
+            return got
+    last_engine = "milp"
+    return _best_choice(polys, vec_alts, masks, caps, spare)
 
 
 def _best_choice(polys, vec_alts, masks, caps, spare):

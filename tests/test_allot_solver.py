@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules import allot, allot_solver
+from catrules import allot, allot_dp, allot_solver
 from catrules.allot_keys import KeyModel, NotLinear
 from catrules.testing import card, put, zone
 
@@ -131,9 +131,12 @@ def same(a, b):
     assert a.scores() == b.scores()
 
 
+@pytest.mark.parametrize("engine", ["dp", "milp"])
 @pytest.mark.parametrize("case, value, maximal", [(1, LINEAR, False), (2, LINEAR, True), (3, PAIRS, False),
                                                   (4, PAIRS, True)])
-def test_the_solver_keeps_the_searchs_allotment_in_random_situations(case, value, maximal, monkeypatch):
+def test_the_solver_keeps_the_searchs_allotment_in_random_situations(case, value, maximal, engine, monkeypatch):
+    # both engines: the dynamic programming (allot_dp), and the integer program it leaves big ones to
+    monkeypatch.setattr(allot_solver, "USE_DP", engine == "dp")
     g = game(value=value, maximal=maximal)
     rng = random.Random(case)
     solved = 0
@@ -142,6 +145,7 @@ def test_the_solver_keeps_the_searchs_allotment_in_random_situations(case, value
         a, b, methods = both(st, monkeypatch)
         same(a, b)
         solved += methods[0] == "solver"
+        assert methods[0] != "solver" or allot_solver.last_engine == engine
     assert solved >= 9          # (a way that the search rejects, e.g. not maximal, is left to it)
 
 
@@ -176,6 +180,7 @@ def test_other_preferences_fall_back_to_the_search(prefer, monkeypatch):
 
 def test_without_scipy_the_search_does_it(monkeypatch):
     monkeypatch.setattr(allot_solver, "_milp", lambda: None)
+    monkeypatch.setattr(allot_dp, "_numpy", lambda: None)
     g = game()
     st = situation(g, random.Random(3), pets=6, bowls=6)
     a, b, methods = both(st, monkeypatch)
@@ -294,3 +299,129 @@ def _compiler_of(g):
     from catrules.program import Program
     ck = g.program.checked
     return _Compiler(Program(ck, g.program.graph), ck, g.program.graph)
+
+
+# ------------------------------------------------------------- the dynamic programming alone
+
+def _random_problem(rng, n_t, keys=2):
+    """Targets' wanted lists over 3 needs, resources by the needs they serve, and keys with
+    terms of one and two targets: small values, so that ties are common."""
+    from catrules.allot_keys import Poly
+    vec_alts = [[tuple(rng.randint(0, 2) for _ in range(3)) for _ in range(rng.randint(0, 3))]
+                for _ in range(n_t)]
+    masks = sorted({rng.randint(1, 7) for _ in range(3)}, key=lambda m: (bin(m).count("1"), m))
+    caps = [rng.randint(1, 4) for _ in masks]
+    polys = []
+    for _ in range(keys):
+        lin = {t: [rng.randint(-2, 3) for _ in range(len(r) + 1)] for t, r in enumerate(vec_alts)
+               if rng.random() < 0.7}
+        quad = {}
+        for _ in range(rng.randint(0, 4) if n_t > 1 else 0):
+            s, t = sorted(rng.sample(range(n_t), 2))
+            quad[s, t] = [[rng.randint(-1, 2) for _ in range(len(vec_alts[t]) + 1)]
+                          for _ in range(len(vec_alts[s]) + 1)]
+        polys.append((rng.random() < 0.7, Poly(rng.randint(-3, 3), lin, quad)))
+    return polys, vec_alts, masks, caps, rng.randint(0, 1)
+
+
+def _brute_force(polys, vec_alts, masks, caps, spare):
+    """Every way, in the search's order (the first target outermost, lists in order, nothing
+    last), fit by the search's max-flow; the first best is kept."""
+    import itertools
+    best = None
+    for choice in itertools.product(*[list(range(len(r))) + [None] for r in vec_alts]):
+        dem = [0, 0, 0]
+        for t, a in enumerate(choice):
+            if a is not None:
+                dem = [x + y for x, y in zip(dem, vec_alts[t][a])]
+        if allot._max_flow_plan(dem, caps, masks, spare) is None:
+            continue
+        ks = {t: 0 if a is None else a + 1 for t, a in enumerate(choice)}
+        score = tuple((1 if hi else -1) * p.value(ks) for hi, p in polys)
+        if best is None or score > best[1]:
+            best = (list(choice), score)
+    return best
+
+
+@pytest.mark.parametrize("max_total", [allot_dp.MAX_TOTAL, 2 ** 9])
+def test_the_dynamic_programming_keeps_what_every_way_tried_keeps(max_total, monkeypatch):
+    # with 2**9, the ranks of only a few targets at a time fit below the keys: ranked in turns
+    monkeypatch.setattr(allot_dp, "MAX_TOTAL", max_total)
+    turns = []
+    sweep = allot_dp._sweep_tables
+
+    def counted(*a):
+        turns[-1] += 1
+        return sweep(*a)
+    monkeypatch.setattr(allot_dp, "_sweep_tables", counted)
+    rng = random.Random(21)
+    solved = 0
+    for _ in range(60):
+        problem = _random_problem(rng, rng.randint(0, 6), keys=rng.randint(1, 3))
+        turns.append(0)
+        got = allot_dp.best_choice(*problem)
+        if got is None:               # only when even the keys alone pass 2**9
+            assert max_total == 2 ** 9
+            continue
+        assert (list(got[0]), got[1]) == _brute_force(*problem)
+        solved += 1
+    assert solved >= 50
+    assert sum(t > 1 for t in turns) >= (10 if max_total == 2 ** 9 else 0)
+
+
+def test_ties_among_many_targets_go_to_the_first_ones():
+    # 40 targets alike (3**40 ways: their ranks take more than 64 bits), 7 resources: the
+    # search would feed the first 7 with their first list
+    from catrules.allot_keys import Poly
+    vec_alts = [[(1,), (1,)] for _ in range(40)]
+    polys = [(True, Poly(0, {t: [0, 1, 1] for t in range(40)}))]
+    got = allot_dp.best_choice(polys, vec_alts, [1], [7], 0)
+    assert got == ([0] * 7 + [None] * 33, (7,))
+
+
+def test_the_dynamic_programming_leaves_big_tables_to_the_integer_program(monkeypatch):
+    rng = random.Random(22)
+    problem = _random_problem(rng, 6)
+    assert allot_dp.best_choice(*problem) is not None
+    monkeypatch.setattr(allot_dp, "MAX_TABLE", 1)
+    assert allot_dp.best_choice(*problem) is None
+    allot_solver._memo.clear()
+    got = allot_solver.best_choice(*problem)
+    assert allot_solver.last_engine == "milp"
+    assert (got[0], got[1]) == _brute_force(*problem)
+
+
+def test_the_dynamic_programming_refuses_numbers_past_64_bits():
+    from catrules.allot_keys import Poly
+    # three keys whose ranges multiply past 2**60: the weights would not stay exact
+    vec_alts = [[(1,)], [(1,)]]
+    polys = [(True, Poly(0, {0: [0, 2 ** 22], 1: [0, 1]})) for _ in range(3)]
+    assert allot_dp.best_choice(polys, vec_alts, [1], [1], 0) is None
+    allot_solver._memo.clear()
+    got = allot_solver.best_choice(polys, vec_alts, [1], [1], 0)
+    assert (got[0], got[1]) == _brute_force_1need(polys, vec_alts)
+
+
+def _brute_force_1need(polys, vec_alts):
+    # one resource, one need: at most one target eats
+    best = None
+    for choice in ([0, None], [None, 0], [None, None]):
+        ks = {t: 0 if a is None else 1 for t, a in enumerate(choice)}
+        score = tuple((1 if hi else -1) * p.value(ks) for hi, p in polys)
+        if best is None or score > best[1]:
+            best = (choice, score)
+    return best
+
+
+def test_catlady_worst_case_the_same_by_both_engines(catlady, monkeypatch):
+    # one player with 18 cats, 20 cubes (benchmarks/catlady_feeding.py): too many ways for the
+    # search, so the dynamic programming is held to the integer program (which is checked
+    # against the search above), meal by meal and cube by cube
+    cf = _feeding_module()
+    st = cf.build(catlady, "one-player-18")
+    got = []
+    for use_dp in (True, False):
+        monkeypatch.setattr(allot_solver, "USE_DP", use_dp)
+        got.append(cf.feed(st.clone()))
+        assert allot_solver.last_engine == ("dp" if use_dp else "milp")
+    same(*got)
