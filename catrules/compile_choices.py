@@ -97,15 +97,20 @@ class ChoiceStatements:
             return _ask_one(st, V, actor(st, V), o, default, kind, var, line, prompt, public,
                             need(st, V) if need is not None else None, ask)
         if need is None:
-            # the bot fast path (see catrules.autoplay): a bot that picks answers here, in the
-            # block, and the game goes on in the next one; anyone else is asked by `choose`
-            w = self.w
-            who = f"st.c[{s.actor!r}]" if s.actor in self.ck.counters else f"V[{s.actor!r}]"
-            w.put("_a = st.auto", line)
-            with Suite(w, f"if _a is not None and _a.pickers[{who}] is not None:", line):
-                w.put(f"V[{var!r}] = _a.choose(st, {who}, {options.listed.__name__}(st, V), {kind!r})", line)
-                w.chain(len(w.blocks) + 1, line)    # past the block `choose` is about to get
+            self._picked_here(s.actor, var, options.listed, kind, line)
         self.pause(choose, s.line)
+
+    def _picked_here(self, actor: str, var: str, listed, kind: str, line: int) -> None:
+        """The bot fast path (see catrules.autoplay) of a choice of one value: a bot that picks
+        answers here, in the block, among ``listed(st, V)``, and the game goes on in the next
+        block; anyone else is asked by the choice's own block, which comes next."""
+        w = self.w
+        who = f"st.c[{actor!r}]" if actor in self.ck.counters else f"V[{actor!r}]"
+        name = listed.__name__ if listed.__name__.startswith("_options") else w.bind(listed, "m")
+        w.put("_a = st.auto", line)
+        with Suite(w, f"if _a is not None and _a.pickers[{who}] is not None:", line):
+            w.put(f"V[{var!r}] = _a.choose(st, {who}, {name}(st, V), {kind!r})", line)
+            w.chain(len(w.blocks) + 1, line)    # past the block the choice is about to get
 
     def s_Menu(self, s: ast.Menu) -> None:
         actor = self._actor(s.actor)
@@ -115,12 +120,16 @@ class ChoiceStatements:
         prompt, ask = self._asking(s.opts, "Choose what to do")
         named = s.opts.default_is.value if s.opts is not None and s.opts.default_is is not None else None
 
+        def labels(st, V):
+            return [label for label, c in conds if c is None or c(st, V)]
+
         def menu(st, fr):
             V = fr.vars
-            o = [label for label, c in conds if c is None or c(st, V)]
+            o = labels(st, V)
             return _ask_one(st, V, actor(st, V), o, named if named in o else None, "value", var, line,
                             prompt, public, None, ask)
         self.old += 1                           # format 1: the menu's instruction
+        self._picked_here(s.actor, var, labels, "value", line)
         self.pause(menu, s.line)
         self._branches(s, [(f"V[{var!r}] == {label!r}", pos["line"], self.body_of(s, "then", branch=i))
                            for i, (label, _cond, _body, pos) in enumerate(s.branches)])
