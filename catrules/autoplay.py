@@ -40,8 +40,10 @@ class Autoplay:
         # the match's check after each step runs where the step-by-step game would pause again
         self.after = after_step
         # every seat picks and nothing looks in between: a pending decision's defaults (for a
-        # person's timeout, a greedy bot's ties) would never be read, so they are not worked out
-        self.plain = after_step is None and None not in self.pickers
+        # person's timeout, a greedy bot's ties) would never be read, so they are not worked out.
+        # A check that reads no more than the count of decisions says so (``looks = False``).
+        looks = after_step is not None and getattr(after_step, "looks", True)
+        self.plain = not looks and None not in self.pickers
 
     def choose(self, st, who: int, options: list, kind: str):
         """One player's choice among ``options`` (a ``chooses`` of one value), for a seat with a
