@@ -148,10 +148,12 @@ class UnitWriter:
         self.goto(_END, 0)
         src, table = [], [0]            # table[i]: the game-file line of source line i (from 1)
         order = []
+        passes = self._passes_on()
         for b, (kind, body) in enumerate(self.blocks):
             if kind == "fn":
                 order.append(None)
                 continue
+            body = self._threaded(body, passes)
             name = f"_u{self.serial}_b{b}"
             order.append(name)
             src.append(f"def {name}(st, fr):")
@@ -183,6 +185,49 @@ class UnitWriter:
         fns = [self.ns[name] if name is not None else self.blocks[b][1] for b, name in enumerate(order)]
         self.source = "\n".join(src)
         return fns, list(self.block_lines), table, filename
+
+
+    def _passes_on(self) -> dict:
+        """The blocks that only go on to another block (an empty branch's end, say): block ->
+        (the block it goes to, how: its last line)."""
+        call = f"return _u{self.serial}_b"
+        out = {}
+        for b, (kind, body) in enumerate(self.blocks):
+            if kind != "src" or b in self.heads or len(body) != 2:
+                continue
+            (i1, t1, _l1), (i2, t2, _l2) = body
+            if i1 != 1 or i2 != 1 or not t1.startswith("fr.pc = "):
+                continue
+            to = t1[len("fr.pc = "):]
+            if t2 == f"{call}{to}(st, fr)" or t2 in ("return False", "return AGAIN"):
+                out[str(b)] = (to, t2)
+        return out
+
+    def _threaded(self, body: list, passes: dict) -> list:
+        """``body`` with each call of a block that only goes on replaced by going on at once
+        (one call fewer; the block stays, for a game resumed there)."""
+        call = f"return _u{self.serial}_b"
+        out = []
+        k = 0
+        while k < len(body):
+            indent, text, line = body[k]
+            nxt = body[k + 1][1] if k + 1 < len(body) else ""
+            to = text[len("fr.pc = "):] if text.startswith("fr.pc = ") else None
+            if to in passes and nxt == f"{call}{to}(st, fr)":
+                seen = set()
+                how = nxt
+                while to in passes and to not in seen and how.startswith(call):
+                    seen.add(to)
+                    to, how = passes[to]
+                if how.startswith(call):
+                    how = f"{call}{to}(st, fr)"
+                out.append((indent, f"fr.pc = {to}", line))
+                out.append((indent, how, line))
+                k += 2
+                continue
+            out.append(body[k])
+            k += 1
+        return out
 
 
 class Suite:
