@@ -23,6 +23,7 @@ public event); at the end, the final score.  Nothing here knows a game.
 
 from __future__ import annotations
 
+import gc
 import queue
 import threading
 import time
@@ -33,16 +34,15 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widget import Widget
-from textual.widgets import OptionList, Static
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
 
 from .base import Choice, Seat
 from .painter import Painter, bullets
 from .tables import (card_counters, others_part, player_flow, score_notes, score_table, shared_counters,
                      shared_part, tally_title, winners_line)
 from .terminal import Quit
+from .tui_widgets import HELP, InspectScreen, Options, Panel, TextScreen
 
 #: Events kept in the "recent" area (all of them are a key away, in the history).
 RECENT = 60
@@ -72,10 +72,7 @@ class TuiSeat(Seat):
         self.painter = Painter(game, player, self.names)
 
     def _tell(self, fn, *args) -> None:
-        try:
-            self.app.call_from_thread(fn, *args)
-        except RuntimeError:            # the app is gone: the decision below ends the game
-            pass
+        self.app.tell(fn, *args)
 
     def show(self, view: dict, events: list) -> None:
         self.view = dict(view)
@@ -99,138 +96,6 @@ class TuiSeat(Seat):
     def finish(self, view: dict) -> None:
         self.view = self.final = dict(view)
         self._tell(self.app.refresh_seat, self)
-
-
-# ------------------------------------------------------------------ widgets
-
-class Panel(VerticalScroll, can_focus=False):
-    """An area of the screen with a title in its top border; it scrolls inside itself."""
-
-
-class Options(Widget):
-    """The options, numbered, in as many columns as fit; the cursor cell is highlighted."""
-
-    DEFAULT_CSS = "Options { height: auto; }"
-
-    def __init__(self, **kw):
-        super().__init__(**kw)
-        self.cells: list = []
-        self.cursor = 0
-
-    def set(self, cells: list, cursor: int) -> None:
-        self.cells, self.cursor = cells, cursor
-        self.refresh(layout=True)
-
-    def _columns(self, width: int) -> int:
-        cell = max((c.cell_len for c in self.cells), default=1) + 3
-        return max(1, min(len(self.cells) or 1, width // cell))
-
-    def get_content_height(self, container, viewport, width: int) -> int:
-        cols = self._columns(width)
-        return max(1, -(-len(self.cells) // cols))
-
-    def move(self, step: str) -> None:
-        if not self.cells:
-            return
-        cols = self._columns(self.size.width or 80)
-        d = {"left": -1, "right": 1, "up": -cols, "down": cols}[step]
-        k = self.cursor + d
-        if 0 <= k < len(self.cells):
-            self.cursor = k
-            self.refresh()
-
-    def render(self):
-        cols = self._columns(self.size.width or 80)
-        g = Table.grid(padding=(0, 3))
-        for _ in range(cols):
-            g.add_column(no_wrap=True)
-        row: list = []
-        for i, c in enumerate(self.cells):
-            cell = c.copy()
-            if i == self.cursor:
-                cell.stylize("reverse")
-            row.append(cell)
-            if len(row) == cols:
-                g.add_row(*row)
-                row = []
-        if row:
-            g.add_row(*row, *[""] * (cols - len(row)))
-        return g
-
-
-class TextScreen(ModalScreen):
-    """A page over the table (help, history, the end): any of its keys closes it."""
-
-    BINDINGS = [Binding("escape,q,enter,h,question_mark,space", "close", "close")]
-    DEFAULT_CSS = """
-    TextScreen { align: center middle; }
-    TextScreen > VerticalScroll { width: 100%; height: 100%; border: round $accent; padding: 0 1;
-                                  background: $surface; }
-    """
-
-    def __init__(self, title: str, body, end: bool = False):
-        super().__init__()
-        self.title_text, self.body, self.end = title, body, end
-
-    def compose(self) -> ComposeResult:
-        box = VerticalScroll(Static(self.body))
-        box.border_title = self.title_text
-        box.border_subtitle = "Enter: leave the game" if self.end else "Esc: back to the table"
-        yield box
-
-    def on_mount(self) -> None:
-        if not self.end:
-            self.query_one(VerticalScroll).scroll_end(animate=False)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-class InspectScreen(ModalScreen):
-    """Every card in sight; the highlighted one in full (its text, else its attributes)."""
-
-    BINDINGS = [Binding("escape,q,i", "close", "close")]
-    DEFAULT_CSS = """
-    InspectScreen { align: center middle; }
-    InspectScreen > Vertical { width: 100%; height: 100%; border: round $accent; background: $surface; }
-    InspectScreen OptionList, InspectScreen OptionList:focus { height: 1fr; border: none; }
-    InspectScreen #card { height: auto; max-height: 60%; padding: 0 1; border-top: solid $accent; }
-    """
-
-    def __init__(self, painter: Painter, cards: list, start: int = 0):
-        super().__init__()
-        self.painter, self.cards, self.start = painter, cards, start
-
-    def compose(self) -> ComposeResult:
-        box = Vertical(OptionList(*[Text.assemble((f"{where:<12} ", "dim"), self.painter.card(c))
-                                    for where, c in self.cards]), Static(id="card"))
-        box.border_title = "cards in sight: ↑↓ to look at one, Esc to go back"
-        yield box
-
-    def on_mount(self) -> None:
-        ol = self.query_one(OptionList)
-        ol.focus()
-        if self.cards:
-            ol.highlighted = min(self.start, len(self.cards) - 1)
-        else:
-            self.query_one("#card", Static).update(Text("No card in sight.", style="dim"))
-
-    def on_option_list_option_highlighted(self, ev) -> None:
-        self.query_one("#card", Static).update(self.painter.card_text(self.cards[ev.option_index][1]))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-HELP = """\
-1-9, 10...   type an option's number (then Enter; in a race the key alone answers)
-← → ↑ ↓      move between the options, Enter takes the highlighted one
-Enter        takes the default option (marked *), highlighted when the choice comes
-i            inspect the cards in sight (the highlighted option first)
-h            everything that happened so far
-?            these keys
-q            save the game and quit (Ctrl-C too); `catrules play --resume FILE` goes on
-"""
 
 
 # ---------------------------------------------------------------------- app
@@ -274,8 +139,30 @@ class TableApp(App):
         self.outcome: Optional[BaseException] = None   # what the match raised, if it did not finish
         self.worker: Optional[threading.Thread] = None
         self.handover: Optional[int] = None
+        # what the match thread asked of the app before it was mounted: done, in order, on mount
+        self.early: Optional[list] = []
+        self.early_lock = threading.Lock()
         for s in seats:
             s.app = self
+
+    def start_match(self) -> None:
+        """Start the match thread (once).  Started before the app runs, the match reaches its
+        first decision while the app starts, and the first frame already shows it."""
+        if self.worker is None:
+            self.worker = threading.Thread(target=self._play, name="catrules-match", daemon=True)
+            self.worker.start()
+
+    def tell(self, fn, *args) -> None:
+        """Call ``fn(*args)`` in the app's thread (from the match thread); before the app is
+        mounted, keep it for :meth:`on_mount` (so nothing is drawn twice before the first frame)."""
+        with self.early_lock:
+            if self.early is not None:
+                self.early.append((fn, args))
+                return
+        try:
+            self.call_from_thread(fn, *args)
+        except RuntimeError:            # the app is gone: the match's next decision ends it
+            pass
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="upper"):
@@ -296,8 +183,14 @@ class TableApp(App):
             self.query_one(f"#{pid}").border_title = title
         self._keys()
         self._fit()
-        self.worker = threading.Thread(target=self._play, name="catrules-match", daemon=True)
-        self.worker.start()
+        with self.early_lock:
+            early, self.early = self.early, None
+        for i, (fn, args) in enumerate(early):
+            # each call draws the table from the seat's latest view: a refresh with a call
+            # after it would be drawn over before the first frame
+            if fn != self.refresh_seat or i == len(early) - 1:
+                fn(*args)
+        self.start_match()
 
     def on_resize(self, _ev) -> None:
         self._fit()
@@ -314,10 +207,7 @@ class TableApp(App):
             self.match.run()
         except BaseException as exc:       # handed to the command line, which saves or reports it
             self.outcome = exc
-        try:
-            self.call_from_thread(self.match_over)
-        except RuntimeError:
-            pass
+        self.tell(self.match_over)
 
     def match_over(self) -> None:
         if self.outcome is not None or self.seat is None or self.seat.final is None:
@@ -573,6 +463,10 @@ def run_tui(match, seats: list, title: str = "") -> TableApp:
     the match raised (``Quit``, ``KeyboardInterrupt``, ``EOFError``, a rules error) once the screen
     is closed; returns the app (its seats hold the final views)."""
     app = TableApp(match, seats, title)
+    app.start_match()
+    # What is alive now (the game, the modules) lives as long as the program: the collector
+    # need not walk it again (a full collection during the first frame cost ~20 ms).
+    gc.freeze()
     app.run()
     _settle(app)
     return app
