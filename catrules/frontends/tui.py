@@ -42,7 +42,7 @@ from .painter import Painter, bullets
 from .tables import (card_counters, others_part, player_flow, score_notes, score_table, shared_counters,
                      shared_part, tally_title, winners_line)
 from .terminal import Quit
-from .tui_widgets import HELP, InspectScreen, Options, Panel, TextScreen
+from .tui_widgets import HELP, InspectScreen, Options, Panel, TextScreen, drawn
 
 #: Events kept in the "recent" area (all of them are a key away, in the history).
 RECENT = 60
@@ -231,12 +231,12 @@ class TableApp(App):
         p.n = view.get("players", p.n)
         p.width = None
         shared = [x for x in (shared_part(p, view, show_empty=False), shared_counters(p, view)) if x is not None]
-        self.query_one("#shared-body", Static).update(Group(*shared) if shared else Text("—", style="dim"))
-        self.query_one("#players-body", Static).update(Group(others_part(p, view), *card_counters(p, view)))
+        self.query_one("#shared-body", Static).update(drawn(Group(*shared)) if shared else Text("—", style="dim"))
+        self.query_one("#players-body", Static).update(drawn(Group(others_part(p, view), *card_counters(p, view))))
         self.query_one("#mine-body", Static).update(
-            player_flow(p, view, p.me, empty=True) if p.me is not None else Text(""))
-        self.query_one("#score-body", Static).update(self._score(seat))
-        self.query_one("#events-body", Static).update(self._recent(seat))
+            drawn(player_flow(p, view, p.me, empty=True)) if p.me is not None else Text(""))
+        self.query_one("#score-body", Static).update(drawn(self._score(seat)))
+        self.query_one("#events-body", Static).update(drawn(self._recent(seat)))
         events = self.query_one("#events", Panel)
         self.call_after_refresh(lambda: events.scroll_end(animate=False))
         self._keys()

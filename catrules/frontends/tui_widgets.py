@@ -8,6 +8,7 @@ of a decision, :class:`TextScreen` a page of text (the keys, the history, the en
 
 from __future__ import annotations
 
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -148,3 +149,28 @@ h            everything that happened so far
 ?            these keys
 q            save the game and quit (Ctrl-C too); `catrules play --resume FILE` goes on
 """
+
+
+class Drawn:
+    """A rich renderable that is drawn once for each width: Textual draws an area's content to
+    measure its height, then again to paint it, and rich tables are slow to draw."""
+
+    def __init__(self, renderable):
+        self.renderable = renderable
+        self.drawn: dict = {}
+
+    def __rich_console__(self, console, options):
+        key = (options.max_width, options.min_width, options.max_height, options.height, options.justify, options.overflow,
+               options.no_wrap, options.highlight, options.markup)
+        segments = self.drawn.get(key)
+        if segments is None:
+            segments = self.drawn[key] = list(console.render(self.renderable, options))
+        return segments
+
+    def __rich_measure__(self, console, options):
+        return Measurement.get(console, options, self.renderable)
+
+
+def drawn(renderable):
+    """``renderable`` drawn once per width (a ``Text`` as it is: Textual draws those itself)."""
+    return renderable if isinstance(renderable, Text) else Drawn(renderable)
