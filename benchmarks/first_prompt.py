@@ -34,6 +34,7 @@ import re
 import select
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -57,6 +58,12 @@ FLOORS = {
 }
 
 
+def run_from(src: str) -> str:
+    """Python code that runs the command line of the catrules in ``src`` (first on the path: run
+    with ``-c``, Python would find the catrules of the current directory first)."""
+    return f"import sys; sys.path.insert(0, {str(Path(src).resolve())!r}); from catrules.cli import main; sys.exit(main())"
+
+
 def time_to_prompt(args: list, marker: bytes, timeout: float = 20.0, src=None, python=None, code=None) -> float:
     """Seconds from fork to ``marker`` in the output of ``catrules ARGS`` (or of ``python -c CODE``)
     under a pty."""
@@ -72,8 +79,7 @@ def time_to_prompt(args: list, marker: bytes, timeout: float = 20.0, src=None, p
         if code is not None:
             os.execv(python, [python, "-c", code])
         if src:
-            os.environ["PYTHONPATH"] = src
-            os.execv(python, [python, "-c", "import sys; from catrules.cli import main; sys.exit(main())",
+            os.execv(python, [python, "-c", run_from(src),
                               *args])
         os.execv(CATRULES, [CATRULES, *args])
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
@@ -135,8 +141,7 @@ def main(argv=None) -> int:
     os.chdir(REPO)
     bytecode = bytecode_env(not args.no_bytecode_cache)
     if args.src:
-        os.system(f"PYTHONPATH={args.src} {args.python} -c 'import sys; from catrules.cli import main; "
-                  f"sys.exit(main())' check {args.game} > /dev/null 2>&1")
+        subprocess.run([args.python, "-c", run_from(args.src), "check", args.game], capture_output=True)
     else:
         os.system(f"{CATRULES} check {args.game} > /dev/null 2>&1")     # warm the caches once
     report = {"game": args.game, "runs": args.runs, "bytecode": bytecode,
