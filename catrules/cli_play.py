@@ -164,7 +164,8 @@ def _play(args) -> int:
     extra = {"cli": {"seats": specs, "log": str(Path(log_path).resolve()) if log_path else None,
                      "game_abs": str(Path(game.path).resolve()), "players": players, "options": options,
                      "handicap": handicap}}
-    gc.enable()
+    if not full_screen:
+        gc.enable()         # (the full-screen table turns it on once its first frame is drawn)
     try:
         if full_screen:
             from .frontends.tui import run_tui

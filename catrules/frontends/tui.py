@@ -141,6 +141,7 @@ class TableApp(App):
         self.handover: Optional[int] = None
         # what the match thread asked of the app before it was mounted: done, in order, on mount
         self.early: Optional[list] = []
+        self.collect_after_first_frame = False
         self.early_lock = threading.Lock()
         for s in seats:
             s.app = self
@@ -191,6 +192,8 @@ class TableApp(App):
             if fn != self.refresh_seat or i == len(early) - 1:
                 fn(*args)
         self.start_match()
+        if self.collect_after_first_frame:
+            self.call_after_refresh(gc.enable)
 
     def on_resize(self, _ev) -> None:
         self._fit()
@@ -465,8 +468,10 @@ def run_tui(match, seats: list, title: str = "") -> TableApp:
     app = TableApp(match, seats, title)
     app.start_match()
     # What is alive now (the game, the modules) lives as long as the program: the collector
-    # need not walk it again (a full collection during the first frame cost ~20 ms).
+    # need not walk it again (a full collection during the first frame cost ~20 ms).  Paused
+    # while the program started (``catrules play``), it is turned on after the first frame.
     gc.freeze()
+    app.collect_after_first_frame = not gc.isenabled()
     app.run()
     _settle(app)
     return app
