@@ -14,7 +14,9 @@ unchanged in a worker thread; a :class:`TuiSeat`'s ``decide()`` hands the decisi
 (``App.call_from_thread``) and blocks on a queue until the person answers (or asks to stop:
 then the answer is the exception the line UI would raise, ``Quit``, ``KeyboardInterrupt`` or
 ``EOFError``, and the match is left at that decision, ready to be saved).  All painting happens
-in the app's thread; the worker only hands over views, events and decisions.
+in the app's thread; the worker only hands over views, events and decisions.  :func:`run_tui`
+starts the match while the app starts: what the worker hands over before the app is mounted
+is kept and drawn on mount, so the first frame already shows the first decision.
 
 The score area shows only what the player may know: the running score when the game's score
 reads only public things (the view's ``running``), else the totals of the last ``tally`` (a
