@@ -474,17 +474,21 @@ def run_tui(match, seats: list, title: str = "") -> TableApp:
     # while the program started (``catrules play``), it is turned on after the first frame.
     gc.freeze()
     app.collect_after_first_frame = not gc.isenabled()
-    app.run()
-    _settle(app)
+    try:
+        app.run()
+    finally:
+        # also when the start is interrupted (Ctrl-C before the app has the keyboard): the match
+        # thread, started first, is stopped before the caller saves the game
+        _stop(app)
+    if app.outcome is not None:
+        raise app.outcome
     return app
 
 
-def _settle(app: TableApp) -> None:
-    """After the app closed: stop the match thread at its next decision and hand on its outcome."""
+def _stop(app: TableApp) -> None:
+    """After the app closed: stop the match thread at its next decision and wait for it."""
     if app.worker is not None and app.worker.is_alive():
         app.stop_with = app.stop_with or EOFError()      # the screen went away: like the end of input
         for s in app.seats:
             s.answers.put(app.stop_with)
         app.worker.join()
-    if app.outcome is not None:
-        raise app.outcome
