@@ -153,15 +153,17 @@ q            save the game and quit (Ctrl-C too); `catrules play --resume FILE` 
 
 class Drawn:
     """A rich renderable that is drawn once for each width: Textual draws an area's content to
-    measure its height, then again to paint it, and rich tables are slow to draw."""
+    measure its height, then again to paint it, and rich tables are slow to draw.  For what
+    does not fill a height (tables, text and groups of them: the table's areas), as the height
+    Textual asks for changes only where it cuts the lines (it cuts them itself)."""
 
     def __init__(self, renderable):
         self.renderable = renderable
         self.drawn: dict = {}
 
     def __rich_console__(self, console, options):
-        key = (options.max_width, options.min_width, options.max_height, options.height, options.justify, options.overflow,
-               options.no_wrap, options.highlight, options.markup)
+        key = (options.max_width, options.min_width, options.justify, options.overflow, options.no_wrap,
+               options.highlight, options.markup)
         segments = self.drawn.get(key)
         if segments is None:
             segments = self.drawn[key] = list(console.render(self.renderable, options))
