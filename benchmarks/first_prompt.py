@@ -7,9 +7,10 @@ Each command runs under a pseudo-terminal (as a player would start it), and the
 time counts until the first prompt's words appear in what it writes: the plain
 table's ``Your choice`` line, or, for the full-screen table, the prompt of the
 first decision drawn on the screen. The process is then stopped. Every command
-runs once to warm the caches (not counted), then ``--runs`` times (default 9);
-the median and the fastest are reported, with the load average before and after
-(the machine may be shared: compare medians taken at a similar load).
+runs once to warm the caches (not counted), then ``--runs`` times (default 9),
+the commands taking turns; the median and the fastest are reported, with the
+load average before and after (the machine may be shared: compare medians
+taken together).
 ``catrules check`` once first warms the game cache.
 
 Python's bytecode: a player's Python keeps the compiled modules (``__pycache__``);
@@ -21,8 +22,9 @@ bytecode kept under the temporary directory (``PYTHONPYCACHEPREFIX``).
 ``--floor`` also times what no catrules change can go below: Python printing the
 words, and a minimal Textual app (one ``Static``) painting them.
 ``--src DIR --python EXE`` runs the catrules found in DIR (a checkout of
-another commit, for a before/after) with that Python instead of this
-environment's ``catrules``. Speed is never asserted in the tests.
+another commit) with that Python instead of this environment's ``catrules``;
+``--src BEFORE --src AFTER`` times both, taking turns, for a before/after.
+Speed is never asserted in the tests.
 """
 
 from __future__ import annotations
@@ -121,10 +123,17 @@ def bytecode_env(cache: bool) -> str:
     return "kept as Python keeps it"
 
 
-def measure(fn, runs: int) -> dict:
-    fn()                                           # warms the caches: not counted
-    times = [fn() for _ in range(runs)]
-    return {"median": statistics.median(times), "best": min(times), "all": times}
+def measure(trials: dict, runs: int) -> dict:
+    """Each of ``trials`` (name -> a function timing one start) once to warm the caches (not
+    counted), then ``runs`` rounds in which they take turns (a shared machine's load then
+    weighs on all alike)."""
+    for fn in trials.values():
+        fn()
+    times: dict = {name: [] for name in trials}
+    for _ in range(runs):
+        for name, fn in trials.items():
+            times[name].append(fn())
+    return {name: {"median": statistics.median(t), "best": min(t), "all": t} for name, t in times.items()}
 
 
 def main(argv=None) -> int:
@@ -135,35 +144,41 @@ def main(argv=None) -> int:
     ap.add_argument("--floor", action="store_true", help="also time Python and a minimal Textual app")
     ap.add_argument("--no-bytecode-cache", action="store_true", help="compile the modules at every start")
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--src", help="run the catrules of this directory (with --python)")
+    ap.add_argument("--src", action="append",
+                    help="run the catrules of this directory (with --python); given twice or more, "
+                         "the checkouts take turns (e.g. --src ../before --src .)")
     ap.add_argument("--python", default=sys.executable, help="the Python for --src")
     args = ap.parse_args(argv)
     os.chdir(REPO)
     bytecode = bytecode_env(not args.no_bytecode_cache)
-    if args.src:
-        subprocess.run([args.python, "-c", run_from(args.src), "check", args.game], capture_output=True)
-    else:
-        os.system(f"{CATRULES} check {args.game} > /dev/null 2>&1")     # warm the caches once
-    report = {"game": args.game, "runs": args.runs, "bytecode": bytecode,
-              "load_before": os.getloadavg()[0], "seconds": {}}
-    for name, (cmd, marker) in COMMANDS.items():
-        if args.only and name != args.only:
-            continue
-        cmd = [a.format(game=args.game) for a in cmd]
-        report["seconds"][name] = measure(lambda: time_to_prompt(cmd, marker, src=args.src,
-                                                                       python=args.python), args.runs)
+    trials = {}
+    for src in args.src or [None]:
+        if src:
+            subprocess.run([args.python, "-c", run_from(src), "check", args.game], capture_output=True)
+        else:
+            os.system(f"{CATRULES} check {args.game} > /dev/null 2>&1")     # warm the game cache once
+        for name, (cmd, marker) in COMMANDS.items():
+            if args.only and name != args.only:
+                continue
+            cmd = [a.format(game=args.game) for a in cmd]
+            label = f"{name} [{src}]" if args.src and len(args.src) > 1 else name
+            trials[label] = (lambda cmd=cmd, marker=marker, src=src:
+                             time_to_prompt(cmd, marker, src=src, python=args.python))
     if args.floor:
         for name, code in FLOORS.items():
-            report["seconds"][f"floor: {name}"] = measure(
-                lambda: time_to_prompt([], FLOOR_WORDS, python=args.python, code=code), args.runs)
+            trials[f"floor: {name}"] = lambda code=code: time_to_prompt([], FLOOR_WORDS, python=args.python,
+                                                                        code=code)
+    report = {"game": args.game, "runs": args.runs, "bytecode": bytecode, "load_before": os.getloadavg()[0]}
+    report["seconds"] = measure(trials, args.runs)
     report["load_after"] = os.getloadavg()[0]
     if args.json:
         print(json.dumps(report, indent=2))
     else:
         print(f"{args.game}; bytecode {bytecode}; load average {report['load_before']:.2f} before, "
               f"{report['load_after']:.2f} after")
+        width = max(len(name) for name in report["seconds"])
         for name, r in report["seconds"].items():
-            print(f"{name:<16} first prompt after {r['median'] * 1000:5.0f} ms (median of {args.runs}; "
+            print(f"{name:<{width}}  first prompt after {r['median'] * 1000:5.0f} ms (median of {args.runs}; "
                   f"fastest {r['best'] * 1000:.0f}; all: {', '.join(f'{t * 1000:.0f}' for t in r['all'])})")
     return 0
 
