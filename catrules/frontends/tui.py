@@ -469,11 +469,12 @@ def run_tui(match, seats: list, title: str = "") -> TableApp:
     is closed; returns the app (its seats hold the final views)."""
     app = TableApp(match, seats, title)
     app.start_match()
-    # What is alive now (the game, the modules) lives as long as the program: the collector
-    # need not walk it again (a full collection during the first frame cost ~20 ms).  Paused
-    # while the program started (``catrules play``), it is turned on after the first frame.
-    gc.freeze()
+    # ``catrules play`` pauses the collector while it starts: then what is alive now (the game,
+    # the modules) lives as long as the program and is frozen (never walked again: a full
+    # collection in the first frame cost ~20 ms), and the collector is on after the first frame.
     app.collect_after_first_frame = not gc.isenabled()
+    if app.collect_after_first_frame:
+        gc.freeze()
     try:
         app.run()
     finally:
