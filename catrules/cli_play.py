@@ -12,6 +12,7 @@ has made.  The shared helpers, the errors and the argument parser (with the
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import sys
@@ -27,6 +28,18 @@ from .simulate import OverBudget
 # ==================================================================== play
 
 def cmd_play(args) -> int:
+    # A start allocates much and frees little (modules, the game): the collector's passes then
+    # are wasted time before the first prompt; it runs again once the game is being played.
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        return _play(args)
+    finally:
+        if was:
+            gc.enable()
+
+
+def _play(args) -> int:
     from rich.console import Console
 
     from .frontends.terminal import Quit
@@ -151,6 +164,8 @@ def cmd_play(args) -> int:
     extra = {"cli": {"seats": specs, "log": str(Path(log_path).resolve()) if log_path else None,
                      "game_abs": str(Path(game.path).resolve()), "players": players, "options": options,
                      "handicap": handicap}}
+    if not full_screen:
+        gc.enable()         # (the full-screen table turns it on once its first frame is drawn)
     try:
         if full_screen:
             from .frontends.tui import run_tui

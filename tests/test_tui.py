@@ -225,3 +225,61 @@ def test_the_end_shows_the_final_score_and_enter_leaves():
         await pilot.press("enter")
     run(app, (80, 24), script)
     assert app.outcome is None and match.state.finished
+
+
+def test_a_match_started_before_the_app_shows_its_first_decision_at_once():
+    # run_tui starts the match before the app: what it asks before the app is mounted is kept
+    game, match, seat = new_match("meow")
+    app = TableApp(match, [seat], "")
+    app.start_match()
+    until_asked = 0
+    while app.early is not None and not any(fn == app.ask for fn, _a in app.early):
+        until_asked += 1
+        assert until_asked < 1000, "the match never asked"
+        app.worker.join(0.01)
+    seen = {}
+
+    async def script(pilot):
+        await until(pilot, lambda: app.decision is not None)
+        seen["text"] = " ".join(screen_text(app).split())
+        seen["decision"] = app.decision
+    run(app, (120, 40), script)
+    d = seen["decision"]
+    assert d.prompt in seen["text"] and f"1 {d.options[0].label}" in seen["text"]
+    assert seat.decisions >= 1
+
+
+def test_the_collector_paused_for_the_start_is_on_after_the_first_frame():
+    import gc
+    game, match, seat = new_match("meow")
+    app = TableApp(match, [seat], "")
+    app.collect_after_first_frame = True
+    seen = {}
+
+    async def script(pilot):
+        await until(pilot, lambda: app.decision is not None)
+        await pilot.pause(0.05)
+        seen["on"] = gc.isenabled()
+    gc.disable()
+    try:
+        run(app, (80, 24), script)
+    finally:
+        gc.enable()
+    assert seen["on"]
+
+
+def test_ctrl_c_before_the_app_starts_stops_the_match_thread_first(monkeypatch):
+    # run_tui starts the match before the app: interrupted then, the match thread must be
+    # stopped (at a decision) before the caller saves the game
+    from catrules.frontends.tui import run_tui
+    game, match, seat = new_match("meow")
+
+    def interrupted(self, *a, **k):
+        self.worker.join(0.2)               # the match gets going meanwhile
+        raise KeyboardInterrupt
+    monkeypatch.setattr(TableApp, "run", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_tui(match, [seat], "")
+    assert not seat.app.worker.is_alive()
+    assert isinstance(seat.app.outcome, EOFError)
+    assert 0 in [d.player for d in match.state.pending()]     # stopped at the person's decision

@@ -14,7 +14,9 @@ unchanged in a worker thread; a :class:`TuiSeat`'s ``decide()`` hands the decisi
 (``App.call_from_thread``) and blocks on a queue until the person answers (or asks to stop:
 then the answer is the exception the line UI would raise, ``Quit``, ``KeyboardInterrupt`` or
 ``EOFError``, and the match is left at that decision, ready to be saved).  All painting happens
-in the app's thread; the worker only hands over views, events and decisions.
+in the app's thread; the worker only hands over views, events and decisions.  :func:`run_tui`
+starts the match while the app starts: what the worker hands over before the app is mounted
+is kept and drawn on mount, so the first frame already shows the first decision.
 
 The score area shows only what the player may know: the running score when the game's score
 reads only public things (the view's ``running``), else the totals of the last ``tally`` (a
@@ -23,6 +25,7 @@ public event); at the end, the final score.  Nothing here knows a game.
 
 from __future__ import annotations
 
+import gc
 import queue
 import threading
 import time
@@ -33,16 +36,15 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widget import Widget
-from textual.widgets import OptionList, Static
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
 
 from .base import Choice, Seat
 from .painter import Painter, bullets
 from .tables import (card_counters, others_part, player_flow, score_notes, score_table, shared_counters,
                      shared_part, tally_title, winners_line)
 from .terminal import Quit
+from .tui_widgets import HELP, InspectScreen, Options, Panel, TextScreen, drawn
 
 #: Events kept in the "recent" area (all of them are a key away, in the history).
 RECENT = 60
@@ -72,10 +74,7 @@ class TuiSeat(Seat):
         self.painter = Painter(game, player, self.names)
 
     def _tell(self, fn, *args) -> None:
-        try:
-            self.app.call_from_thread(fn, *args)
-        except RuntimeError:            # the app is gone: the decision below ends the game
-            pass
+        self.app.tell(fn, *args)
 
     def show(self, view: dict, events: list) -> None:
         self.view = dict(view)
@@ -99,138 +98,6 @@ class TuiSeat(Seat):
     def finish(self, view: dict) -> None:
         self.view = self.final = dict(view)
         self._tell(self.app.refresh_seat, self)
-
-
-# ------------------------------------------------------------------ widgets
-
-class Panel(VerticalScroll, can_focus=False):
-    """An area of the screen with a title in its top border; it scrolls inside itself."""
-
-
-class Options(Widget):
-    """The options, numbered, in as many columns as fit; the cursor cell is highlighted."""
-
-    DEFAULT_CSS = "Options { height: auto; }"
-
-    def __init__(self, **kw):
-        super().__init__(**kw)
-        self.cells: list = []
-        self.cursor = 0
-
-    def set(self, cells: list, cursor: int) -> None:
-        self.cells, self.cursor = cells, cursor
-        self.refresh(layout=True)
-
-    def _columns(self, width: int) -> int:
-        cell = max((c.cell_len for c in self.cells), default=1) + 3
-        return max(1, min(len(self.cells) or 1, width // cell))
-
-    def get_content_height(self, container, viewport, width: int) -> int:
-        cols = self._columns(width)
-        return max(1, -(-len(self.cells) // cols))
-
-    def move(self, step: str) -> None:
-        if not self.cells:
-            return
-        cols = self._columns(self.size.width or 80)
-        d = {"left": -1, "right": 1, "up": -cols, "down": cols}[step]
-        k = self.cursor + d
-        if 0 <= k < len(self.cells):
-            self.cursor = k
-            self.refresh()
-
-    def render(self):
-        cols = self._columns(self.size.width or 80)
-        g = Table.grid(padding=(0, 3))
-        for _ in range(cols):
-            g.add_column(no_wrap=True)
-        row: list = []
-        for i, c in enumerate(self.cells):
-            cell = c.copy()
-            if i == self.cursor:
-                cell.stylize("reverse")
-            row.append(cell)
-            if len(row) == cols:
-                g.add_row(*row)
-                row = []
-        if row:
-            g.add_row(*row, *[""] * (cols - len(row)))
-        return g
-
-
-class TextScreen(ModalScreen):
-    """A page over the table (help, history, the end): any of its keys closes it."""
-
-    BINDINGS = [Binding("escape,q,enter,h,question_mark,space", "close", "close")]
-    DEFAULT_CSS = """
-    TextScreen { align: center middle; }
-    TextScreen > VerticalScroll { width: 100%; height: 100%; border: round $accent; padding: 0 1;
-                                  background: $surface; }
-    """
-
-    def __init__(self, title: str, body, end: bool = False):
-        super().__init__()
-        self.title_text, self.body, self.end = title, body, end
-
-    def compose(self) -> ComposeResult:
-        box = VerticalScroll(Static(self.body))
-        box.border_title = self.title_text
-        box.border_subtitle = "Enter: leave the game" if self.end else "Esc: back to the table"
-        yield box
-
-    def on_mount(self) -> None:
-        if not self.end:
-            self.query_one(VerticalScroll).scroll_end(animate=False)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-class InspectScreen(ModalScreen):
-    """Every card in sight; the highlighted one in full (its text, else its attributes)."""
-
-    BINDINGS = [Binding("escape,q,i", "close", "close")]
-    DEFAULT_CSS = """
-    InspectScreen { align: center middle; }
-    InspectScreen > Vertical { width: 100%; height: 100%; border: round $accent; background: $surface; }
-    InspectScreen OptionList, InspectScreen OptionList:focus { height: 1fr; border: none; }
-    InspectScreen #card { height: auto; max-height: 60%; padding: 0 1; border-top: solid $accent; }
-    """
-
-    def __init__(self, painter: Painter, cards: list, start: int = 0):
-        super().__init__()
-        self.painter, self.cards, self.start = painter, cards, start
-
-    def compose(self) -> ComposeResult:
-        box = Vertical(OptionList(*[Text.assemble((f"{where:<12} ", "dim"), self.painter.card(c))
-                                    for where, c in self.cards]), Static(id="card"))
-        box.border_title = "cards in sight: ↑↓ to look at one, Esc to go back"
-        yield box
-
-    def on_mount(self) -> None:
-        ol = self.query_one(OptionList)
-        ol.focus()
-        if self.cards:
-            ol.highlighted = min(self.start, len(self.cards) - 1)
-        else:
-            self.query_one("#card", Static).update(Text("No card in sight.", style="dim"))
-
-    def on_option_list_option_highlighted(self, ev) -> None:
-        self.query_one("#card", Static).update(self.painter.card_text(self.cards[ev.option_index][1]))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-HELP = """\
-1-9, 10...   type an option's number (then Enter; in a race the key alone answers)
-← → ↑ ↓      move between the options, Enter takes the highlighted one
-Enter        takes the default option (marked *), highlighted when the choice comes
-i            inspect the cards in sight (the highlighted option first)
-h            everything that happened so far
-?            these keys
-q            save the game and quit (Ctrl-C too); `catrules play --resume FILE` goes on
-"""
 
 
 # ---------------------------------------------------------------------- app
@@ -274,8 +141,31 @@ class TableApp(App):
         self.outcome: Optional[BaseException] = None   # what the match raised, if it did not finish
         self.worker: Optional[threading.Thread] = None
         self.handover: Optional[int] = None
+        # what the match thread asked of the app before it was mounted: done, in order, on mount
+        self.early: Optional[list] = []
+        self.collect_after_first_frame = False
+        self.early_lock = threading.Lock()
         for s in seats:
             s.app = self
+
+    def start_match(self) -> None:
+        """Start the match thread (once).  Started before the app runs, the match reaches its
+        first decision while the app starts, and the first frame already shows it."""
+        if self.worker is None:
+            self.worker = threading.Thread(target=self._play, name="catrules-match", daemon=True)
+            self.worker.start()
+
+    def tell(self, fn, *args) -> None:
+        """Call ``fn(*args)`` in the app's thread (from the match thread); before the app is
+        mounted, keep it for :meth:`on_mount` (so nothing is drawn twice before the first frame)."""
+        with self.early_lock:
+            if self.early is not None:
+                self.early.append((fn, args))
+                return
+        try:
+            self.call_from_thread(fn, *args)
+        except RuntimeError:            # the app is gone: the match's next decision ends it
+            pass
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="upper"):
@@ -296,8 +186,16 @@ class TableApp(App):
             self.query_one(f"#{pid}").border_title = title
         self._keys()
         self._fit()
-        self.worker = threading.Thread(target=self._play, name="catrules-match", daemon=True)
-        self.worker.start()
+        with self.early_lock:
+            early, self.early = self.early, None
+        for i, (fn, args) in enumerate(early):
+            # each call draws the table from the seat's latest view: a refresh with a call
+            # after it would be drawn over before the first frame
+            if fn != self.refresh_seat or i == len(early) - 1:
+                fn(*args)
+        self.start_match()
+        if self.collect_after_first_frame:
+            self.call_after_refresh(gc.enable)
 
     def on_resize(self, _ev) -> None:
         self._fit()
@@ -314,10 +212,7 @@ class TableApp(App):
             self.match.run()
         except BaseException as exc:       # handed to the command line, which saves or reports it
             self.outcome = exc
-        try:
-            self.call_from_thread(self.match_over)
-        except RuntimeError:
-            pass
+        self.tell(self.match_over)
 
     def match_over(self) -> None:
         if self.outcome is not None or self.seat is None or self.seat.final is None:
@@ -341,12 +236,12 @@ class TableApp(App):
         p.n = view.get("players", p.n)
         p.width = None
         shared = [x for x in (shared_part(p, view, show_empty=False), shared_counters(p, view)) if x is not None]
-        self.query_one("#shared-body", Static).update(Group(*shared) if shared else Text("—", style="dim"))
-        self.query_one("#players-body", Static).update(Group(others_part(p, view), *card_counters(p, view)))
+        self.query_one("#shared-body", Static).update(drawn(Group(*shared)) if shared else Text("—", style="dim"))
+        self.query_one("#players-body", Static).update(drawn(Group(others_part(p, view), *card_counters(p, view))))
         self.query_one("#mine-body", Static).update(
-            player_flow(p, view, p.me, empty=True) if p.me is not None else Text(""))
-        self.query_one("#score-body", Static).update(self._score(seat))
-        self.query_one("#events-body", Static).update(self._recent(seat))
+            drawn(player_flow(p, view, p.me, empty=True)) if p.me is not None else Text(""))
+        self.query_one("#score-body", Static).update(drawn(self._score(seat)))
+        self.query_one("#events-body", Static).update(drawn(self._recent(seat)))
         events = self.query_one("#events", Panel)
         self.call_after_refresh(lambda: events.scroll_end(animate=False))
         self._keys()
@@ -573,17 +468,28 @@ def run_tui(match, seats: list, title: str = "") -> TableApp:
     the match raised (``Quit``, ``KeyboardInterrupt``, ``EOFError``, a rules error) once the screen
     is closed; returns the app (its seats hold the final views)."""
     app = TableApp(match, seats, title)
-    app.run()
-    _settle(app)
+    app.start_match()
+    # ``catrules play`` pauses the collector while it starts: then what is alive now (the game,
+    # the modules) lives as long as the program and is frozen (never walked again: a full
+    # collection in the first frame cost ~20 ms), and the collector is on after the first frame.
+    app.collect_after_first_frame = not gc.isenabled()
+    if app.collect_after_first_frame:
+        gc.freeze()
+    try:
+        app.run()
+    finally:
+        # also when the start is interrupted (Ctrl-C before the app has the keyboard): the match
+        # thread, started first, is stopped before the caller saves the game
+        _stop(app)
+    if app.outcome is not None:
+        raise app.outcome
     return app
 
 
-def _settle(app: TableApp) -> None:
-    """After the app closed: stop the match thread at its next decision and hand on its outcome."""
+def _stop(app: TableApp) -> None:
+    """After the app closed: stop the match thread at its next decision and wait for it."""
     if app.worker is not None and app.worker.is_alive():
         app.stop_with = app.stop_with or EOFError()      # the screen went away: like the end of input
         for s in app.seats:
             s.answers.put(app.stop_with)
         app.worker.join()
-    if app.outcome is not None:
-        raise app.outcome
