@@ -39,17 +39,7 @@ def shuffler(rng):
 
 def shuffle(rng, x: list) -> None:
     """``rng.shuffle(x)``, written out as :func:`shuffler` does (the same draws)."""
-    if type(rng) is not random.Random or not PLAIN_RANDBELOW:
-        rng.shuffle(x)
-        return
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
+    shuffler(rng)(x)
 
 
 class CopyOnWrite:

@@ -105,23 +105,8 @@ def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
                     loc[c] = slot
                 learn(st, cards, s0, slot)
                 return False
-        if st.known is None:                    # nobody keeps track: no groups for `learn`
-            for c in cards:
-                if c is None:
-                    continue
-                s0 = loc[c]
-                if simple[s0]:
-                    zs = z[s0]
-                    if zs[-1] == c:
-                        zs.pop()
-                    else:
-                        zs.remove(c)
-                else:
-                    _remove(st, c)
-                dest.append(c)
-                loc[c] = slot
-            return False
         groups = []                             # (source slot, cards) in a row, for `learn`
+        track = st.known is not None            # else nobody keeps track: no groups
         prev = group = None
         for c in cards:
             if c is None:
@@ -137,7 +122,7 @@ def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
                 _remove(st, c)
             dest.append(c)
             loc[c] = slot
-            if s0 != slot:
+            if track and s0 != slot:
                 if s0 != prev:
                     prev, group = s0, [c]
                     groups.append((s0, group))
