@@ -210,6 +210,10 @@ def cmd_simulate(args) -> int:
         def advance(done, total):
             bar.update(task, completed=done)
         progress = advance
+    # what is loaded now lives as long as the command: the collector need not look at it again
+    # for each of the games' many short-lived objects
+    import gc
+    gc.freeze()
     try:
         if bar is not None:
             bar.start()

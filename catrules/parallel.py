@@ -26,6 +26,7 @@ a real one; Ray's wheel is large and brings its own runtime.
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 import signal
@@ -127,6 +128,10 @@ class GameText:
         if game is None:
             game = self._load()
             _remember(self, game)
+            if _OWN_WORKER:
+                # the game lives as long as the worker: the collector need not look at it again
+                # for each of the games' many short-lived objects (as `catrules simulate` does)
+                gc.freeze()
         return game
 
     def _load(self):
@@ -233,6 +238,12 @@ def _in_order(finished: Iterator, chunks: list, progress) -> Iterator:
 def _quiet_worker() -> None:
     # Ctrl-C reaches every process of the terminal: the parent alone decides to stop
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _OWN_WORKER
+    _OWN_WORKER = True
+
+
+#: True in a worker process of this module's own pool (not in a cluster's workers).
+_OWN_WORKER = False
 
 
 def _pool_chunks(fn, chunks: list, workers: int) -> Iterator:
