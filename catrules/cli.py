@@ -210,8 +210,8 @@ def cmd_simulate(args) -> int:
         def advance(done, total):
             bar.update(task, completed=done)
         progress = advance
-    # what is loaded now lives as long as the command: the collector need not look at it again
-    # for each of the games' many short-lived objects
+    # what is loaded now outlives the games: the collector need not look at it again for each of
+    # the games' many short-lived objects (unfrozen after, for a caller of main() in-process)
     import gc
     gc.freeze()
     try:
@@ -232,6 +232,7 @@ def cmd_simulate(args) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     finally:
+        gc.unfreeze()
         if bar is not None:
             bar.stop()
     if args.json:

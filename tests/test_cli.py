@@ -248,6 +248,15 @@ def test_simulate_json_is_deterministic(capsys):
     assert [s["spec"] for s in c["seats"]] == ["greedy", "random", "random"]
 
 
+def test_simulate_leaves_nothing_frozen_for_a_caller_in_process(capsys):
+    # the command freezes what is loaded while the games run (the collector skips it), and
+    # unfreezes it after: a program that calls main() goes on with its objects collectable
+    import gc
+    assert gc.get_freeze_count() == 0
+    _sim(capsys, "--json")
+    assert gc.get_freeze_count() == 0
+
+
 def test_simulate_table_and_log(capsys):
     out, err = _sim(capsys, "--log", "sim.jsonl")
     assert "wins" in out and "mean score" in out and "decisions per game" in out and "games/s" in out
