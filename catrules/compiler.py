@@ -30,8 +30,8 @@ from .allot import _apply_allotment, solve_allotment
 from .allot_keys import KeyModel
 from .checker import Checked
 from .codegen import CodeGen, Env
-from .runtime.values import _add, _fits
 from .compile_units import Suite, UnitWriter
+from .runtime.blocks import UNIT_HELPERS, _by_total
 from .compile_choices import ChoiceStatements
 from .runtime.decisions import _tie_race_code
 from .compile_kinds import ValueKinds
@@ -45,7 +45,7 @@ from .said import say
 from .runtime import (RESUME_EXCHANGE, RESUME_FILL, RESUME_MOVE, _agg, _best_rt, _cards_in, _either,
                       _everyone, _fire, _first, _grid_lines, _last, _lines_rt, _log_move,
                       _minmax_rt, _nopick, _others_rt, _owner_rt, _places_rt, _position, _put, _random_rt, _top_rt,
-                      _triggered, as_list, learn, log_counter, move_cards, move_one, parse_ref, place_attr)
+                      _triggered, as_list, learn, log_counter, move_cards, parse_ref, place_attr)
 
 
 # ==================================================================== compiler
@@ -604,52 +604,3 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
 
 #: Statements of several instructions in state format 1 (they count their own).
 _COMPOUND = (ast.If, ast.Menu, ast.Together, ast.RepeatTimes, ast.RepeatUntil, ast.ForPlayers, ast.ForEach)
-
-
-def _cardlist(st, cs) -> list:
-    """The cards a move takes, as a list of its own (a zone's list changes as they go)."""
-    return list(cs) if type(cs) is list else as_list(st, cs)
-
-
-def _by_total(st, V):
-    """The ranking of a game whose ``winner:`` block says nothing else: the highest total."""
-    return V["total"]
-
-
-_by_total.body = "V['total']"
-
-
-def _kept(v):
-    """A value as it is stored: within the limits, a list as a copy of its own."""
-    v = _fits(v)
-    return list(v) if type(v) is list else v
-
-
-def _times(n):
-    """The rounds of ``repeat N times``; a count that is not a number fails as the loop's test would."""
-    if type(n) is not int:
-        n <= 0
-    return range(n)
-
-
-def _clockwise(st, first) -> list:
-    """The players clockwise from ``first``."""
-    n = st.n
-    return [(first + i) % n for i in range(n)]
-
-
-def _do_now(st, fr, key: str, V: dict) -> None:
-    """Run an action that never pauses where it is called: its unit is a single block."""
-    st.prog.codes[key][0](st, Frame(key, 0, V, fr.depth))
-
-
-def _loop_guard(st, line: int) -> None:
-    """A loop that has gone round more than STEP_LIMIT times since the last decision."""
-    raise RulesError(f"the game ran {STEP_LIMIT:,} loop rounds without anyone deciding anything "
-                     "(a forced choice does not count); a loop that never ends?", line, st.prog.path,
-                     "check the condition of `repeat until` / `repeat while`")
-
-
-#: What the generated blocks of units call, besides the expression helpers.
-UNIT_HELPERS = {"_do_now": _do_now, "_move": move_cards, "_move1": move_one, "_cardlist": _cardlist, "_kept": _kept, "_fits": _fits, "_addv": _add, "_log_counter": log_counter,
-                "_loop_guard": _loop_guard, "_times": _times, "_clockwise": _clockwise}

@@ -10,7 +10,8 @@ step loop (:mod:`catrules.engine`), call what is here:
 * :mod:`~catrules.runtime.triggers`: the effects a card entering a zone sets off;
 * :mod:`~catrules.runtime.values`: what expressions call, and the limits' guards;
 * :mod:`~catrules.runtime.decisions`: pending decisions, and the decision objects players get;
-* :mod:`~catrules.runtime.views`: what one player may see of a game.
+* :mod:`~catrules.runtime.views`: what one player may see of a game;
+* :mod:`~catrules.runtime.blocks`: the few steps of statements that the generated blocks call.
 
 The sharing of resources (``allot``) is on its own: :mod:`catrules.allot`
 (the search), :mod:`catrules.allot_keys` and :mod:`catrules.allot_solver`
