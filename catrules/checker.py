@@ -26,7 +26,8 @@ from .check_shows import ShowChecks
 from .errors import GameFileError, Reporter, suggest
 from .game_checks import WholeGameChecks
 from .parser import LANGUAGE_VERSION
-from .types import ANY, CARD, NUMBER, PLAYER, ExprChecker, Scope as _Scope, Type, describe, element, family, list_of, \
+from .check_exprs import ExprChecker
+from .types import ANY, CARD, NUMBER, PLAYER, Scope as _Scope, Type, describe, element, family, list_of, \
     not_none
 
 MAX_PLAYERS = 12
