@@ -101,4 +101,4 @@ class Autoplay:
         if not isinstance(ch, Choice):
             ch = Choice(str(ch))
         o = d.option(ch.option)
-        return d.options.index(o), (self.match._race_time(seat, d, ch.reaction_time) if d.timed else None)
+        return d.options.index(o), (self.match.race_time_of(seat, d, ch.reaction_time) if d.timed else None)

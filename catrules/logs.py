@@ -225,6 +225,12 @@ class LogWriter:
         if ev["t"] == "end" and self.state is not None and self.state.finished:
             self.write_result()
 
+    def write_as_shown(self, ev: dict, n: int) -> None:
+        """Write event number ``n`` as it is, filtered already when it happened (as a seat was
+        shown it), not filtered again with the state as it is now; after the header."""
+        self._write_header()
+        self._write(event_line(self.game, ev, n))
+
     def write_result(self, state=None) -> None:
         """Write the result line now (once; the game must be over)."""
         state = state if state is not None else self.state

@@ -23,6 +23,7 @@ from .said import seen_parts, words
 from .autoplay import Autoplay, SeatFailed
 from .engine import State
 from .errors import RulesError, SaveError
+from .randoms import rng_in, rng_out
 from .frontends.base import Choice
 
 SAVE_FORMAT = 1
@@ -294,7 +295,7 @@ class Match:
                     ch = Choice(str(ch))
                 d.option(ch.option)  # raises IllegalChoice for a bad answer
                 if d.timed:
-                    ch.reaction_time = self._race_time(seat, d, ch.reaction_time)
+                    ch.reaction_time = self.race_time_of(seat, d, ch.reaction_time)
                 answers.append((d.player, ch))
         except BaseException:
             if snap is not None:
@@ -306,7 +307,7 @@ class Match:
             st.apply(player, ch.option, ch.reaction_time)
         return True
 
-    def _race_time(self, seat, decision, time: Optional[float]) -> float:
+    def race_time_of(self, seat, decision, time: Optional[float]) -> float:
         """The race time recorded for a seat's answer: a seat that gives none gets a normal
         bot's; a seat's ``handicap`` comes off the time it gave, never below zero."""
         if time is None:
@@ -361,7 +362,7 @@ class Match:
         """Write a save file from which :meth:`resume` continues this game exactly."""
         data = {"catrules_save": SAVE_FORMAT, "version": __version__, "game": str(self.game.path),
                 "game_title": self.game.title, "game_digest": game_digest(self.game),
-                "state": self.state.to_dict(), "bot_rng": _rng_out(self.rng), **(extra or {})}
+                "state": self.state.to_dict(), "bot_rng": rng_out(self.rng.getstate()), **(extra or {})}
         tmp = Path(str(path) + ".tmp")
         tmp.write_text(json.dumps(data), encoding="utf-8")
         tmp.replace(path)
@@ -407,7 +408,7 @@ class Match:
             state.log = []          # what came before the save was shown already
         m = cls(game, state, seats, on_event=on_event)
         try:
-            m.rng = _rng_in(data["bot_rng"])
+            m.rng = rng_in(data["bot_rng"])
         except (KeyError, IndexError, TypeError, ValueError, OverflowError):
             raise SaveError("the save file is damaged: the bots' random source") from None
         return m
@@ -490,14 +491,3 @@ def follow(st: State, me: int, depth: int) -> Outcome:
         if best_lead is None or ld > best_lead:
             best, best_lead = out, ld
     return best
-
-
-def _rng_out(r):
-    v, s, g = r.getstate()
-    return [v, list(s), g]
-
-
-def _rng_in(d):
-    r = random.Random()
-    r.setstate((d[0], tuple(d[1]), d[2]))
-    return r

@@ -21,7 +21,8 @@ from ..api import load_source
 from ..bots import make_seat
 from ..errors import CatrulesError, IllegalChoice, RulesError
 from ..frontends.base import Seat
-from ..match import LazyView, Match, _rng_out, visible_event
+from ..match import LazyView, Match, visible_event
+from ..randoms import rng_out
 from . import protocol
 from .store import Store
 
@@ -159,7 +160,7 @@ class WebTable:
                 if d.player not in self.answers and not isinstance(seat, PageSeat):
                     ch = seat.decide(LazyView(st, d.player), d)
                     d.option(ch.option)
-                    t = m._race_time(seat, d, ch.reaction_time) if d.timed else None
+                    t = m.race_time_of(seat, d, ch.reaction_time) if d.timed else None
                     self.answers[d.player] = [ch.option, t]
             if any(d.player not in self.answers for d in ds):
                 break
@@ -186,7 +187,7 @@ class WebTable:
                 del seen[:-protocol.RECENT]
 
     def _save(self) -> None:
-        snap = {"state": self.state.to_dict(), "bot_rng": _rng_out(self.match.rng),
+        snap = {"state": self.state.to_dict(), "bot_rng": rng_out(self.match.rng.getstate()),
                 "answers": {str(k): v for k, v in self.answers.items()}, "events": self.count}
         self.store.save(self.id, snap, self._rows, self.state.finished)
         self._rows = []
@@ -212,16 +213,15 @@ class WebTable:
     def log_lines(self, seat: Optional[int]) -> list:
         """The seat's log of the game (JSON Lines, :mod:`catrules.logs`): only what it saw."""
         import io
-        from ..logs import LogWriter, event_line
+        from ..logs import LogWriter
         buf = io.StringIO()
         with self.lock:
             w = LogWriter(buf, self.game, self.n, self.options, self.seed, self.names, viewer=seat)
             # the events were filtered when they happened (as the seat was shown them): they are
             # written as they are, not filtered again with the state as it is now
             w.state = self.state
-            w._write_header()
             for n, ev in self.store.events(self.id, seat):
-                w._write(event_line(self.game, ev, n))
+                w.write_as_shown(ev, n)
             if self.state.finished:
                 w.write_result()
         return buf.getvalue().splitlines()
