@@ -329,6 +329,12 @@ class CodeGen:
     def b_sum(self, e, env):
         if len(e.args) == 1:
             return f"sum({self._arg_list(e, env)})"
+        first = e.args[0]
+        if isinstance(first, ast.Where) and first.cond is not None:
+            # `sum(Z where C, F)`: one pass, F of the items C holds for (not a list of them first)
+            src = self.listy(first.source, self.gen(first.source, env))
+            inner, it = env.named(first.var) if first.var else env.element()
+            return f"sum([{self.gen(e.args[1], inner)} for {it} in {src} if {self.gen(first.cond, inner)}])"
         src, it, f = self._per(e, env)
         return f"sum([{f} for {it} in {src}])"
 
