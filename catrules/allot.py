@@ -259,7 +259,11 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
 
     def score_of(used, meals):
         _apply_allotment(st, ss, si, used, ts, meals, note)
-        score = tuple([sign * _num(f(st, V)) for sign, f in signed_keys])
+        st.memo = {}                # the keys share definitions: worked out once for this way
+        try:
+            score = tuple([sign * _num(f(st, V)) for sign, f in signed_keys])
+        finally:
+            st.memo = None
         st.z[ss], st.z[si] = orig_src, orig_into
         for c in used:
             st.loc[c] = ss

@@ -24,6 +24,10 @@ from .runtime.values import GUARDS
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\[[A-Za-z_][A-Za-z_0-9]*\])?")
 
 
+#: What a definition's memory (``st.memo``) holds for arguments not worked out yet.
+_MISS = object()
+
+
 class Env:
     """How names bind while generating one function: element variables -> Python locals."""
     __slots__ = ("locals", "depth")
@@ -59,6 +63,10 @@ class CodeGen:
         self.ns.update(PLACE_GETTERS.values())
         self.count = 0
         self.defines: dict = {}
+        self.calls = None               # writing a definition: the definitions it asks
+        self.draws: dict = {}           # per definition: whether it draws at random
+        self.ns["_MISS"] = _MISS
+        self.ns["_Unhashable"] = TypeError
 
     # ------------------------------------------------------------ functions
     def function(self, e, params=(), element_names=None, name="expr"):
@@ -97,16 +105,51 @@ class CodeGen:
         return fn
 
     def define(self, d) -> str:
-        """The global name of the function for ``define`` d, compiling it on first use."""
+        """The global name of the function for ``define`` d, compiling it on first use.
+
+        While the table cannot change (a score being worked out: ``st.memo`` is a dictionary,
+        see :mod:`catrules.scoring`), a definition that goes over a list or asks other
+        definitions keeps its value per arguments there, so that ``finished(player)`` asked by
+        five score items for every player is worked out once per player.  A definition that
+        draws at random (itself or through another) is never kept."""
         key = id(d)
+        if self.calls is not None:      # asked while writing another definition
+            self.calls.append(key)
         if key in self.defines:
             return self.defines[key]
         fname = f"_d_{d.name}"
         self.defines[key] = fname
         env = Env({p: f"_p_{p}" for p in d.params}, 1)
-        body = self._gen_top(d.body, env)
-        args = ", ".join(["st"] + [f"_p_{p}" for p in d.params])
-        src = f"def {fname}({args}):\n    return {body}\n"
+        saved, self.calls = self.calls, []
+        try:
+            body = self._gen_top(d.body, env)
+            calls = self.calls
+        finally:
+            self.calls = saved
+        # draws: itself, or a definition it asks (one still being written, as when it asks
+        # itself, counts as drawing: never kept)
+        draws = "_random(" in body or any(self.draws.get(c, True) for c in calls)
+        self.draws[key] = draws
+        args = "".join(f", _p_{p}" for p in d.params)
+        if draws or not calls and " for " not in body:
+            src = f"def {fname}(st{args}):\n    return {body}\n"
+        else:
+            self.count += 1
+            kargs = "".join(f"_p_{p}, " for p in d.params)
+            src = (f"def {fname}(st{args}):\n"
+                   "    _m = st.memo\n"
+                   "    if _m is None:\n"
+                   f"        return {body}\n"
+                   f"    _k = ({self.count}, {kargs})\n"
+                   "    try:\n"
+                   "        _v = _m.get(_k, _MISS)\n"
+                   "    except _Unhashable:         # a list among the arguments: not kept\n"
+                   "        _k, _v = None, _MISS\n"
+                   "    if _v is _MISS:\n"
+                   f"        _v = {body}\n"
+                   "        if _k is not None:\n"
+                   "            _m[_k] = _v\n"
+                   "    return _v\n")
         self._compile(src, d.body if getattr(d.body, "line", 0) else d)    # errors point into the body
         return fname
 

@@ -71,6 +71,7 @@ class SaidStatements:
 class _CardOnly:
     """The state a card's face is worked out in: the program, no table."""
     __slots__ = ("prog", "loc")
+    memo = None                     # definitions keep nothing here (see State.memo)
 
     def __init__(self, prog):
         self.prog = prog

@@ -44,11 +44,15 @@ class State:
     :mod:`catrules.autoplay`): ``auto(state, pending)`` is called with the decision
     pending as if the game had paused, answers it and returns None to run on, or returns True
     to pause after all.  None (the default): every decision pauses the game.
+
+    ``memo``: while the table cannot change (scoring it, see :mod:`catrules.scoring`), a dictionary
+    where definitions keep what they worked out (see :meth:`catrules.codegen.CodeGen.define`);
+    None otherwise.
     """
 
     __slots__ = ("prog", "n", "options", "seed", "z", "loc", "c", "frames", "pending_",
                  "_rng", "_rng_frozen", "_trng", "_trng_frozen", "over", "decisions", "history", "log", "actor",
-                 "layout", "steps", "ask_forced", "known", "auto")
+                 "layout", "steps", "ask_forced", "known", "auto", "memo")
 
     #: the game's random source (shuffles, draws) and the one of bots' race times; a clone
     #: shares them with its original until either draws (:mod:`catrules.randoms`)
@@ -63,6 +67,7 @@ class State:
         st = cls()
         st.ask_forced = bool(ask_forced)
         st.auto = None
+        st.memo = None
         st.prog = prog
         st.n = players
         st.options = sorted(set(options))
@@ -129,6 +134,7 @@ class State:
         st.steps = self.steps
         st.ask_forced = self.ask_forced
         st.auto = None                     # a copy is played by whoever holds it
+        st.memo = None
         return st
 
     # ------------------------------------------------------------ running
@@ -532,6 +538,7 @@ class State:
         st.actor = d.get("actor")
         st.ask_forced = bool(d.get("ask_forced", False))
         st.auto = None
+        st.memo = None
         st.log = None
         return st
 

@@ -275,6 +275,7 @@ def _score_is_public(checked) -> bool:
 class _Options:
     """What an option-only condition reads of a state: its options."""
     __slots__ = ("options",)
+    memo = None                     # definitions keep nothing here (see State.memo)
 
     def __init__(self, options):
         self.options = options

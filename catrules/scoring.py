@@ -51,12 +51,31 @@ def write_scorer(items: list, ranking: list):
     return local["score_rows"], local["rank_keys"]
 
 
+def written_rows(st, scorer) -> list:
+    """Every player's score row by the written ``scorer`` (:func:`write_scorer`); definitions keep
+    what they work out meanwhile (``st.memo``: the table does not change while it is scored)."""
+    st.memo = {}
+    try:
+        return scorer[0](st)
+    finally:
+        st.memo = None
+
+
+def written_keys(st, scorer, rows: list) -> list:
+    """Every player's ranking key by the written ``scorer``, as :func:`written_rows`."""
+    st.memo = {}
+    try:
+        return scorer[1](st, rows)
+    finally:
+        st.memo = None
+
+
 def score_now(st) -> list:
     """The score block evaluated on the table as it is now, for every player."""
     scorer = st.prog.scorer(st.options)
     if scorer is not None:
         try:
-            return scorer[0](st)
+            return written_rows(st, scorer)
         except Exception:           # noqa: BLE001 - item by item below names the item that failed
             pass
     out = []
@@ -123,7 +142,7 @@ def rank_keys(st, rows: list) -> list:
     scorer = st.prog.scorer(st.options)
     if scorer is not None:
         try:
-            return scorer[1](st, rows)
+            return written_keys(st, scorer, rows)
         except Exception:           # noqa: BLE001 - key by key below names what failed
             pass
     keys = []

@@ -12,6 +12,7 @@ import catrules
 from catrules.bots import make_seat
 from catrules.errors import RulesError
 from catrules.match import Match
+from catrules.scoring import written_keys, written_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,8 +44,10 @@ def test_written_scorer_gives_the_items_values(path, players, options):
             if st.decisions % 3 == 1:       # mid-game tables too, not only the last
                 scorer = game.program.scorer(st.options)
                 assert scorer is not None
-                rows = scorer[0](st)
-                assert (rows, scorer[1](st, rows)) == item_by_item(st)
+                # written as one function, definitions keeping their values (errors not hidden)
+                rows = written_rows(st, scorer)
+                assert (rows, written_keys(st, scorer, rows)) == item_by_item(st)
+                assert st.memo is None
                 tried += 1
         rows = st.score_now()
         assert (rows, st.rank_keys(rows)) == item_by_item(st)
@@ -81,3 +84,48 @@ def test_a_failing_item_is_still_named_at_its_line(tmp_path):
     with pytest.raises(RulesError) as exc:
         st.score_now()
     assert exc.value.line == 15 and "score item `portion`" in str(exc.value)
+
+
+KEEPS = """catrules 3
+game "Keeps"
+players 2 to 2
+cards numbered in deck:
+    for each value in 1 to 6:
+        card
+zone deck: shared, public, pile
+zone hand: per player, public, pile
+define high(p) = hand of p where value > 3
+define lucky = random([1, 2, 3])
+define both(p) = [count(high(p)), lucky]
+flow:
+    for each player p:
+        p chooses c from deck
+        move c to hand of p
+score:
+    highs = count(high(player))
+    luck = count(both(player))
+"""
+
+
+def test_definitions_keep_values_only_while_scoring_and_never_a_random_one(tmp_path):
+    path = tmp_path / "keeps.cat"
+    path.write_text(KEEPS)
+    game = catrules.load_game(str(path))
+    ns = game.program.score_items[0][2].__globals__
+    assert "memo" in ns["_d_high"].__code__.co_names          # walks a list: may keep its value
+    assert "memo" not in ns["_d_lucky"].__code__.co_names     # draws: never kept
+    assert "memo" not in ns["_d_both"].__code__.co_names      # asks one that draws: never kept
+    st = game.new_state(2, seed=3)
+    while st.pending():
+        d = st.pending()[0]
+        st.apply(d.player, d.options[-1].id)
+    plain = ns["_d_high"](st, 0)
+    kept = {}
+    st.memo = kept
+    first = ns["_d_high"](st, 0)
+    assert first == plain and len(kept) == 1     # worked out once, and kept
+    assert ns["_d_high"](st, 0) is first         # the same arguments: the kept value
+    ns["_d_lucky"](st)
+    assert len(kept) == 1                        # a random draw is not kept
+    st.memo = None
+    assert ns["_d_high"](st, 0) is not first     # outside a scoring: worked out again
