@@ -186,7 +186,6 @@ class UnitWriter:
         self.source = "\n".join(src)
         return fns, list(self.block_lines), table, filename
 
-
     def _passes_on(self) -> dict:
         """The blocks that only go on to another block (an empty branch's end, say): block ->
         (the block it goes to, how: its last line)."""

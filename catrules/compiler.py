@@ -465,7 +465,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
             w.put(text, line)
         head, end = w.new_block(line), w.new_block(line)
         # into the loop and out of it by calling the block (see UnitWriter.chain); back to its
-        # head through the engine's loop, so that a long loop does not nest calls
+        # head by returning AGAIN to the head's own Python loop, so that a long loop nests no calls
         w.chain(head, line)
         w.loop_head(head, line)
         with Suite(w, f"if {test}:", line):
