@@ -60,7 +60,7 @@ def best_choice(polys, vec_alts, masks, caps, spare):
     order = _order(vecs, sizes, adj, cap, K)
     if order is None:
         return None
-    # The ranks below the keys, as many targets' as 64 bits hold (18 Cat Lady cats: all); the
+    # The ranks below the keys, as many targets' as 64 bits hold (18 targets of a few lists: all); the
     # targets so ranked are then fixed and the next ones ranked, until every one is.
     allowed = [list(range(z)) for z in sizes]
     start, best_keys = 0, None
