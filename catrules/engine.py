@@ -119,7 +119,7 @@ class State:
         st.seed = self.seed
         st.z = [s[:] if not s or type(s[0]) is not list else [x[:] for x in s] for s in self.z]
         st.loc = list(self.loc)
-        st.known = list(self.known)
+        st.known = list(self.known) if self.known is not None else None
         st.c = {k: (list(v) if type(v) is list else v) for k, v in self.c.items()}
         st.frames = [f.copy() for f in self.frames]
         st.pending_ = _copy_pending(self.pending_)
@@ -414,6 +414,15 @@ class State:
         and where they come from: :mod:`catrules.match` (``REFLEXES``)."""
         return round(max(least, median * self.trng.lognormvariate(0.0, spread)), 4)
 
+    def known_now(self) -> list:
+        """Per card, the players who know which slot it is in (``known``).  While bots that only
+        pick play (``known`` is None, see :meth:`catrules.match.Match.run`), what each player
+        sees now: less than they could know, so a sample hides more, never less."""
+        if self.known is not None:
+            return self.known
+        seers = self.layout.seers
+        return [seers[s] for s in self.loc]
+
     # ------------------------------------------------------------- results
     def score_now(self) -> list:
         """The score block evaluated on the table as it is now, for every player."""
@@ -465,6 +474,7 @@ class State:
         from .sampling import redeal
         st = self.clone()
         st.log = None
+        st.known = st.known_now()
         redeal(st, player, rng)
         if not keep_future:
             # the future is unknown too: later shuffles and draws use a fresh random source
@@ -491,7 +501,7 @@ class State:
             "pending": self.pending_, "rng": rng_out(State.rng.state(self)),
             "trng": rng_out(State.trng.state(self)),
             "over": self.over, "decisions": self.decisions, "history": self.history, "steps": self.steps,
-            "actor": self.actor, "ask_forced": self.ask_forced, "known": self.known,
+            "actor": self.actor, "ask_forced": self.ask_forced, "known": self.known_now(),
         }
 
     @classmethod

@@ -322,8 +322,9 @@ class Match:
         (``inline``) and nobody watches (no log), the bots answer inside the running game
         (:mod:`catrules.autoplay`), without pausing it and building decision and option objects.
         They are asked the same things in the same order, so the game is the same as step by step.
-        ``after_step`` is called after each step (a check that may stop the game); it must not
-        sample the state (:meth:`State.sample_for`) while every seat only picks.
+        ``after_step`` is called after each step (a check that may stop the game).  While every
+        seat only picks, what each player knows of card places is not kept (a sample or a save
+        meanwhile gets what each player sees then: :meth:`State.known_now`).
         """
         st = self.state
         fast = (st.log is None and self.on_event is None and not self._interactive
@@ -347,8 +348,7 @@ class Match:
             if blind:
                 # afterwards each player knows where the cards are that they see now, no more
                 # (less than they could: a sample of this state hides more, never less)
-                seers = st.layout.seers
-                st.known = [seers[s] for s in st.loc]
+                st.known = st.known_now()
         self.flush_events()
         if self.state.finished:
             # worked out only for a seat that looks (a bot does not): the table with its

@@ -263,3 +263,38 @@ def test_a_seat_that_looks_keeps_knowledge_up_to_date():
     m = Match(game, st, [make_seat(x) for x in ("greedy", "random", "random", "random")])
     m.run(lambda: seen.append(st.known is None))
     assert seen and not any(seen)
+
+
+def test_a_picking_seat_that_samples_or_saves_mid_run_sees_no_more_than_the_table():
+    # a bot of one's own with `pick` gets the state: cloning, sampling or saving it while
+    # knowledge is not kept works, with what each player sees now (never more)
+    game = catrules.load_game(str(ROOT / "games/meow.cat"))
+    seen = []
+
+    class Sampler:
+        inline = True
+        wants_events = False
+        interactive = False
+        handicap = 0.0
+        name = "sampler"
+
+        def start(self, table, player):
+            self.table, self.player = table, player
+
+        def pick(self, st, player, values, kind):
+            assert st.known is None
+            sample = st.sample_for(player, self.table.rng)
+            saved = st.to_dict()["known"]
+            seers = st.layout.seers
+            assert saved == [seers[s] for s in st.loc]
+            assert st.clone().known is None
+            seen.append(sample.finished is False)
+            return 0, None
+
+        def finish(self, view):
+            pass
+
+    st = game.new_state(4, seed=5)
+    Match(game, st, [Sampler(), make_seat("random"), make_seat("random"), make_seat("random")]).run()
+    assert st.finished and seen and all(seen)
+    assert st.known == [st.layout.seers[s] for s in st.loc]
