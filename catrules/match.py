@@ -467,7 +467,7 @@ def follow(st: State, me: int, depth: int) -> Outcome:
         if p is None:
             return _outcome(st)
         if p["kind"] == "choose":
-            pl = next(q for q in p["players"] if p["chosen"][q] == "?")
+            pl = next((q for q in p["players"] if p["chosen"][q] == "?"), me)
             if pl != me and len(st._values(p, pl)) > 1:
                 return _outcome(st)         # another player's choice: as far as one can tell
         ds = st.pending()
