@@ -454,12 +454,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
             with Suite(w, native_head, line):
                 for text in each:
                     w.put(text, line)
-                self.loops.append(None)
-                self.block(self.body_of(s))
-                self.loops.pop()
-                self.old += 1                   # format 1: the jump back
-                for text, ln in guard:
-                    w.put(text, ln)
+                self._loop_body(s, None, guard)
             return
         for text in init:
             w.put(text, line)
@@ -472,14 +467,19 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
             w.chain(end, line)
         for text in step:
             w.put(text, line)
+        self._loop_body(s, end, guard)
+        w.back(head, line)
+        w.start_block(line, end)
+
+    def _loop_body(self, s, end, guard: list) -> None:
+        """A loop's body (``stop`` goes to block ``end``, or breaks a Python loop when None),
+        then the guard against a loop that never ends."""
         self.loops.append(end)
         self.block(self.body_of(s))
         self.loops.pop()
         self.old += 1                           # format 1: the jump back
         for text, ln in guard:
-            w.put(text, ln)
-        w.back(head, line)
-        w.start_block(line, end)
+            self.w.put(text, ln)
 
     def s_RepeatTimes(self, s: ast.RepeatTimes) -> None:
         var = self.new_var()
