@@ -1096,3 +1096,19 @@ def test_M18_expert_deals_every_card_in_every_round(game):
             assert sorted(c for cs in r.deal.values() for c in cs) == sorted(set(cat_ids(game)) - boxed)
         for turn in (t for r in g.rounds for t in r.turns):
             assert not any(c in boxed for _p, c in turn.plays)
+
+
+def test_every_player_sees_which_card_was_led(game):
+    """The led card is set once it lies face up: every player's history names it (set while it
+    was still in the leader's hand, the event would show the others an unseen card)."""
+    from catrules.match import visible_event
+    st = game.new_state(players=4, seed=7, log=True)
+    rng = random.Random(7)
+    while not st.finished:
+        d = st.pending()[0]
+        st.apply(d.player, rng.choice(d.options).id)
+    leads = [ev for ev in st.log if ev["t"] == "counter" and ev["name"] == "lead" and ev["value"] is not None]
+    assert len(leads) == 27                                  # three rounds of nine turns
+    for ev in leads:
+        for p in range(4):
+            assert visible_event(st, ev, p)["value"] == ev["value"]

@@ -120,10 +120,10 @@ class TableApp(App):
             scrollbar-size-vertical: 1; height: auto; }
     #upper { height: auto; max-height: 55%; }
     #shared { width: 1fr; max-height: 100%; }
-    #score { width: 20; max-height: 100%; }
+    #score { width: 20; max-height: 100%; padding-left: 1; }
     #lower { height: 1fr; }
     #players { width: 1fr; height: 100%; }
-    #events { width: 30; height: 100%; }
+    #events { width: 30; height: 100%; padding-left: 1; }
     #mine { max-height: 6; }
     #decision { height: auto; max-height: 10; background: $boost; padding: 0 1; }
     #prompt { height: auto; }
