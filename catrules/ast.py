@@ -1,16 +1,72 @@
 """The abstract syntax tree of a game file.
 
-Every node is an attrs class that keeps the source position (``line``,
+Every node is a class made by :func:`node` that keeps the source position (``line``,
 ``column``) of the text it came from, so that the checker and the runtime can
 point at the exact place of a mistake. :mod:`catrules.parser` builds these
 nodes from the Lark parse tree; nothing else creates them.
+
+:func:`node` writes each class's ``__init__`` from its annotated fields, as attrs or
+dataclasses would, but in a fraction of their time: this module is imported before every
+first prompt (see ``docs/benchmarks.rst``, "Cold start").
 """
 
 from __future__ import annotations
 
 from typing import Any, Optional
 
-import attrs
+
+class Factory:
+    """The default of a field that is a new object for each node (``Factory(list)``)."""
+    __slots__ = ("make",)
+
+    def __init__(self, make):
+        self.make = make
+
+
+_MISSING = object()
+
+
+def fields(cls) -> tuple:
+    """The names of a node class's fields, the base classes' first."""
+    return cls.__fields__
+
+
+def node(cls):
+    """Make ``cls`` a node class: its annotated fields (after its bases' ones) become the
+    arguments of ``__init__``, in order, with the class's values as defaults; ``line`` and
+    ``column`` are keywords only.  Nodes compare by identity; ``repr`` shows every field."""
+    names, defaults = [], {}
+    for base in reversed(cls.__mro__):
+        for name in base.__dict__.get("__annotations__", ()):
+            if name not in defaults:
+                names.append(name)
+            defaults[name] = base.__dict__.get(name, defaults.get(name, _MISSING))
+    for name in cls.__dict__.get("__annotations__", ()):
+        if isinstance(cls.__dict__.get(name), Factory):
+            delattr(cls, name)              # the instance always has its own
+    kw = ("line", "column")
+    args, body, ns = [], [], {"_MISSING": _MISSING}
+    for name in names:
+        d = defaults[name]
+        if d is _MISSING:
+            args.append(name)
+            body.append(f"    self.{name} = {name}")
+        elif isinstance(d, Factory):
+            ns[f"_make_{name}"] = d.make
+            args.append(f"{name}=_MISSING")
+            body.append(f"    self.{name} = _make_{name}() if {name} is _MISSING else {name}")
+        else:
+            ns[f"_default_{name}"] = d
+            args.append(f"{name}=_default_{name}")
+            body.append(f"    self.{name} = {name}")
+    pos = [a for a, n in zip(args, names) if n not in kw]
+    kws = [a for a, n in zip(args, names) if n in kw]
+    sig = ", ".join(["self"] + pos + (["*"] + kws if kws else []))
+    exec(f"def __init__({sig}):\n" + "\n".join(body or ["    pass"]) + "\n", ns)
+    cls.__init__ = ns["__init__"]
+    cls.__init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__fields__ = tuple(names)
+    return cls
 
 
 class Sym(str):
@@ -18,10 +74,13 @@ class Sym(str):
     __slots__ = ()
 
 
-@attrs.define(eq=False)
+@node
 class Node:
-    line: int = attrs.field(kw_only=True, default=0)
-    column: int = attrs.field(kw_only=True, default=0)
+    line: int = 0               # keywords only (see :func:`node`)
+    column: int = 0
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__fields__) + ")"
 
     @property
     def pos(self) -> tuple[int, int]:
@@ -30,82 +89,82 @@ class Node:
 
 # ---- expressions ------------------------------------------------------------
 
-@attrs.define(eq=False)
+@node
 class Expr(Node):
     pass
 
 
-@attrs.define(eq=False)
+@node
 class Const(Expr):
     """A number, string, true/false or none."""
     value: Any
 
 
-@attrs.define(eq=False)
+@node
 class Name(Expr):
     """A bare name: a variable, counter, zone, option, attribute or symbol."""
     name: str
 
 
-@attrs.define(eq=False)
+@node
 class Keyword(Expr):
     """``player``, ``players`` or ``everyone``."""
     word: str
 
 
-@attrs.define(eq=False)
+@node
 class Attr(Expr):
     """``card.attribute``."""
     target: Expr
     name: str
 
 
-@attrs.define(eq=False)
+@node
 class Of(Expr):
     """``thing of owner``: a per-player zone or counter, or a card attribute."""
     name: str
     owner: Expr
 
 
-@attrs.define(eq=False)
+@node
 class Call(Expr):
     name: str
     args: list
 
 
-@attrs.define(eq=False)
+@node
 class ListExpr(Expr):
     items: list
 
 
-@attrs.define(eq=False)
+@node
 class Unary(Expr):
     op: str          # "-" or "not"
     operand: Expr
 
 
-@attrs.define(eq=False)
+@node
 class Binary(Expr):
     op: str          # + - * / % == != < > <= >= in "not in" and or
     left: Expr
     right: Expr
 
 
-@attrs.define(eq=False)
+@node
 class IfElse(Expr):
     cond: Expr
     then: Expr
     other: Expr
 
 
-@attrs.define(eq=False)
+@node
 class Text(Expr):
     """Text with values: ``"{p} wins the trick"``.  ``parts`` are strings and expressions; the
     values are shown as people read them (a player, a card's face, a symbol's display name)."""
     parts: list
 
 
-@attrs.define(eq=False)
+@node
 class Where(Expr):
     """``collection where condition``; the condition sees each element as ``it``.
 
@@ -119,7 +178,7 @@ class Where(Expr):
     var: Optional[str] = None
 
 
-@attrs.define(eq=False)
+@node
 class Pick(Expr):
     """``pick(key, k1: v1, k2: v2, else: v)``."""
     key: Expr
@@ -129,49 +188,49 @@ class Pick(Expr):
 
 # ---- statements ---------------------------------------------------------------
 
-@attrs.define(eq=False)
+@node
 class Stmt(Node):
     pass
 
 
-@attrs.define(eq=False)
+@node
 class Move(Stmt):
     cards: Expr
     dest: Expr
 
 
-@attrs.define(eq=False)
+@node
 class Shuffle(Stmt):
     zone: Expr
 
 
-@attrs.define(eq=False)
+@node
 class Fill(Stmt):
     zone: Expr
     source: Expr
 
 
-@attrs.define(eq=False)
+@node
 class Exchange(Stmt):
     first: Expr
     second: Expr
 
 
-@attrs.define(eq=False)
+@node
 class Assign(Stmt):
     name: str
     owner: Optional[Expr]
     value: Expr
 
 
-@attrs.define(eq=False)
+@node
 class Add(Stmt):
     amount: Expr
     name: str
     owner: Optional[Expr]
 
 
-@attrs.define(eq=False)
+@node
 class ChooseOpts(Node):
     preferring: Optional[Expr] = None
     default_dir: Optional[str] = None   # "lowest" | "highest"
@@ -180,7 +239,7 @@ class ChooseOpts(Node):
     asking: Optional[Expr] = None       # ``asking "..."``: the prompt (text)
 
 
-@attrs.define(eq=False)
+@node
 class Choose(Stmt):
     """``p chooses c from options [preferring cond] [default lowest key]``."""
     actor: str
@@ -191,63 +250,63 @@ class Choose(Stmt):
     count: Optional[Expr] = None      # ``chooses 3 cards``: several cards, ``var`` is their list
 
 
-@attrs.define(eq=False)
+@node
 class Play(Stmt):
     phase: str
 
 
-@attrs.define(eq=False)
+@node
 class Do(Stmt):
     action: str
     args: list
 
 
-@attrs.define(eq=False)
+@node
 class Announce(Stmt):
     text: Expr                # a text, with values in braces
 
 
-@attrs.define(eq=False)
+@node
 class Nothing(Stmt):
     """``do nothing``: a statement for a branch with nothing to do."""
 
 
-@attrs.define(eq=False)
+@node
 class EndGame(Stmt):
     pass
 
 
-@attrs.define(eq=False)
+@node
 class StopLoop(Stmt):
     pass
 
 
-@attrs.define(eq=False)
+@node
 class Tally(Stmt):
     """Score now: add each player's score items to their running totals and show them."""
     title: Optional[Expr] = None      # ``tally "after round {r}"``: what the tally is called
 
 
-@attrs.define(eq=False)
+@node
 class If(Stmt):
     branches: list            # list of (cond Expr, body list)
     otherwise: Optional[list]
 
 
-@attrs.define(eq=False)
+@node
 class RepeatTimes(Stmt):
     count: Expr
     body: list
 
 
-@attrs.define(eq=False)
+@node
 class RepeatUntil(Stmt):
     cond: Expr
     body: list
     negate: bool = False      # True for ``repeat while``
 
 
-@attrs.define(eq=False)
+@node
 class ForPlayers(Stmt):
     var: str
     start: Optional[Expr]     # clockwise from ...
@@ -255,14 +314,14 @@ class ForPlayers(Stmt):
     body: list
 
 
-@attrs.define(eq=False)
+@node
 class ForEach(Stmt):
     var: str
     source: Expr
     body: list
 
 
-@attrs.define(eq=False)
+@node
 class Together(Stmt):
     """A simultaneous choice: ``secretly each player`` or ``race each player``.
 
@@ -281,7 +340,7 @@ class Together(Stmt):
     optional: bool = False            # ``race ... may choose``: a player may sit the race out
 
 
-@attrs.define(eq=False)
+@node
 class Menu(Stmt):
     """``p chooses:`` with named branches; a branch is offered while its condition holds."""
     actor: str
@@ -290,7 +349,7 @@ class Menu(Stmt):
     opts: Optional[ChooseOpts] = None   # ``default "label"`` and ``asking "..."``
 
 
-@attrs.define(eq=False)
+@node
 class Allot(Stmt):
     """``allot R to T into Z:`` share resource cards among target cards the best way.
 
@@ -307,26 +366,26 @@ class Allot(Stmt):
     serves: Optional[str] = None
     spare: Optional[Expr] = None
     note: Optional[str] = None
-    prefer: list = attrs.Factory(list)   # list of (direction, Expr)
+    prefer: list = Factory(list)   # list of (direction, Expr)
     maximal: bool = False                # only ways where no unmet target could still be met
-    clause_pos: dict = attrs.Factory(dict)
+    clause_pos: dict = Factory(dict)
 
 
 # ---- declarations ---------------------------------------------------------------
 
-@attrs.define(eq=False)
+@node
 class Option(Node):
     name: str
     text: str
 
 
-@attrs.define(eq=False)
+@node
 class CardRow(Node):
     copies: int
     attrs: dict               # attribute -> python value
 
 
-@attrs.define(eq=False)
+@node
 class CardType(Node):
     name: str
     zone: str
@@ -335,13 +394,13 @@ class CardType(Node):
     zone_column: int = 0
 
 
-@attrs.define(eq=False)
+@node
 class Zone(Node):
     name: str
     props: list               # list of (words tuple, line, column)
 
 
-@attrs.define(eq=False)
+@node
 class Counter(Node):
     name: str
     per_player: bool
@@ -349,21 +408,21 @@ class Counter(Node):
     per_card: bool = False    # ``counter NAME of each card``: one value per card
 
 
-@attrs.define(eq=False)
+@node
 class Define(Node):
     name: str
     params: list
     body: Expr
 
 
-@attrs.define(eq=False)
+@node
 class Action(Node):
     name: str
     params: list
     body: list
 
 
-@attrs.define(eq=False)
+@node
 class Trigger(Node):
     var: str
     zone: str
@@ -379,13 +438,13 @@ class Trigger(Node):
         return f"when card enters {self.zone}{src} (line {self.line})"
 
 
-@attrs.define(eq=False)
+@node
 class Phase(Node):
     name: str
     body: list
 
 
-@attrs.define(eq=False)
+@node
 class ScoreItem(Node):
     name: str
     value: Expr
@@ -393,14 +452,14 @@ class ScoreItem(Node):
     only_if: Optional[Expr] = None    # ``= ... if OPTIONS``: the item exists only in such games
 
 
-@attrs.define(eq=False)
+@node
 class ShowSymbol(Node):
     """``show wild_card as "WILD!"``: how a symbol is written for people."""
     symbol: str
     text: str
 
 
-@attrs.define(eq=False)
+@node
 class ShowCard(Node):
     """``show card c of piece as TEXT`` (``face``) or ``describe card ...`` (``text``)."""
     what: str                 # "face" | "text"
@@ -409,25 +468,25 @@ class ShowCard(Node):
     value: Expr
 
 
-@attrs.define(eq=False)
+@node
 class RankBy(Node):
     direction: str            # "highest" | "lowest"
     key: Expr
 
 
-@attrs.define(eq=False)
+@node
 class Extends(Node):
     """``extends "base.cat"``: the path as written (relative to the variant's file)."""
     target: str
 
 
-@attrs.define(eq=False)
+@node
 class Replace(Node):
     """``replace DECLARATION``: the declaration stands in for the base's of that kind and name."""
     item: Any                 # an AST node, or ("setup" | "flow" | "score" | "winner", ...)
 
 
-@attrs.define(eq=False)
+@node
 class Remove(Node):
     """``remove KIND NAME`` or ``remove cards of TYPE where COND``."""
     kind: str                 # option | cards | zone | counter | define | action | phase | score
@@ -435,35 +494,35 @@ class Remove(Node):
     cond: Optional[Expr] = None
 
 
-@attrs.define(eq=False)
+@node
 class GameFile(Node):
     path: str
     version: int
     title: str
     min_players: int
     max_players: int
-    options: list = attrs.Factory(list)
-    cards: list = attrs.Factory(list)
-    zones: list = attrs.Factory(list)
-    counters: list = attrs.Factory(list)
-    defines: list = attrs.Factory(list)
-    actions: list = attrs.Factory(list)
-    triggers: list = attrs.Factory(list)
-    phases: list = attrs.Factory(list)
-    setup: list = attrs.Factory(list)
-    flow: list = attrs.Factory(list)
-    score: list = attrs.Factory(list)
-    ranking: list = attrs.Factory(list)     # RankBy; "ties share" is the default
+    options: list = Factory(list)
+    cards: list = Factory(list)
+    zones: list = Factory(list)
+    counters: list = Factory(list)
+    defines: list = Factory(list)
+    actions: list = Factory(list)
+    triggers: list = Factory(list)
+    phases: list = Factory(list)
+    setup: list = Factory(list)
+    flow: list = Factory(list)
+    score: list = Factory(list)
+    ranking: list = Factory(list)     # RankBy; "ties share" is the default
     tie_race: int = 0                       # line of `ties race` (players still tied race), or 0
-    symbol_names: list = attrs.Factory(list)   # ShowSymbol
-    card_shows: list = attrs.Factory(list)     # ShowCard
+    symbol_names: list = Factory(list)   # ShowSymbol
+    card_shows: list = Factory(list)     # ShowCard
     source: str = ""
     setup_pos: tuple = (0, 0)
     flow_pos: tuple = (0, 0)
     extends: Optional["Extends"] = None      # `extends "base.cat"`: a variant of that game
-    edits: list = attrs.Factory(list)        # Replace and Remove, in file order
-    origins: dict = attrs.Factory(dict)      # id(node) -> path, for nodes from a base file
-    sources: dict = attrs.Factory(dict)      # path -> text, of every base file
+    edits: list = Factory(list)        # Replace and Remove, in file order
+    origins: dict = Factory(dict)      # id(node) -> path, for nodes from a base file
+    sources: dict = Factory(dict)      # path -> text, of every base file
 
     @property
     def bodies(self) -> list:
@@ -478,8 +537,8 @@ def walk(node):
         n = stack.pop()
         if isinstance(n, Node):
             yield n
-            for f in attrs.fields(type(n)):
-                v = getattr(n, f.name)
+            for f in type(n).__fields__:
+                v = getattr(n, f)
                 if isinstance(v, (Node, list, tuple)):
                     stack.append(v)
         elif isinstance(n, (list, tuple)):

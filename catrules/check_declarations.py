@@ -10,28 +10,14 @@ the checker (:mod:`catrules.checker`), which runs it before the bodies.
 
 from __future__ import annotations
 
-import attrs
-
 from . import ast
+from .checked import ZoneSpec
 from .errors import suggest
 from .parser import keywords
 from .types import join, value_type
 
 VISIBILITIES = ("public", "owner", "hidden")
 SHAPES = ("pile", "row", "grid", "lines")
-
-
-@attrs.define
-class ZoneSpec:
-    """A zone as declared: shared or per player, who sees it, its shape (a grid's size)."""
-    name: str
-    index: int
-    per_player: bool = False
-    visibility: str = "public"
-    shape: str = "pile"
-    rows: int = 0
-    cols: int = 0
-    line: int = 0
 
 
 class DeclarationChecks:

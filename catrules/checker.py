@@ -17,11 +17,11 @@ and the type of every expression in :mod:`catrules.types`.  Its result,
 
 from __future__ import annotations
 
-import attrs
 from typing import Optional
 
 from . import ast
-from .check_declarations import DeclarationChecks, ZoneSpec  # noqa: F401 - ZoneSpec: catrules.checker's own name
+from .check_declarations import DeclarationChecks
+from .checked import Checked, ZoneSpec  # noqa: F401 - catrules.checker's own names too
 from .check_shows import ShowChecks
 from .errors import GameFileError, Reporter, suggest
 from .game_checks import WholeGameChecks
@@ -31,27 +31,6 @@ from .types import ANY, CARD, NUMBER, PLAYER, Scope as _Scope, Type, describe, e
     not_none
 
 MAX_PLAYERS = 12
-
-
-@attrs.define
-class Checked:
-    """A game file that passed the checks, with its name table."""
-    game: ast.GameFile
-    zones: dict                  # name -> ZoneSpec
-    attributes: list             # card attribute names in first-seen order
-    symbols: set
-    counters: dict               # name -> ast.Counter
-    options: dict
-    defines: dict
-    actions: dict
-    phases: dict
-    names: dict                  # id(node) -> (kind, detail)
-    warnings: list
-    card_types: dict             # name -> ast.CardType
-    components: list             # score item names
-    types: dict = attrs.Factory(dict)   # id(expression node) -> types.Type
-    counter_types: dict = attrs.Factory(dict)   # counter name -> types.Type (what it may hold)
-    local_types: dict = attrs.Factory(dict)     # (unit, variable name) -> types.Type
 
 
 def _added_in(n, defines) -> Optional[tuple]:

@@ -21,8 +21,7 @@ from typing import Optional
 
 from .cli import (FORCE_TTY_ENV, _check_budget, HANDICAP_MAX, NO_TTY_MESSAGE, SEATS_HINT, Failure, UsageError, _check_bot_specs,
                   _err, _is_human, _load, _options, _players, _split_specs, _viewer)
-from .errors import CatrulesError, RulesError, SaveError
-from .simulate import OverBudget
+from .errors import CatrulesError, OverBudget, RulesError, SaveError
 
 
 # ==================================================================== play

@@ -28,7 +28,7 @@ from . import ast
 from . import graph as graphmod
 from .allot import _apply_allotment, solve_allotment
 from .allot_keys import KeyModel
-from .checker import Checked
+from .checked import Checked
 from .codegen import CodeGen, Env
 from .compile_units import Suite, UnitWriter
 from .runtime.blocks import UNIT_HELPERS, _by_total

@@ -10,10 +10,10 @@ from __future__ import annotations
 import difflib
 from typing import Iterable
 
-import attrs
+import dataclasses
 
 
-@attrs.define
+@dataclasses.dataclass
 class Diagnostic:
     path: str
     line: int
@@ -136,3 +136,11 @@ def _pos(node_or_pos) -> tuple[int, int]:
     if isinstance(node_or_pos, tuple):
         return node_or_pos
     return (getattr(node_or_pos, "line", 0) or 0, getattr(node_or_pos, "column", 0) or 0)
+
+
+class OverBudget(Exception):
+    """A game asked for more decisions than its budget (see :func:`catrules.simulate.decision_budget`)."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"the game asked for more than {limit:,} decisions without ending")
+        self.limit = limit

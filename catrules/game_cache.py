@@ -76,7 +76,7 @@ def _nodes(root) -> dict:
             if id(x) in seen:
                 continue
             seen[id(x)] = x
-            todo.extend(getattr(x, a.name) for a in type(x).__attrs_attrs__)
+            todo.extend(getattr(x, a) for a in ast.fields(type(x)))
         elif isinstance(x, (list, tuple)):
             todo.extend(x)
         elif isinstance(x, dict):

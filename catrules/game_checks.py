@@ -10,7 +10,6 @@ and `pick` cases that are not fixed values.  :class:`WholeGameChecks` is part of
 
 from __future__ import annotations
 
-import attrs
 
 from . import ast
 
@@ -236,8 +235,8 @@ def _leaves(body) -> bool:
         if isinstance(n, (list, tuple)):
             stack.extend(n)
         elif isinstance(n, ast.Stmt):
-            for f in attrs.fields(type(n)):
-                v = getattr(n, f.name)
+            for f in ast.fields(type(n)):
+                v = getattr(n, f)
                 if isinstance(v, (ast.Node, list, tuple)):
                     stack.append(v)
     return False

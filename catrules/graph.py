@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 from . import ast
 from . import source_text as text
-from .checker import Checked
+from .checked import Checked
 from .light_graph import DiGraph
 
 if TYPE_CHECKING:                      # the real graph type, for readers; not imported to play

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-import attrs
+import dataclasses
 
 from . import __version__, ast, checker, compiler, parser, source_text
 from .errors import Diagnostic, GameFileError
@@ -37,10 +37,10 @@ _KIND = {
 }
 
 
-@attrs.define
+@dataclasses.dataclass
 class Names:
     """What a checked game calls things: name -> (kind, hover text)."""
-    table: dict = attrs.Factory(dict)
+    table: dict = dataclasses.field(default_factory=dict)
 
 
 def analyse(text: str, path: str) -> tuple[list, Optional[Names]]:

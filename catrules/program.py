@@ -8,10 +8,10 @@ labels of decisions, and works out each player's view.
 
 from __future__ import annotations
 
-import attrs
+import dataclasses
 
 from . import ast
-from .checker import Checked
+from .checked import Checked
 from .errors import CatrulesError, suggest
 from .runtime.decisions import NONE_OPTION, SIT_OUT, Option
 from .runtime.places import describe
@@ -21,7 +21,7 @@ from .said import symbol_text
 
 # ====================================================================== layout
 
-@attrs.define
+@dataclasses.dataclass(slots=True)
 class Layout:
     """Where each zone lives in a state's list of slots, for one player count."""
     n: int
@@ -32,9 +32,9 @@ class Layout:
     slot_shape: list
     slot_zone: list
     players: list
-    slot_simple: list = attrs.Factory(list)   # True for piles and rows
-    seers: list = attrs.Factory(list)         # per slot, the bitmask of the players who see it
-    unseen: dict = attrs.Factory(dict)        # per player, the slots they cannot see (sampling)
+    slot_simple: list = dataclasses.field(default_factory=list)   # True for piles and rows
+    seers: list = dataclasses.field(default_factory=list)         # per slot, the bitmask of the players who see it
+    unseen: dict = dataclasses.field(default_factory=dict)        # per player, the slots they cannot see (sampling)
 
     def visible(self, slot: int, player) -> bool:
         vis = self.slot_spec[slot].visibility

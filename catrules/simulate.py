@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from .bots import make_seat
-from .errors import CatrulesError
+from .errors import CatrulesError, OverBudget  # noqa: F401 - OverBudget: catrules.simulate's own name too
 from .match import Match
 
 #: A simulated game that asks for more decisions than this is stopped and counted as unfinished
@@ -267,14 +267,6 @@ class PlayGame:
         won = tuple(state.winners(scores))
         return (state.decisions, tuple(row["total"] for row in scores), won,
                 out.getvalue() if out is not None else "")
-
-
-class OverBudget(Exception):
-    """A game asked for more decisions than its budget (see :func:`decision_budget`)."""
-
-    def __init__(self, limit: int):
-        super().__init__(f"the game asked for more than {limit:,} decisions without ending")
-        self.limit = limit
 
 
 def decision_budget(state, limit: int) -> Callable[[], None]:

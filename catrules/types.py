@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import Optional
 
-import attrs
+import dataclasses
 
 from . import ast
 
 
-@attrs.frozen
+@dataclasses.dataclass(frozen=True, slots=True)
 class Type:
     kind: str = "any"     # any number bool symbol text player card list zone line place none
     of: Optional["Type"] = None      # the element type of a list or zone
@@ -28,7 +28,7 @@ class Type:
     none: bool = False               # the value may be none
 
     def maybe(self, flag: bool = True) -> "Type":
-        return attrs.evolve(self, none=flag) if self.kind not in ("any", "none") else self
+        return dataclasses.replace(self, none=flag) if self.kind not in ("any", "none") else self
 
 
 ANY = Type()

@@ -3,7 +3,6 @@
 import random
 from pathlib import Path
 
-import attrs
 import pytest
 
 import catrules
@@ -26,8 +25,8 @@ def _shape(n):
     if isinstance(n, ast.Zone):
         return ("Zone", n.name, tuple(prop[0] for prop in n.props))
     if isinstance(n, ast.Node):
-        return (type(n).__name__,) + tuple(_shape(getattr(n, f.name)) for f in attrs.fields(type(n))
-                                           if f.name not in _POSITIONS or f.name == "source"
+        return (type(n).__name__,) + tuple(_shape(getattr(n, f)) for f in ast.fields(type(n))
+                                           if f not in _POSITIONS or f == "source"
                                            and not isinstance(n, ast.GameFile))
     if isinstance(n, (list, tuple)):
         return tuple(_shape(x) for x in n)

@@ -4,7 +4,6 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import attrs
 import pytest
 
 import catrules
@@ -172,8 +171,8 @@ def _shape(n):
     """A tree without its positions (and without the bodies the test wraps around a header)."""
     if isinstance(n, ast.Node):
         skip = {"line", "column", "body", "clause_pos"}
-        return (type(n).__name__,) + tuple(_shape(getattr(n, f.name)) for f in attrs.fields(type(n))
-                                           if f.name not in skip)
+        return (type(n).__name__,) + tuple(_shape(getattr(n, f)) for f in ast.fields(type(n))
+                                           if f not in skip)
     if isinstance(n, (list, tuple)):
         return tuple(_shape(x) for x in n)
     return n

@@ -23,10 +23,10 @@ from __future__ import annotations
 import random
 from typing import Optional, Protocol
 
-import attrs
+import dataclasses
 
 
-@attrs.define
+@dataclasses.dataclass(slots=True)
 class Choice:
     """A seat's answer: an option id, and for a race the reaction time in seconds."""
     option: str
