@@ -115,7 +115,7 @@ def _play(args) -> int:
         _err(NO_TTY_MESSAGE)
         return 2
 
-    console = Console(highlight=False)
+    console = Console(highlight=False, emoji=False)    # game texts are data: no :name: emoji
     names = [("you" if len(humans) == 1 else "human") if _is_human(s) else s for s in specs]
     # the full-screen table needs a real terminal both ways; pipes and --plain get the line UI
     full_screen = bool(humans) and not args.plain and _real_terminal()

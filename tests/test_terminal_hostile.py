@@ -223,3 +223,12 @@ def test_a_pickle_planted_in_the_shared_temp_is_never_loaded(fresh_parsers):
     assert not marker.exists()
     lark_default("start")             # the plant works: Lark's default would have run it
     assert marker.exists()
+
+
+def test_emoji_codes_in_game_texts_show_as_written(capsys):
+    """Rich would turn ``:cat:`` into a picture: game texts are data, shown as written (and its
+    table of emoji codes is not loaded at each start)."""
+    from catrules.cli import main
+    assert main(["play", str(MARKUP), "--seats", "random,random", "--seed", "1", "--plain"]) == 0
+    out = capsys.readouterr().out
+    assert "lays" in out and out.count(":cat:") >= 2 and "\N{CAT FACE}" not in out   # the title, a line

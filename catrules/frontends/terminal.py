@@ -72,7 +72,7 @@ class TerminalSeat(Seat):
     def __init__(self, console: Optional[Console] = None, input: Optional[Callable[[str], str]] = None,
                  game=None, names: Optional[list] = None, show_scores: bool = True,
                  max_events: int = 40, decisions: int = 0):
-        self.console = console or Console(highlight=False)
+        self.console = console or Console(highlight=False, emoji=False)
         self._input = input
         self.game = game
         self.names = names
@@ -229,7 +229,7 @@ class Spectator:
 
     def __init__(self, console: Optional[Console] = None, game=None, names: Optional[list] = None,
                  quiet: bool = False):
-        self.console = console or Console(highlight=False)
+        self.console = console or Console(highlight=False, emoji=False)
         self.painter = Painter(game, None, names)
         self.quiet = quiet
         self.events: list = []
