@@ -45,6 +45,7 @@ def node(cls):
         if isinstance(cls.__dict__.get(name), Factory):
             delattr(cls, name)              # the instance always has its own
     kw = ("line", "column")
+    k = len(_INITS)                         # numbers this class's default names
     args, body, ns = [], [], {"_MISSING": _MISSING}
     for name in names:
         d = defaults[name]
@@ -52,21 +53,41 @@ def node(cls):
             args.append(name)
             body.append(f"    self.{name} = {name}")
         elif isinstance(d, Factory):
-            ns[f"_make_{name}"] = d.make
+            ns[f"_make_{k}_{name}"] = d.make
             args.append(f"{name}=_MISSING")
-            body.append(f"    self.{name} = _make_{name}() if {name} is _MISSING else {name}")
+            body.append(f"    self.{name} = _make_{k}_{name}() if {name} is _MISSING else {name}")
         else:
-            ns[f"_default_{name}"] = d
-            args.append(f"{name}=_default_{name}")
+            ns[f"_default_{k}_{name}"] = d
+            args.append(f"{name}=_default_{k}_{name}")
             body.append(f"    self.{name} = {name}")
     pos = [a for a, n in zip(args, names) if n not in kw]
     kws = [a for a, n in zip(args, names) if n in kw]
     sig = ", ".join(["self"] + pos + (["*"] + kws if kws else []))
-    exec(f"def __init__({sig}):\n" + "\n".join(body or ["    pass"]) + "\n", ns)
-    cls.__init__ = ns["__init__"]
-    cls.__init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    fn = f"_init_{k}"
+    _INITS.append((cls, fn, f"def {fn}({sig}):\n" + "\n".join(body or ["    pass"]) + "\n", ns))
     cls.__fields__ = tuple(names)
+    if _WRITTEN:                            # a node class made after this module was loaded
+        _write_inits()
     return cls
+
+
+#: (class, function name, source, names it uses) of every node class, until :func:`_write_inits`
+_INITS: list = []
+_WRITTEN = False
+
+
+def _write_inits() -> None:
+    """Compile every node class's ``__init__`` at once (one compile is much cheaper than 56)."""
+    ns: dict = {}
+    for _cls, _fn, _src, used in _INITS:
+        ns.update(used)             # names are numbered per class (see node): nothing clashes
+    exec("".join(src for _c, _f, src, _u in _INITS), ns)
+    for cls, fn, _src, _used in _INITS:
+        init = ns[fn]
+        init.__name__, init.__qualname__ = "__init__", f"{cls.__qualname__}.__init__"
+        cls.__init__ = init
+    _INITS.clear()
+    globals()["_WRITTEN"] = True
 
 
 class Sym(str):
@@ -543,3 +564,6 @@ def walk(node):
                     stack.append(v)
         elif isinstance(n, (list, tuple)):
             stack.extend(n)
+
+
+_write_inits()
