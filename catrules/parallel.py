@@ -297,15 +297,30 @@ def _pool_chunks(fn, chunks: list, workers: int) -> Iterator:
         if clean:
             pool.shutdown(wait=True)
         else:                       # interrupted, a failure, or copies still running: stop now
-            # the pool has no public way to stop a running chunk: end its processes, then let
-            # it notice (waiting for them could take minutes).  No future is cancelled first:
-            # Python 3.11's pool fails on a cancelled future when it finds its processes gone.
-            procs = list((getattr(pool, "_processes", None) or {}).values())
-            for p in procs:
-                p.terminate()
-            for p in procs:
-                p.join(5)
-            pool.shutdown(wait=True)
+            _stop_pool(pool)
+
+
+def _stop_pool(pool) -> None:
+    """Stop a process pool now, its running chunks with it.
+
+    The pool has no public way to stop a running chunk: its processes are ended, then it is
+    left to notice (waiting for them could take minutes).  No future is cancelled first:
+    Python 3.11's pool fails on a cancelled future when it finds its processes gone.  A process
+    ended while it was sending a result leaves half a message in the pool's result pipe, and
+    the pool's own thread would wait for the rest for ever (this process holds a writing end
+    of that pipe too): that end is closed once the processes are gone, so the wait ends."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        p.join(5)
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None and not any(p.is_alive() for p in procs):
+        try:
+            writer.close()
+        except OSError:
+            pass
+    pool.shutdown(wait=True)
 
 
 def _dask_chunks(fn, chunks: list, address: str) -> Iterator:

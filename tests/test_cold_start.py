@@ -118,3 +118,19 @@ def test_the_package_imports_without_the_parser_or_the_solver():
             "print(sorted(m for m in ('lark', 'scipy', 'textual') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_cached_game_loads_without_the_checks(tmp_path):
+    # a second start unpickles the checked game and compiles it: the checker's modules, which
+    # only a parse needs, are not imported (a checked game and its zones live in catrules.checked)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env.pop(game_cache.ENV_OFF, None)
+    code = ("import sys, catrules; catrules.load_game('games/meow.cat'); "
+            "print(sorted(m for m in sys.modules if m.startswith('catrules.check') or m == 'catrules.game_checks'"
+            " or m == 'lark'))")
+    first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
+                           check=True)
+    assert "catrules.checker" in first.stdout                 # parsed and checked, then stored
+    again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
+                           check=True)
+    assert again.stdout.strip() == "['catrules.checked']"

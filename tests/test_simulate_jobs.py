@@ -175,3 +175,26 @@ def test_a_failing_game_on_a_cluster_is_named_as_here(cluster):
     with pytest.raises(SimulationError) as there:
         simulate(game, 2, 40, seed=1, cluster=cluster)
     assert str(there.value) == str(here.value) and there.value.hint == here.value.hint
+
+
+def test_a_pool_stopped_while_a_worker_was_sending_a_result_does_not_hang():
+    """A worker ended in the middle of sending its result leaves half a message in the pool's
+    pipe: stopping the pool must not wait for the rest for ever (it did, once in a while, when
+    a run ended with a copy of a chunk still running)."""
+    import multiprocessing
+    import os
+    import struct
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+    from catrules.parallel import _stop_pool
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    assert pool.submit(abs, -3).result(timeout=60) == 3        # its worker is up, its thread waits
+    writer = pool._result_queue._writer
+    os.write(writer.fileno(), struct.pack("!i", 1 << 20) + b"x" * 100)   # half a result
+    stopper = threading.Thread(target=_stop_pool, args=(pool,), daemon=True)
+    stopper.start()
+    stopper.join(30)
+    stuck = stopper.is_alive()
+    if stuck:                       # let the pool's thread end anyway, so that the tests can
+        writer.close()
+    assert not stuck
