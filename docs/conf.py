@@ -46,9 +46,9 @@ MEOW_ANCHORS = {
     27: "# How the cards read", 38: "    if c.colour == green", 40: "zone deck", 48: "zone box",
     50: "counter first_player", 52: "counter lead", 54: "# M10", 59: "define strength", 60: "# Why a card",
     65: "    else \"the highest", 67: "setup:", 70: "        move deck where", 72: "flow:", 75: "    play fish",
-    77: "phase round:", 87: "    first_player = next", 89: "phase turn:", 104: "    move played of everyone",
-    106: "phase fish:", 114: "            announce", 116: "score:", 120: "    vases =", 122: "winner:",
-    124: "    ties share",
+    77: "phase round:", 87: "    first_player = next", 89: "phase turn:", 105: "    move played of everyone",
+    107: "phase fish:", 115: "            announce", 117: "score:", 121: "    vases =", 123: "winner:",
+    125: "    ties share",
 }
 
 
