@@ -205,9 +205,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                              "allows it, else the nearest allowed)")
     sp.add_argument("--games", type=int, default=100, metavar="N", help="number of games (default: 100)")
     sp.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the simulation (default: 1)")
-    sp.add_argument("--bots", metavar="SPEC[,SPEC...]",
+    sp.add_argument("--bots", "--seats", dest="bots", metavar="SPEC[,SPEC...]",
                     help="one bot for every seat, or one per seat: random, greedy, bot, bot:fast, greedy:0.8... "
-                         "(default: random)")
+                         "(default: random; --seats, as in `catrules play`, is the same)")
     sp.add_argument("--option", action="append", metavar="NAME",
                     help="turn on a game option (repeat, or separate with commas; default: none)")
     sp.add_argument("--json", action="store_true", help="print the result as JSON on stdout (no progress bar)")

@@ -246,6 +246,9 @@ def test_simulate_json_is_deterministic(capsys):
     assert a["games"] == 4 and len(a["seats"]) == 3
     c = json.loads(_sim(capsys, "--json", "--bots", "greedy,random,random")[0])
     assert [s["spec"] for s in c["seats"]] == ["greedy", "random", "random"]
+    d = json.loads(_sim(capsys, "--json", "--seats", "greedy,random,random")[0])   # as play names them
+    d.pop("timing"), c.pop("timing")
+    assert d == c
 
 
 def test_simulate_leaves_nothing_frozen_for_a_caller_in_process(capsys):

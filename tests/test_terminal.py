@@ -341,3 +341,11 @@ def test_a_card_is_never_cut_in_two_in_a_narrow_cell():
         text = out.file.getvalue()
         for i in range(4):
             assert f"black middle {i} toy draw" in text, (width, text)
+
+
+def test_a_long_pile_says_its_top_card_comes_last(meow):
+    """A public pile longer than the area shows its last cards, and says the list ends at the top
+    (it said "top:" before them, as if the first shown were the top)."""
+    p = Painter(meow, me=0, names=["you", "b"])
+    pieces = p.card_pieces(list(range(20)), limit=3)
+    assert [x.plain for x in pieces] == ["20 cards, up to the top:"] + [p.card(c).plain for c in (17, 18, 19)]

@@ -181,7 +181,7 @@ class Painter:
                 items.append([label, 1])
         head = []
         if limit is not None and len(items) > limit:
-            head = [Text(f"{len(cards)} cards, top:", style="dim")]
+            head = [Text(f"{len(cards)} cards, up to the top:", style="dim")]   # the top card last
             items = items[-limit:]
         pieces = []
         for label, n in items:
@@ -484,7 +484,7 @@ def flow_text(pieces: list, width: Optional[int] = None, start: int = 0, sep: st
         n = cell_len(piece.plain)
         if i:
             prev = pieces[i - 1][1] if isinstance(pieces[i - 1], tuple) else pieces[i - 1]
-            gap = " " if prev.plain.endswith(":") else gap     # "9 cards, top: ..."
+            gap = " " if prev.plain.endswith(":") else gap     # "19 cards, up to the top: ..."
             if width is not None and col + len(gap) + n > width:
                 out.append("\n")          # the line break separates the pieces
                 col = 0
