@@ -36,6 +36,7 @@ class DeclarationChecks:
         if name in keywords(self.g.version):
             self.rep.error(node, f"`{name}` is a word of the language, so it cannot name a {kind}",
                            f"call it something else, such as `my_{name}`")
+            self.rejected.setdefault(name, kind)    # its uses are not reported again
             return
         other = self._taken(name)
         if other:

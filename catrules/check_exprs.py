@@ -264,8 +264,9 @@ class ExprChecker:
             ot = self.expr(e.owner, sc)
             t = self.attr_types.get(e.name, ANY)
             return t.maybe() if ot.none else t
-        rep.error(e, f"unknown zone, counter or attribute `{e.name}`",
-                  suggest(e.name, list(self.zones) + list(self.counters) + self.attributes))
+        if e.name not in self.rejected:         # else its declaration was refused, with an error
+            rep.error(e, f"unknown zone, counter or attribute `{e.name}`",
+                      suggest(e.name, list(self.zones) + list(self.counters) + self.attributes))
         self.expr(e.owner, sc)
         return ANY
 
@@ -282,7 +283,7 @@ class ExprChecker:
         if e.name not in BUILTINS:
             if e.name in self.actions:
                 rep.error(e, f"`{e.name}` is an action, not a value", f"run it as a statement: `do {e.name}(...)`")
-            else:
+            elif e.name not in self.rejected:   # else its declaration was refused, with an error
                 rep.error(e, f"unknown function `{e.name}`",
                           suggest(e.name, list(BUILTINS) + list(self.defines)) or
                           "see the list of builtin functions in the language reference")
@@ -393,8 +394,9 @@ class ExprChecker:
         cands = (list(sc.locals) + list(self.counters) + list(self.zones) + list(self.options) +
                  list(self.defines) + list(self.symbols) + list(self.card_types) +
                  (self.attributes if sc.element else []))
-        self.rep.error(e, f"unknown name `{n}`", suggest(n, cands) or
-                       "it is not a variable, counter, zone, option, definition or card value")
+        if n not in self.rejected:              # else its declaration was refused, with an error
+            self.rep.error(e, f"unknown name `{n}`", suggest(n, cands) or
+                           "it is not a variable, counter, zone, option, definition or card value")
         return ("symbol", n)
 
     def zone_expr(self, node, sc: Scope, verb: str):

@@ -171,6 +171,14 @@ def test_player_outside_a_player_context():
     assert "`player` means nobody here" in d.message
 
 
+def test_a_refused_name_is_reported_once_not_at_each_use():
+    # `highest` is a word of the language: the definition is refused, and its three uses
+    # (a name, a call's argument, an `of`) are not reported again as unknown names
+    ds = errors(BASE + "define highest = 3\nflow:\n    x = highest + count(hand of highest)\n"
+                       "    if x > first(highest):\n        shuffle deck\n")
+    assert [d.line for d in ds] == [9] and "word of the language" in ds[0].message
+
+
 def test_duplicate_names():
     d = one_error(BASE + "counter deck = 0\nflow:\n    shuffle deck\n")
     assert "already the name of a zone" in d.message
