@@ -12,6 +12,10 @@ every card ``p`` cannot see, consistently with ``p``'s view (:meth:`State.sample
   decisions for ``p``, until ``p`` legitimately sees a card whose identity differs (a card
   moving where ``p`` can see it, a counter whose card ``p`` can see, ``p``'s own options).
 
+Nor is it a leak when one game asks a player to choose and the other shows ``p`` that
+player acting without a choice (drawing a card because they cannot play): the rules branched
+on that player's cards, and the branch shows, as at a table.
+
 Any other difference is a leak.  Leaks are classified: ``reveal`` (the choices of a
 secret decision or race name cards ``p`` cannot see), ``forced`` (a decision present in
 one game but not in the other, or other players waiting: a forced choice that shows) and
@@ -139,6 +143,12 @@ def compare_events(ea: list, eb: list, where: str, pause_differs: bool, A=None, 
                 and (A is None or may_see_cards(A, shown, p)):
             # one game shows p a card now (a rat laid beside a cat), the other asks first how to
             # lay its card, then shows it: the rules branched on a card p is about to see
+            raise Stop()
+        if shown is not None and pause_differs and shown["t"] in _ACTIONS | {"counter"}:
+            # one game asks a player to choose, the other goes on with something p sees and
+            # no choice before it (a forced choice is logged like a free one: a decision event,
+            # caught above): the rules branched on that player's cards, and the branch shows, as
+            # at a table ("draw a card if you cannot play": p sees the draw, or sees them think)
             raise Stop()
         if (a is None or b is None) and pause_differs:
             # one game stopped for a decision, the other went on: a choice that had a single
@@ -403,3 +413,16 @@ def test_an_exchange_is_shown_to_whoever_sees_either_zone():
     for e in ex:            # a hand (its owner's) and the shop (public): everyone sees both cards
         for p in (0, 1):
             assert visible_event(st, e, p)["cards"] == e["cards"]
+
+
+def test_a_forced_choice_that_shows_is_a_leak_and_a_branch_of_the_rules_is_not():
+    """The classifier: a choice made in one game without the decision the other asks for is a
+    leak; a player who acts where p sees it in one game and is asked to choose in the other
+    (drawing because they could not play) is the rules at work, shown as at a table."""
+    decided = [{"t": "decision", "player": 0, "option": None, "line": None}]
+    with pytest.raises(Leak) as leak:
+        compare_events(decided, [], "here", True)
+    assert leak.value.kind == "forced"
+    drew = [{"t": "move", "cards": None, "from": "deck", "to": "hand of player 1", "actor": 0, "count": 1}]
+    with pytest.raises(Stop):
+        compare_events(drew, [], "here", True)
