@@ -349,3 +349,22 @@ def test_a_long_pile_says_its_top_card_comes_last(meow):
     p = Painter(meow, me=0, names=["you", "b"])
     pieces = p.card_pieces(list(range(20)), limit=3)
     assert [x.plain for x in pieces] == ["20 cards, up to the top:"] + [p.card(c).plain for c in (17, 18, 19)]
+
+
+def test_a_grid_without_marks_keeps_each_card_on_one_line(meow):
+    """Short card names in a grid with room to spare stay whole (an empty column of row marks
+    made the last column wrap: "green" above "12")."""
+    from rich.table import Table
+    from catrules.frontends.tables import _zone_cards
+    p = Painter(meow, me=0, names=["you", "b"])
+    cells = [0, 1, 2, 3, 4, None]
+    grid = _zone_cards(p, {"shape": "grid", "cells": cells, "rows": 2, "cols": 3})
+    outer = Table.grid(padding=(0, 1))
+    outer.add_column(no_wrap=True)
+    outer.add_column()
+    outer.add_row("market", grid)
+    con = console(width=60)
+    con.print(outer)
+    out = con.file.getvalue()
+    for c in cells[:5]:
+        assert p.card(c).plain in out, out

@@ -143,9 +143,14 @@ def test_a_race_is_answered_by_one_key_and_timed():
         await pilot.press("2")                        # no Enter
         await until(pilot, lambda: any(r[0] == 0 for r in match.state.history))
         got["rec"] = next(r for r in match.state.history if r[0] == 0)
+        await pilot.pause()
+        got["screen"] = screen_text(app)
+        got["notices"] = len(app._notifications)
     run(app, (80, 24), script)
     player, option, rt = got["rec"]
     assert option == got["want"] and isinstance(rt, float) and rt >= 0
+    # the time shows in the bottom line, not as a notice over the table (they piled up)
+    assert f"your time: {rt:.2f} s" in got["screen"].splitlines()[-1] and got["notices"] == 0
 
 
 @pytest.mark.parametrize("key, exc", [("q", Quit), ("ctrl+c", KeyboardInterrupt)])

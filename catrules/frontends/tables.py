@@ -245,18 +245,22 @@ def _zone_cards(p: Painter, z: dict, limit: int = 12, marks=()):
         g.add_column(style="dim", no_wrap=True)
         for _ in range(cols):
             g.add_column()
-        g.add_column(style="bold yellow", no_wrap=True)
         col_marks = {i: name for kind, i, name in marks if kind == "col"}
         row_marks = {i: name for kind, i, name in marks if kind == "row"}
+        # the column of row marks only when a row has one: an empty one made Rich wrap the last
+        # column of cards ("fish" above "4") with room to spare
+        tail = [Text("")] if row_marks else []
+        if row_marks:
+            g.add_column(style="bold yellow", no_wrap=True)
         head = [Text("")] + [Text(f"col {c + 1}" + (f" ▼ {col_marks[c]}" if c in col_marks else ""),
                                   style="bold yellow" if c in col_marks else "dim") for c in range(cols)]
-        g.add_row(*head, Text(""))
+        g.add_row(*head, *tail)
         cells = z["cells"]
         for r in range(z.get("rows", 1)):
             g.add_row(Text(f"row {r + 1}"),
                       *[(p.card(c) if c is not None else Text("·", style="dim"))
                         for c in cells[r * cols:(r + 1) * cols]],
-                      Text(f"◀ {row_marks[r]}") if r in row_marks else Text(""))
+                      *([Text(f"◀ {row_marks[r]}") if r in row_marks else Text("")] if row_marks else []))
         return g
     if shape == "lines" and z.get("lines") is not None:
         g = Table.grid(padding=(0, 1))

@@ -133,6 +133,7 @@ class TableApp(App):
     def __init__(self, match, seats: list, title: str = ""):
         super().__init__()
         self.match, self.seats, self.head = match, seats, title
+        self.race_time = ""             # "your time: 0.45 s" after a race, in the bottom line
         self.seat: Optional[TuiSeat] = seats[0] if seats else None
         self.decision = None
         self.asked_at: Optional[float] = None
@@ -298,6 +299,8 @@ class TableApp(App):
             bits.append(f"player {seat.player + 1}")
             if seat.decisions:
                 bits.append(f"decision {seat.decisions}")
+        if self.race_time:
+            bits.append(self.race_time)
         keys = Text(" i card · h history · ? keys · q save+quit ", style="reverse")
         while len(bits) > 1 and len(" · ".join(bits)) + 2 + keys.cell_len > self.size.width:
             bits.pop(0)                 # a narrow screen: the decision number matters most
@@ -359,7 +362,9 @@ class TableApp(App):
         rt = None
         if d.timed:
             rt = round(time.monotonic() - (self.asked_at or time.monotonic()), 4)
-            self.notify(f"your time: {rt:.2f} s", timeout=2)
+            # in the bottom line until the next race: notices would pile up over the table
+            self.race_time = f"your time: {rt:.2f} s"
+            self._keys()
         self.decision, self.typed = None, ""
         self.query_one("#prompt", Static).update(Text("…", style="dim"))
         self.query_one("#options", Options).set([], 0)
