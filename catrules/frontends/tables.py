@@ -248,7 +248,7 @@ def _zone_cards(p: Painter, z: dict, limit: int = 12, marks=()):
         col_marks = {i: name for kind, i, name in marks if kind == "col"}
         row_marks = {i: name for kind, i, name in marks if kind == "row"}
         # the column of row marks only when a row has one: an empty one made Rich wrap the last
-        # column of cards ("fish" above "4") with room to spare
+        # column of cards (a short name over two lines) with room to spare
         tail = [Text("")] if row_marks else []
         if row_marks:
             g.add_column(style="bold yellow", no_wrap=True)
