@@ -182,9 +182,15 @@ def _close(a: tuple, b: tuple) -> bool:
 def make_seat(spec: str) -> Seat:
     """A bot from a seat spec: ``random``, ``greedy`` or ``bot`` (the greedy bot), optionally
     followed by a reflex after a colon: a name (``bot:fast``, ``random:slow``, ``greedy:normal``)
-    or the median race time in seconds (``greedy:0.8``)."""
+    or the median race time in seconds (``greedy:0.8``).  ``cmd:COMMAND`` is a seat played by
+    another program over JSON lines (:mod:`catrules.frontends.program`)."""
+    if isinstance(spec, str) and spec.strip()[:4].lower() == "cmd:":
+        from .frontends.program import program_seat     # before lower-casing: the command keeps its case
+        return program_seat(spec)
     valid = ("valid seat specs: random, greedy, bot (= greedy), each optionally with a reflex "
-             f"after a colon ({', '.join(REFLEXES)}, or seconds), e.g. bot:fast, random:slow or greedy:0.8")
+             f"after a colon ({', '.join(REFLEXES)}, or seconds), e.g. bot:fast, random:slow or greedy:0.8; "
+             "ismcts, optionally with a budget per decision (ismcts:2000 iterations, ismcts:1s); "
+             "or cmd:COMMAND, a program (docs/protocol.rst)")
     if not isinstance(spec, str):
         raise ValueError(f"a seat spec is a string, not {spec!r}; {valid}")
     kind, sep, reflex = spec.strip().lower().partition(":")
@@ -192,6 +198,15 @@ def make_seat(spec: str) -> Seat:
         reflex = "normal"
     if kind == "human":
         raise ValueError(f"seat spec {spec!r}: a human seat needs a front end and is not made here; {valid}")
+    if kind == "ismcts":                # the searching bot: its budget after the colon
+        from .ismcts import ISMCTSBot, parse_budget
+        if not sep:
+            return ISMCTSBot()
+        try:
+            unit, amount = parse_budget(reflex)
+        except ValueError as exc:
+            raise ValueError(f"seat spec {spec!r}: {exc}") from None
+        return ISMCTSBot(**{unit: amount})
     if kind not in BOT_KINDS:
         raise ValueError(f"unknown seat spec {spec!r}; {valid}")
     try:

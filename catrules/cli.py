@@ -28,7 +28,8 @@ FORCE_TTY_ENV = "CATRULES_FORCE_TTY"
 NO_TTY_MESSAGE = ("catrules play needs a terminal for the human seat; "
                   "use --seats random,greedy,... to watch bots")
 SEATS_HINT = ("seats are human, random, greedy or bot (= greedy), bots optionally with a reflex: "
-              "bot:fast, random:slow, greedy:normal, or the median race time in seconds: greedy:0.8")
+              "bot:fast, random:slow, greedy:normal, or the median race time in seconds: greedy:0.8; "
+              "cmd:COMMAND seats a program (see docs/protocol.rst)")
 #: The largest --handicap, in seconds (more would let a person win every race without looking).
 HANDICAP_MAX = 2.0
 
@@ -114,7 +115,21 @@ def _options(game, names) -> list:
 def _split_specs(text: Optional[str]) -> Optional[list]:
     if text is None:
         return None
-    specs = [s.strip() for s in text.split(",")]
+    # a comma in quotes belongs to a program's command: cmd:python bot.py --weights "1,2",random
+    specs, part, quote = [], "", None
+    for ch in text:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == ",":
+            specs.append(part.strip())
+            part = ""
+            continue
+        part += ch
+    specs.append(part.strip())
+    if quote:
+        raise UsageError(f"--seats {text!r}: a quote ({quote}) is not closed", SEATS_HINT)
     if not all(specs):
         raise UsageError(f"--seats {text!r} has an empty seat", SEATS_HINT)
     return specs

@@ -243,11 +243,23 @@ class PlayGame:
     viewer: Optional[int]
 
     def __call__(self, i: int) -> tuple:
-        from .logs import LogWriter
         game = self.game.load() if hasattr(self.game, "load") else self.game
         s = game_seed(self.seed, i)
-        state = game.new_state(self.players, seed=s, options=self.options, log=self.log)
-        match = Match(game, state, [make_seat(x) for x in self.specs])
+        seats = [make_seat(x) for x in self.specs]
+        # a seat that is shown the game (a program's) needs its events even with no log written
+        shown = self.log or any(getattr(x, "wants_events", True) for x in seats)
+        state = game.new_state(self.players, seed=s, options=self.options, log=shown)
+        try:
+            return self._play(game, state, seats, s)
+        finally:
+            for seat in seats:          # a program still running (a game stopped early) is ended
+                close = getattr(seat, "close", None)
+                if close is not None:
+                    close()
+
+    def _play(self, game, state, seats: list, s: int) -> tuple:
+        from .logs import LogWriter
+        match = Match(game, state, seats)
         out = io.StringIO() if self.log else None
         writer = None
         if out is not None:
