@@ -327,3 +327,16 @@ def test_the_command_line_simulates_and_plays_with_a_program_seat(capsys):
     assert main(["simulate", str(MEOW), "--players", "3", "--seats", f"{PY} 'x,random"]) == 2
     assert "is not closed" in capsys.readouterr().err
     assert children() == before
+
+
+def test_the_protocol_page_shows_the_messages_of_a_real_game():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("protocol_examples", ROOT / "tools" / "protocol_examples.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    page = (ROOT / "docs" / "protocol.rst").read_text(encoding="utf-8")
+    found = tool.examples()
+    assert set(found) == {"hello", "show", "decide", "error", "finish"}
+    for name, text in found.items():
+        assert tool.literal(text) in page, f"docs/protocol.rst: the {name} example is not the real one " \
+                                           "(python tools/protocol_examples.py prints it)"

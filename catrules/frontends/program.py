@@ -58,6 +58,8 @@ FASTEST = 0.1
 SPEC_HELP = ("a program seat is cmd:COMMAND or cmd:SECONDS:COMMAND (the seconds it has for each "
              "answer, default 10), e.g. cmd:python mybot.py or cmd:2.5:python mybot.py; "
              "see docs/protocol.rst")
+_NEW_SESSION = ({"start_new_session": True} if os.name == "posix"
+                else {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)})
 _TIMEOUT = re.compile(r"(\d+(?:\.\d*)?)s?:(.*)\Z", re.S)
 
 
@@ -156,8 +158,10 @@ class ProgramSeat(Seat):
     def start(self, table, player: int) -> None:
         super().start(table, player)
         try:
+            # a session of its own: Ctrl-C at the terminal stops catrules (which saves the game
+            # and ends the program), not the program in the middle of an answer
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self.stderr)
+                                         stderr=self.stderr, **_NEW_SESSION)
         except OSError as exc:
             self._give_up(f"could not be started ({exc.strerror or exc})")
             return
