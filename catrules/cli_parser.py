@@ -19,6 +19,7 @@ examples:
   catrules play games/mygame.cat                      you against 3 greedy bots
   catrules play games/mygame.cat --seats random,greedy,bot:fast
   catrules simulate games/mygame.cat --players 4 --games 1000 --seed 1
+  catrules balance games/mygame.cat --players 4 --games 10000 --jobs auto
   catrules check games/mygame.cat
   catrules new "My Game"                              a small game to start from
   catrules graph games/mygame.cat --format mermaid -o mygame.mmd
@@ -80,6 +81,48 @@ examples:
   catrules simulate games/mygame.cat --games 10 --log games.jsonl
   catrules simulate games/mygame.cat --games 10000 --jobs auto
   catrules simulate games/mygame.cat --games 10000 --cluster tcp://127.0.0.1:8786
+"""
+
+_BALANCE_DESC = """\
+The balance lab: let bots play a game many times and measure how fair,
+dramatic and skilful it is.  Writes an HTML report with plots (one file,
+the plots inside it) and the same figures as JSON beside it, and prints
+the verdicts in words:
+
+  fairness   each seat's win rate with its 95% interval (Wilson), a
+             chi-square test that every seat wins equally, and the win rate
+             of the first player (who makes the first choice) against the
+             fair share (an exact binomial test)
+  scores     total scores per seat (mean, median, 5-95%) and each item of
+             the score block
+  length     decisions and choices per game
+  drama      lead changes per game (the leader by the winner: block on the
+             running score) and how often the leader at each fraction of the
+             game wins, 2/3 in the verdict
+  skill      --skill-games N more games where one greedy bot plays random
+             bots, its seat turning: how often it wins, against its fair share
+  --compare  the same games again with OPTION on: every figure's change
+             with its 95% interval
+
+Game i is the game i of `catrules simulate` with the same seed (the same
+wins); the same arguments give the same JSON and HTML with any --jobs.
+Needs matplotlib for the plots (pip install 'catrules[balance]'); with
+--json-only, or without it, only the JSON is written.
+"""
+
+_BALANCE_EPILOG = """\
+examples:
+  catrules balance games/mygame.cat --players 4 --games 10000 --jobs auto
+  catrules balance games/mygame.cat --games 2000 --compare NAME -o compare.html
+  catrules balance games/mygame.cat --bots greedy --games 500 --skill-games 0
+  catrules balance games/mygame.cat --games 10000 --json-only -o mygame.html
+  catrules balance games/mygame.cat --figures plots/    the plots as PNG files too
+
+verdicts: `likely unfair` when a seat's (or the first player's) win rate
+differs from the fair share with p < 0.01 by at least a tenth of that share;
+`decided early` when the leader at two thirds wins 90% or more; the skill
+index is (win rate - fair share) / (1 - fair share): 0 pure luck, 1 the
+better bot always wins.  See the documentation, "The balance lab".
 """
 
 _CHECK_DESC = """\
@@ -224,6 +267,35 @@ def build_parser() -> argparse.ArgumentParser:
                     help="play the games on the workers of a Dask scheduler, e.g. tcp://127.0.0.1:8786 "
                          "(needs pip install 'catrules[cluster]')")
     sp.set_defaults(func=cmd_simulate)
+
+    from .cli_balance import cmd_balance
+    sp = sub.add_parser("balance", help="measure fairness, drama and skill; an HTML report with plots",
+                        description=_BALANCE_DESC, epilog=_BALANCE_EPILOG, formatter_class=fmt)
+    sp.add_argument("game", metavar="GAME", help="the game file (.cat)")
+    sp.add_argument("--players", type=int, metavar="N", help="number of players (default: 4 if the game "
+                                                             "allows it, else the nearest allowed)")
+    sp.add_argument("--games", type=int, default=1000, metavar="N",
+                    help="number of games (default: 1000; 10000 for intervals of about ±1 point)")
+    sp.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the games (default: 1)")
+    sp.add_argument("--bots", "--seats", dest="bots", metavar="SPEC[,SPEC...]",
+                    help="one bot for every seat, or one per seat, as in `catrules simulate` (default: random)")
+    sp.add_argument("--option", action="append", metavar="NAME",
+                    help="turn on a game option (repeat, or separate with commas; default: none)")
+    sp.add_argument("--compare", metavar="OPTION",
+                    help="play the same games with OPTION on too and report every figure's change")
+    sp.add_argument("--skill-games", type=int, default=200, metavar="N",
+                    help="games of one greedy bot against random bots, its seat turning (default: 200; "
+                         "0 = none); greedy bots are slow, tens of times slower than random ones")
+    sp.add_argument("-o", "--output", metavar="FILE",
+                    help="the HTML report (default: GAME-balance.html here); the JSON goes beside it, .json")
+    sp.add_argument("--figures", metavar="DIR", help="write each plot as a PNG file in DIR too")
+    sp.add_argument("--json-only", action="store_true", help="write the JSON only (no plots, no matplotlib)")
+    sp.add_argument("--max-decisions", type=int, metavar="N",
+                    help="stop a game that has not ended after N decisions and leave it out (default: 100,000)")
+    sp.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                    help="play the games on N processes; 0 or auto = every core (default: 1); "
+                         "the report is the same for every N")
+    sp.set_defaults(func=cmd_balance)
 
     sp = sub.add_parser("check", help="check game files and report every problem", description=_CHECK_DESC,
                         epilog=_CHECK_EPILOG, formatter_class=fmt)
