@@ -179,12 +179,16 @@ def _close(a: tuple, b: tuple) -> bool:
     return len(a) == len(b) and all(abs(x - y) <= _EPS or x == y for x, y in zip(a, b))
 
 
-def make_seat(spec: str) -> Seat:
+def make_seat(spec: str, *, programs: bool = False) -> Seat:
     """A bot from a seat spec: ``random``, ``greedy`` or ``bot`` (the greedy bot), optionally
     followed by a reflex after a colon: a name (``bot:fast``, ``random:slow``, ``greedy:normal``)
-    or the median race time in seconds (``greedy:0.8``).  ``cmd:COMMAND`` is a seat played by
-    another program over JSON lines (:mod:`catrules.frontends.program`)."""
+    or the median race time in seconds (``greedy:0.8``).  With ``programs``, ``cmd:COMMAND`` is
+    a seat played by another program over JSON lines (:mod:`catrules.frontends.program`)."""
     if isinstance(spec, str) and spec.strip()[:4].lower() == "cmd:":
+        # off unless asked for: a spec from elsewhere (a web form) must never run a command here
+        if not programs:
+            raise ValueError(f"seat spec {spec!r}: a program seat (cmd:) cannot be used here; "
+                             "choose a bot: random, greedy, bot (= greedy)")
         from .frontends.program import program_seat     # before lower-casing: the command keeps its case
         return program_seat(spec)
     valid = ("valid seat specs: random, greedy, bot (= greedy), each optionally with a reflex "

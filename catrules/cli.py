@@ -139,13 +139,14 @@ def _is_human(spec: str) -> bool:
     return spec.strip().lower() in HUMAN_SPECS
 
 
-def _check_bot_specs(specs: list) -> None:
+def _check_bot_specs(specs: list, programs: bool = False) -> None:
+    """Every spec but a human's makes a seat (``programs``: ``cmd:`` seats too, see bots.make_seat)."""
     from .bots import make_seat
     for s in specs:
         if _is_human(s):
             continue
         try:
-            make_seat(s)
+            make_seat(s, programs=programs)
         except (ValueError, CatrulesError) as exc:
             raise UsageError(str(exc).split("; valid")[0], SEATS_HINT) from None
 
@@ -201,7 +202,7 @@ def cmd_simulate(args) -> int:
     for s in bots:
         if _is_human(s):
             raise UsageError("simulations are played by bots only", SEATS_HINT)
-    _check_bot_specs(bots)
+    _check_bot_specs(bots, programs=True)
     if len(bots) == 1:
         seats = bots[0]
     elif len(bots) == players:

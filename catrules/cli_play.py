@@ -109,7 +109,7 @@ def _play(args) -> int:
         seed = args.seed if args.seed is not None else random.randrange(2 ** 31)
         state = None
         handicap = _handicap(args.handicap if args.handicap is not None else 0)
-    _check_bot_specs(specs)
+    _check_bot_specs(specs, programs=True)
     humans = [i for i, s in enumerate(specs) if _is_human(s)]
     if humans and not _has_tty():
         _err(NO_TTY_MESSAGE)
@@ -236,7 +236,7 @@ def _make_seats(specs, game, console, names, full_screen=False, done=None) -> li
                                       decisions=n))
             first_human = False
         else:
-            seats.append(make_seat(s))
+            seats.append(make_seat(s, programs=True))
     return seats
 
 

@@ -133,7 +133,7 @@ def _seat_specs(seats, players: int) -> list:
             raise ValueError(f"{len(specs)} seat specs for {players} players: give one per player, "
                              "or one spec for every seat")
     for s in specs:
-        make_seat(s)          # raises ValueError for a bad spec, before any game is played
+        make_seat(s, programs=True)     # a ValueError for a bad spec, before any game is played
     return specs
 
 
@@ -245,7 +245,7 @@ class PlayGame:
     def __call__(self, i: int) -> tuple:
         game = self.game.load() if hasattr(self.game, "load") else self.game
         s = game_seed(self.seed, i)
-        seats = [make_seat(x) for x in self.specs]
+        seats = [make_seat(x, programs=True) for x in self.specs]
         # a seat that is shown the game (a program's) needs its events even with no log written
         shown = self.log or any(getattr(x, "wants_events", True) for x in seats)
         state = game.new_state(self.players, seed=s, options=self.options, log=shown)

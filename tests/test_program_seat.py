@@ -292,17 +292,31 @@ def test_a_program_that_ends_at_once_leaves_the_defaults(meow, code):
 # ------------------------------------------------------------- seat specs
 
 def test_seat_specs_keep_the_commands_case_and_say_what_is_wrong(tmp_path):
-    seat = make_seat(f"CMD:2.5:{PY} My_Bot.PY --Level 3")
+    seat = make_seat(f"CMD:2.5:{PY} My_Bot.PY --Level 3", programs=True)
     assert isinstance(seat, ProgramSeat) and seat.proc is None        # nothing started yet
     assert seat.argv == [sys.executable, "My_Bot.PY", "--Level", "3"] and seat.timeout == 2.5
-    assert make_seat(cmd(EXAMPLE)).timeout == 10.0
+    assert make_seat(cmd(EXAMPLE), programs=True).timeout == 10.0
     script = tmp_path / "bot.py"
     script.write_text("")
     for spec, why in (("cmd:", "no command"), ("cmd:0:python x", "out of range"),
                       (f"cmd:{PY} 'x", "close its quotes"), ("cmd:no-such-program-here x", "on the PATH"),
                       ("cmd:./no/such/bot.py", "no program file"), (f"cmd:{script}", "not executable")):
         with pytest.raises(ValueError, match=why):
-            make_seat(spec)
+            make_seat(spec, programs=True)
+
+
+def test_a_program_seat_is_made_only_where_asked_for(tmp_path):
+    """Seat specs also come from the web lobby's form: one there must never run a command."""
+    marker = tmp_path / "ran"
+    spec = cmd("-c", f"open({str(marker)!r}, 'w')")
+    with pytest.raises(ValueError, match="cannot be used here"):
+        make_seat(spec)
+    from catrules.web.store import Store
+    from catrules.web.tables import Registry, WebError
+    lobby = Registry(Store(tmp_path / "tables.db"), [MEOW])
+    with pytest.raises(WebError, match="cannot be used here"):
+        lobby.create({"game": "meow", "players": 3, "seats": ["human", spec, "random"]})
+    assert not marker.exists()
 
 
 def test_seats_split_on_commas_outside_quotes():
