@@ -11,9 +11,11 @@ the same wins) and records for each game more than who won:
   not forced; none when several players make it at once, a secret choice or a race);
 * the leader as the game goes: the player ahead by the game's ``winner:`` block
   (:meth:`~catrules.engine.State.rank_keys` of :meth:`~catrules.engine.State.scores`,
-  the running score), sampled at most every ``k``-th decision.  :class:`Tracker` starts
-  with ``k = 1`` and, whenever :data:`MARKS` samples are kept, drops every other one and
-  doubles ``k``, so any game gets 20 to 40 evenly spread samples for a few dozen scorings.
+  the running score), sampled every ``k``-th decision.  ``k`` starts at the length of game 0
+  (played once more first, the same for every ``--jobs``) over :data:`PER_GAME`, and whenever
+  :data:`MARKS` samples are kept, :class:`Tracker` drops every other one and doubles ``k``:
+  a game gets about 30 evenly spread samples (20 to 40 if it is much longer), for as many
+  scorings.
   From them: the lead changes, and for each fraction of :data:`FRACTIONS` of the game's
   decisions whether the leader then (the last sample at or before it) won.
 
@@ -50,6 +52,8 @@ SKILL_SEED_OFFSET = 500_000
 STRONG, WEAK = "greedy", "random"
 #: Samples of the leader kept per game before every other one is dropped.
 MARKS = 40
+#: Samples of the leader aimed at in a game as long as game 0.
+PER_GAME = 30
 #: Fractions of a game's decisions at which the leader is looked at; 2/3 is the one of the verdict.
 FRACTIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 2 / 3, 0.7, 0.8, 0.9)
 TWO_THIRDS = FRACTIONS.index(2 / 3)
@@ -82,11 +86,11 @@ class Tracker:
 
     looks = False               # reads the table, never a decision's defaults (catrules.autoplay)
 
-    def __init__(self, st, budget: int):
+    def __init__(self, st, budget: int, every: int = 1):
         self.st, self.budget = st, budget
         self.marks: list = []   # (decisions so far, leader)
-        self.every = 1
-        self.due = 1
+        self.every = every
+        self.due = every
 
     def __call__(self) -> None:
         st = self.st
@@ -141,6 +145,7 @@ class PlayBalance:
     conditions: tuple
     seed: int
     budget: int
+    every: int = 1              # the leader is sampled every so many decisions (at first)
 
     def __call__(self, item: tuple) -> tuple:
         cond, kind, i = item
@@ -152,7 +157,7 @@ class PlayBalance:
         """``(decisions, choices, totals, items, winners, first, lead changes, codes)``; totals
         None for a game stopped by the budget."""
         st = game.new_state(self.players, seed=game_seed(self.seed, i), options=options)
-        track = Tracker(st, self.budget)
+        track = Tracker(st, self.budget, self.every)
         first = first_chooser(st)
         try:
             Match(game, st, [make_seat(x) for x in self.specs]).run(track)
@@ -415,7 +420,7 @@ class BalanceResult:
         """The verdicts in words, in the report's order."""
         out = []
         for res in self.results:
-            head = f"with {self.compare}: " if self.compare and res is not self.results[0] else ""
+            head = "" if not self.compare else f"{'without' if res is self.results[0] else 'with'} {self.compare}: "
             for key in ("wins", "first_player", "drama", "skill"):
                 fig = res.get(key)
                 if fig:
@@ -474,8 +479,11 @@ def balance(game, players: int, games: int, seed: int = 1, bots: Sequence[str] |
         game.program.check_start(players, cond)        # a wrong player count or option fails here
     items = [(c, MAIN, i) for c in range(len(conditions)) for i in range(games)]
     items += [(c, SKILL, j) for c in range(len(conditions)) for j in range(skill_games)]
+    play = PlayBalance(game, players, tuple(specs), tuple(conditions), seed, budget)
+    first = play((0, MAIN, 0))          # game 0 once here: how often to sample the leader
+    every = max(1, first[0] // PER_GAME) if first[2] is not None else 1
     play = PlayBalance(game if workers == 1 else GameText.of(game), players, tuple(specs), tuple(conditions),
-                       seed, budget)
+                       seed, budget, every)
     tallies = [Tally(players, specs, list(c), [(n, k) for n, k, _f in game.program.items_for(c)])
                for c in conditions]
     tell = None if progress is None else (lambda done: progress(done, len(items)))

@@ -95,7 +95,11 @@ def plot_wins(plt, data: dict) -> bytes:
         rows = list(r["wins"]["seats"]) + ([r["first_player"]] if r["first_player"] else [])
         xs = [i + off for i in range(len(rows))]
         width = 0.8 / len(res)
-        ax.bar(xs, [x["rate"] for x in rows], width, yerr=_errors(rows), capsize=4, color=COLOURS[c], label=lab)
+        bars = ax.bar(xs, [x["rate"] for x in rows], width, yerr=_errors(rows), capsize=4, color=COLOURS[c],
+                      label=lab)
+        if r["first_player"]:
+            bars[-1].set_hatch("//")
+            bars[-1].set_edgecolor("white")
         ax.hlines(r["fair_share"], -0.5, len(names) - 0.5, colors=COLOURS[c], linestyles="dashed", linewidth=1)
     ax.set_xticks(range(len(names)), names)
     ax.set_ylabel("win rate (95% interval)")

@@ -86,6 +86,40 @@ def test_verdict_thresholds():
     assert bs.skill_verdict("greedy", "random", 0.8, 0.75, 0.85, 0.25, 400)[0] == "skill-dominates"
 
 
+# ------------------------------------------------------------------ the leader's samples
+
+class FakeState:
+    """Decisions go by; player 1 leads for the first half, then player 0."""
+
+    def __init__(self, n):
+        self.n, self.decisions, self.scored = n, 0, 0
+
+    def scores(self):
+        return [{"total": 0}, {"total": 0}]
+
+    def rank_keys(self, rows):
+        self.scored += 1
+        return [(1,), (0,)] if self.decisions > self.n // 2 else [(0,), (1,)]
+
+
+@pytest.mark.parametrize("every", [1, 7])
+def test_the_leader_is_sampled_evenly_at_a_bounded_cost(every):
+    from catrules.balance import MARKS, Tracker
+    st = FakeState(1000)
+    track = Tracker(st, 10_000, every)
+    for d in range(1, 1001):
+        st.decisions = d
+        track()
+    assert MARKS // 2 <= len(track.marks) < MARKS
+    gaps = {b[0] - a[0] for a, b in zip(track.marks, track.marks[1:])}
+    # 1000 decisions, scored 40 + 20 + 20... times: a few per doubling of the length, never 1000
+    assert len(gaps) == 1 and st.scored < 4 * MARKS
+    changes, codes = track.drama((0,))
+    assert changes == 1
+    assert codes == tuple(0 if f <= 0.5 else 1 for f in FRACTIONS)      # player 1 led, player 0 won
+    assert Tracker(st, 10_000).drama((0, 1))[0] == 0                       # no samples, a shared win
+
+
 # ------------------------------------------------------------------ verdicts on games
 
 def test_an_unfair_game_is_flagged(head_start):
