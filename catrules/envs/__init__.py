@@ -1,0 +1,11 @@
+"""Interfaces for reinforcement-learning programs: any game file as an environment.
+
+* :mod:`catrules.envs.pettingzoo`: a PettingZoo AEC environment (``env(path, players=4)``);
+* :mod:`catrules.envs.openspiel`: an OpenSpiel Python game (``register(path, players=4)``);
+* :mod:`catrules.envs.encoding`: what both share: the fixed action vocabulary of a game and
+  the encoder of a player's view into a vector of numbers.
+
+They are optional extras (``pip install 'catrules[rl]'``: PettingZoo, Gymnasium, NumPy,
+OpenSpiel); importing :mod:`catrules` imports none of them, nor does importing this package.
+The docs: ``docs/environments.rst``.
+"""
