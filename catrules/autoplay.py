@@ -20,6 +20,7 @@ from typing import Callable, Optional
 
 from .errors import RulesError
 from .frontends.base import Choice
+from .runtime.inference import note_choice
 
 
 class SeatFailed(Exception):
@@ -45,14 +46,17 @@ class Autoplay:
         looks = after_step is not None and getattr(after_step, "looks", True)
         self.plain = not looks and None not in self.pickers
 
-    def choose(self, st, who: int, options: list, kind: str):
+    def choose(self, st, who: int, options: list, kind: str, V=None, prefers=None):
         """One player's choice among ``options`` (a ``chooses`` of one value), for a seat with a
-        ``pick`` (``pickers[who]``): the value chosen, answered as the engine would take it."""
+        ``pick`` (``pickers[who]``): the value chosen, answered as the engine would take it.
+        ``V`` and ``prefers``: for a choice ``preferring`` (see :mod:`catrules.runtime.inference`)."""
         pick = self.pickers[who]
         vals = options or [None]
         st.decisions += 1
         st.actor = who
         if len(vals) == 1:          # forced: the engine's own answer (see State.answer_forced)
+            if prefers is not None and st.known is not None:
+                note_choice(st, V, prefers, who, vals[0])
             return vals[0]
         if self.after is not None:
             self.after()
@@ -63,6 +67,8 @@ class Autoplay:
         except Exception as exc:
             raise SeatFailed(exc) from None
         v = vals[i]
+        if prefers is not None and st.known is not None:
+            note_choice(st, V, prefers, who, v)
         st.steps = 0
         st.history.append([who, st.prog.option_id(kind, v)])
         return v

@@ -39,7 +39,26 @@ class ChoiceStatements:
                 default = d if d in o else None
             return o, default
         options.listed = listed     # the options alone, for the bot fast path of s_Choose
+        options.prefers = self._prefers(source, opts.preferring, var)
         return options
+
+    def _prefers(self, source, preferring, var: str):
+        """For a choice ``preferring P`` from one zone (maybe ``where`` filtered), the index in
+        ``prog.prefer_fns`` of ``(P, filter)``, with which the engine keeps what an answer that
+        ``P`` does not hold for tells the others (:mod:`catrules.runtime.inference`); else None."""
+        if preferring is None:
+            return None
+        cond = None
+        if isinstance(source, ast.Where):
+            if source.cond is None:
+                return None
+            cond = self.ex_element(source.cond, source.var or var)
+            source = source.source
+        r = self.ck.names.get(id(source)) if isinstance(source, (ast.Name, ast.Of)) else None
+        if not r or r[0] != "zone":
+            return None
+        self.p.prefer_fns.append((self.ex_element(preferring, var), cond))
+        return len(self.p.prefer_fns) - 1
 
     def _asking(self, opts, fallback: str, var=None):
         """``(text, ask)``: the prompt as plain text, and for one said with values the
@@ -95,12 +114,13 @@ class ChoiceStatements:
             V = fr.vars
             o, default = options(st, V)
             return _ask_one(st, V, actor(st, V), o, default, kind, var, line, prompt, public,
-                            need(st, V) if need is not None else None, ask)
+                            need(st, V) if need is not None else None, ask, prefers)
+        prefers = options.prefers if need is None else None
         if need is None:
-            self._picked_here(s.actor, var, options.listed, kind, line)
+            self._picked_here(s.actor, var, options.listed, kind, line, prefers)
         self.pause(choose, s.line)
 
-    def _picked_here(self, actor: str, var: str, listed, kind: str, line: int) -> None:
+    def _picked_here(self, actor: str, var: str, listed, kind: str, line: int, prefers=None) -> None:
         """The bot fast path (see catrules.autoplay) of a choice of one value: a bot that picks
         answers here, in the block, among ``listed(st, V)``, and the game goes on in the next
         block; anyone else is asked by the choice's own block, which comes next."""
@@ -109,7 +129,8 @@ class ChoiceStatements:
         name = listed.__name__ if listed.__name__.startswith("_options") else w.bind(listed, "m")
         w.put("_a = st.auto", line)
         with Suite(w, f"if _a is not None and _a.pickers[{who}] is not None:", line):
-            w.put(f"V[{var!r}] = _a.choose(st, {who}, {name}(st, V), {kind!r})", line)
+            extra = "" if prefers is None else f", V, {prefers}"      # what the answer tells others
+            w.put(f"V[{var!r}] = _a.choose(st, {who}, {name}(st, V), {kind!r}{extra})", line)
             w.chain(len(w.blocks) + 1, line)    # past the block the choice is about to get
 
     def s_Menu(self, s: ast.Menu) -> None:

@@ -22,6 +22,7 @@ from .errors import IllegalChoice, RulesError, SaveError
 from .limits import FRAME_LIMIT, STATE_FORMAT
 from .runtime.decisions import Decision, Option  # noqa: F401  (Option: imported from here by users)
 from .runtime.frames import Frame, cards_in
+from .runtime.inference import note_choice
 from .runtime_errors import (_RUNTIME_ERRORS, _STOPS, _quote, _reraise, describe_error, located,
                              rules_error)
 from .randoms import CopyOnWrite, rng_in, rng_out
@@ -52,7 +53,7 @@ class State:
 
     __slots__ = ("prog", "n", "options", "seed", "z", "loc", "c", "frames", "pending_",
                  "_rng", "_rng_frozen", "_trng", "_trng_frozen", "over", "decisions", "history", "log", "actor",
-                 "layout", "steps", "ask_forced", "known", "auto", "memo")
+                 "layout", "steps", "ask_forced", "known", "auto", "memo", "facts")
 
     #: the game's random source (shuffles, draws) and the one of bots' race times; a clone
     #: shares them with its original until either draws (:mod:`catrules.randoms`)
@@ -80,6 +81,9 @@ class State:
         # per card, the players who know which slot it is in (a bitmask); the game file
         # says where every card starts, so everyone knows at first
         st.known = [(1 << players) - 1] * prog.card_count
+        # what choices showed of where cards are not (catrules.runtime.inference), as a tuple:
+        # a copy shares it
+        st.facts = ()
         st.log = [] if log else None
         st.actor = None
         st.c = {}
@@ -120,6 +124,7 @@ class State:
         st.z = [s[:] if not s or type(s[0]) is not list else [x[:] for x in s] for s in self.z]
         st.loc = list(self.loc)
         st.known = list(self.known) if self.known is not None else None
+        st.facts = self.facts
         st.c = {k: (list(v) if type(v) is list else v) for k, v in self.c.items()}
         st.frames = [f.copy() for f in self.frames]
         st.pending_ = _copy_pending(self.pending_)
@@ -333,6 +338,8 @@ class State:
                 p.setdefault("answers", []).append(ev)
             else:
                 self.log.append(ev)
+        if "prefers" in p and self.known is not None:
+            note_choice(self, self.frames[-1].vars, p["prefers"], player, value)
         picks = p.get("picks")
         if picks is not None:
             picks[player].append(value)
@@ -466,17 +473,23 @@ class State:
           variable of a known card kind, a pending decision's options) refers to the new card
           at that place, as the player cannot tell them apart.  A card referred to by a value
           whose kind is unknown (a frame variable that holds cards or numbers) is not moved.
+        * No card is dealt where a choice showed ``player`` it is not (a player who did not
+          follow a colour has none of it: :mod:`catrules.runtime.inference`).
+        * The unknown cards are dealt in order of their number, not of where they lie: the copy
+          depends on ``rng`` and on what ``player`` may see, nothing else (a bot that searches
+          copies chooses the same whatever the cards it cannot see).
         * Unless ``keep_future``, later shuffles and draws use a fresh random source drawn from
           ``rng``, and other players' answers to a simultaneous decision that are already in are
           forgotten.  With ``keep_future`` both are kept (as in the real game): for testing that
           what ``player`` sees does not depend on what they cannot see.
         """
-        from .sampling import redeal
+        from .sampling import redeal, sort_others_options
         st = self.clone()
         st.log = None
         st.known = st.known_now()
         redeal(st, player, rng)
         if not keep_future:
+            sort_others_options(st, player)
             # the future is unknown too: later shuffles and draws use a fresh random source
             st.rng = random.Random(rng.getrandbits(64))
             st.trng = random.Random(rng.getrandbits(64))
@@ -494,7 +507,7 @@ class State:
 
     # -------------------------------------------------------- serialisation
     def to_dict(self) -> dict:
-        return {
+        d = {
             "format": STATE_FORMAT, "players": self.n, "options": list(self.options), "seed": self.seed,
             "zones": self.z, "counters": self.c,
             "frames": [[f.key, f.pc, f.vars, f.depth] for f in self.frames],
@@ -503,6 +516,9 @@ class State:
             "over": self.over, "decisions": self.decisions, "history": self.history, "steps": self.steps,
             "actor": self.actor, "ask_forced": self.ask_forced, "known": self.known_now(),
         }
+        if self.facts:                  # what choices showed (a save of a game that has none is as before)
+            d["facts"] = [[s, sorted(cards), c, pl] for s, cards, c, pl in self.facts]
+        return d
 
     @classmethod
     def from_dict(cls, prog, d: dict) -> "State":
@@ -536,6 +552,7 @@ class State:
                 st.loc[c] = s
         known = d.get("known")          # saves from before it was kept: everyone knows
         st.known = list(known) if known is not None else [(1 << st.n) - 1] * prog.card_count
+        st.facts = tuple((s, frozenset(cards), c, pl) for s, cards, c, pl in d.get("facts", ()))
         st.c = d["counters"]
         st.frames = [Frame(k, pc, v, depth) for k, pc, v, depth in d["frames"]]
         st.pending_ = d["pending"]

@@ -251,6 +251,14 @@ class Match:
                     self.lookahead_errors += 1
         return out
 
+    def sample(self, player: int, rng: Optional[random.Random] = None) -> State:
+        """See :meth:`catrules.frontends.base.Table.sample`: an imagined game for ``player``'s
+        search, consistent with what they have seen (:meth:`State.sample_for`), drawn with
+        ``rng`` (the match's bot source if None); nobody watches it."""
+        st = self.state.sample_for(player, self.rng if rng is None else rng)
+        st.ask_forced = False
+        return st
+
     def _is_race(self) -> bool:
         p = self.state.pending_
         return bool(p and p["kind"] == "race")

@@ -112,6 +112,9 @@ class Program:
         self._slot_index: dict = {}
         self.score_public = _score_is_public(checked)
         self.prompt_fns: list = []        # `asking "..."` with values: f(state, vars) -> parts
+        # per choice `preferring P` from one zone: (P, its filter), f(state, vars, card) each
+        # (what an answer tells the others: catrules.runtime.inference)
+        self.prefer_fns: list = []
 
     def set_faces(self) -> None:
         """Cards carry their face and description (worked out by the compiler) to front ends."""

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from .randoms import shuffler as _shuffler
 from .runtime.frames import cards_in
+from .runtime.inference import exclusions
 
 if TYPE_CHECKING:
     from .engine import State
@@ -153,22 +154,29 @@ def redeal(st, player: int, rng: random.Random) -> None:
     pinned |= shown
     tz = type_zones(prog)
     ctype = prog.card_type
-    groups: dict = {}
+    groups: dict = {}                       # where the cards may be -> (cards, their slots)
     z = st.z
     for s in unseen:
         for c in cards_in(z[s]):
             if not known[c] & bit and c not in pinned:
                 g = tz[ctype[c]]
                 if g in groups:
-                    groups[g].append(c)
+                    groups[g][0].append(c)
+                    groups[g][1].append(s)
                 else:
-                    groups[g] = [c]
+                    groups[g] = ([c], [s])
     shuffle = _shuffler(rng)
+    excluded = exclusions(st, player) if st.facts else None
     perm = {}
-    for cs in groups.values():
+    for g in sorted(groups, key=sorted):         # in an order the hidden cards do not set
+        cs, slots = groups[g]
         if len(cs) > 1:
-            new = list(cs)
+            # dealt from the cards in order of their number, not of where they are: the same
+            # imagined game whatever the player cannot see (a bot's choice cannot depend on it)
+            new = sorted(cs)
             shuffle(new)
+            if excluded and not excluded.keys().isdisjoint(slots):
+                new = _respecting(new, slots, excluded)
             for old, nw in zip(cs, new):
                 if old != nw:
                     perm[old] = nw
@@ -179,7 +187,9 @@ def redeal(st, player: int, rng: random.Random) -> None:
     simple = lay.slot_simple
     for s in unseen:
         zone = z[s]
+        # from the cards in order of their number: an order that hidden cards did not set
         if simple[s] and None not in zone and (not shown or shown.isdisjoint(zone)):
+            zone.sort()
             shuffle(zone)                   # every card of a pile or row: the same draws, in place
             continue
         if lay.slot_shape[s] == "lines":
@@ -187,10 +197,38 @@ def redeal(st, player: int, rng: random.Random) -> None:
         else:
             places = [(zone, k) for k in range(len(zone)) if zone[k] is not None and zone[k] not in shown]
         if len(places) > 1:
-            cs = [z_[k] for z_, k in places]
+            cs = sorted(z_[k] for z_, k in places)
             shuffle(cs)
             for (z_, k), c in zip(places, cs):
                 z_[k] = c
+
+
+def _respecting(cards: list, slots: list, excluded: dict) -> list:
+    """``cards`` (already shuffled) dealt to places in ``slots``, none where a fact showed it is not
+    (``excluded``: slot -> cards): each place with such facts first takes the first card in the
+    shuffled order that may be there, then the other places take the rest in order.  Where no
+    card may go, the fact is ignored (it can only be stale)."""
+    rest = list(cards)
+    out: list = [None] * len(slots)
+    for i, s in enumerate(slots):
+        bad = excluded.get(s)
+        if bad is None:
+            continue
+        k = next((k for k, c in enumerate(rest) if c not in bad), 0)
+        out[i] = rest.pop(k)
+    it = iter(rest)
+    return [c if c is not None else next(it) for c in out]
+
+
+def sort_others_options(st, player: int) -> None:
+    """The others' options of the card decision pending now in order of their number: in an
+    imagined game, an order that their hidden cards did not set."""
+    pend = st.pending_
+    if pend is not None and pend["okind"] == "card":
+        opts = pend["options"]
+        for pl in pend["players"]:
+            if pl != player and opts[pl] and None not in opts[pl]:
+                opts[pl] = sorted(opts[pl])
 
 
 def _unseen(lay, player: int) -> list:

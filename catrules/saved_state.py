@@ -105,6 +105,13 @@ def check_saved(prog, d: dict) -> None:
                 not 0 <= rec[0] < n or type(rec[1]) is not str or
                 (len(rec) == 3 and type(rec[2]) not in (int, float))):
             raise bad("a decision in the history is not [player, option (, time)]")
+    facts = d.get("facts", [])
+    if type(facts) is not list or not all(
+            type(f) is list and len(f) == 4 and type(f[0]) is int and 0 <= f[0] < len(zones)
+            and type(f[1]) is list and all(type(c) is int and 0 <= c < prog.card_count for c in f[1])
+            and type(f[2]) is int and 0 <= f[2] < prog.card_count and type(f[3]) is int and 0 <= f[3] < n
+            for f in facts):
+        raise bad("what the choices so far showed (`facts`) is damaged")
     for key in ("rng", "trng"):
         r = d[key]
         if (len(r) != 3 or type(r[0]) is not int or type(r[1]) is not list or len(r[1]) != 625 or
@@ -191,6 +198,9 @@ def _check_pending(prog, p, n: int, bad, is_int) -> None:
     pr = p.get("prompt")
     if pr is not None and type(pr) is not str:
         raise bad("the pending decision's prompt is not a text")
+    pf = p.get("prefers")
+    if pf is not None and not (type(pf) is int and 0 <= pf < len(prog.prefer_fns)):
+        raise bad("the pending decision's preference is not one of this game's")
     ask = p.get("ask")
     if ask is not None and not (type(ask) is list and len(ask) == 2 and type(ask[0]) is int
                                 and 0 <= ask[0] < len(prog.prompt_fns) and (ask[1] is None or type(ask[1]) is str)):

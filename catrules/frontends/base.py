@@ -55,6 +55,12 @@ class Table(Protocol):
         same ``samples`` states (optional: a bot falls back on :meth:`lookahead` per option)."""
 
 
+    def sample(self, player: int, rng: "random.Random" = None):
+        """An imagined game for a bot's search: a copy of the game consistent with everything
+        ``player`` has seen, the cards they cannot see dealt again at random (drawn from
+        ``rng``, else from :attr:`rng`), with a future of its own (optional: for searching bots)."""
+
+
 class Seat:
     """Base class of seats; subclasses override :meth:`decide` and maybe :meth:`show`."""
 

@@ -92,7 +92,8 @@ def _tie_race_code(line: int) -> list:
     return [start, done]
 
 
-def _ask_one(st, V, who, options, default, kind, var, line, prompt, public=False, need=None, ask=None):
+def _ask_one(st, V, who, options, default, kind, var, line, prompt, public=False, need=None, ask=None,
+             prefers=None):
     """Pause for one player's choice among ``options``.
 
     A choice with one legal option, or none (then the one option is ``none``), is a decision
@@ -107,6 +108,8 @@ def _ask_one(st, V, who, options, default, kind, var, line, prompt, public=False
     chosen[who], opts[who], dflt[who] = "?", (options or [None]), default
     p = _pending("choose", [who], opts, dflt, chosen, kind, var, None, line, prompt, public,
                  None if need is None else [need if pl == who else None for pl in range(n)], ask)
+    if prefers is not None:
+        p["prefers"] = prefers          # prog.prefer_fns: what an answer tells the others
     if st.answer_forced(p, who):
         return None
     st.pending_ = p

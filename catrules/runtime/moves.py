@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..errors import RulesError
 from .frames import cards_in
+from .inference import forget_arrivals
 from .places import _position
 from .triggers import _fire, _triggered
 
@@ -73,6 +74,8 @@ def learn(st, cards, s0: int, s1: int) -> None:
         zone = st.z[s0]
         for d in (zone if st.layout.slot_simple[s0] else cards_in(zone)):
             known[d] &= keep
+        if st.facts:                    # a card some cannot identify came in: any card may be there
+            forget_arrivals(st, s1)
     for c in cards:
         known[c] = see
 

@@ -1,0 +1,112 @@
+"""How well the ISMCTS bot plays, and how fast it searches.
+
+    python benchmarks/ismcts.py --game games/meow.cat --games 400 --jobs 2
+    python benchmarks/ismcts.py --game games/catlady.cat --games 100 --bot ismcts:300
+    python benchmarks/ismcts.py --speed                  # iterations per second, every game
+
+One ISMCTS seat against greedy seats (``--others``): game ``i`` uses seed ``i + 1`` and puts
+the ISMCTS seat at seat ``i mod players``, so every seat is played as often (the first
+player's advantage, if any, is shared out).  Reported: the ISMCTS seat's share of the wins
+(a shared win counts ``1/k``), with its 95% interval (Wilson's, on the games it won outright
+or shared), against ``1/players``, the share of a seat no better than the others.
+``--speed`` plays a few games and reports the search's iterations per second per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import catrules  # noqa: E402
+from catrules.bots import make_seat  # noqa: E402
+from catrules.match import Match  # noqa: E402
+from catrules.parallel import GameText, map_in_order  # noqa: E402
+
+
+class PlayOne:
+    """One game (picklable, for ``--jobs``): ``(seed, seat of the bot, its win share, iterations, seconds)``."""
+
+    def __init__(self, text: GameText, players: int, bot: str, others: str):
+        self.text, self.players, self.bot, self.others = text, players, bot, others
+
+    def __call__(self, i: int) -> tuple:
+        g = self.text.load()
+        me = i % self.players
+        seats = [make_seat(self.bot if k == me else self.others) for k in range(self.players)]
+        its = secs = 0.0
+        bot = seats[me]
+        search = bot.search
+
+        def counted(*a, **k):
+            nonlocal its, secs
+            out = search(*a, **k)
+            its += bot.last["iterations"]
+            secs += bot.last["seconds"]
+            return out
+        bot.search = counted
+        st = g.new_state(self.players, seed=i + 1)
+        Match(g, st, seats).run()
+        w = st.winners()
+        return i + 1, me, (1 / len(w) if me in w else 0.0), its, secs
+
+
+def wilson(k: float, n: int, z: float = 1.96) -> tuple:
+    """Wilson's 95% interval for ``k`` successes in ``n`` trials."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, mid - half), min(1.0, mid + half))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--game", default="games/meow.cat")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--bot", default="ismcts:1000")
+    ap.add_argument("--others", default="greedy")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--speed", action="store_true", help="iterations per second, every game of games/")
+    args = ap.parse_args()
+    if args.speed:
+        for name in ("meow", "catlady", "flapcat"):
+            g = catrules.load_game(ROOT / "games" / f"{name}.cat")
+            rows = list(map_in_order(PlayOne(GameText.of(g), 4, "ismcts:200", "random"), range(4), 1))
+            its, secs = sum(r[3] for r in rows), sum(r[4] for r in rows)
+            print(f"{name:8s} {its / secs:8.0f} iterations/s  (ismcts:200 against 3 random, 4 games)")
+        return 0
+    g = catrules.load_game(args.game)
+    t0 = time.time()
+    rows = []
+    for r in map_in_order(PlayOne(GameText.of(g), args.players, args.bot, args.others), range(args.games),
+                          args.jobs):
+        rows.append(r)
+        if len(rows) % 10 == 0:
+            share = sum(x[2] for x in rows) / len(rows)
+            print(f"  {len(rows)} games: {share:.1%}", file=sys.stderr, flush=True)
+    n = len(rows)
+    share = sum(r[2] for r in rows) / n
+    lo, hi = wilson(share * n, n)
+    its, secs = sum(r[3] for r in rows), sum(r[4] for r in rows)
+    print(f"{g.title}, {args.players} players, {n} games: {args.bot} against {args.players - 1}x {args.others}")
+    print(f"  wins {share:.1%} (95% interval {lo:.1%} to {hi:.1%}); a seat no better than the others: "
+          f"{1 / args.players:.1%}")
+    for seat in range(args.players):
+        sub = [r[2] for r in rows if r[1] == seat]
+        if sub:
+            print(f"  at seat {seat + 1}: {sum(sub) / len(sub):.1%} of {len(sub)}")
+    print(f"  search: {its / secs:.0f} iterations/s; {time.time() - t0:.0f} s in all with --jobs {args.jobs}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
