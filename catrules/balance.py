@@ -454,7 +454,7 @@ def balance(game, players: int, games: int, seed: int = 1, bots: Sequence[str] |
     ``bots`` is one seat spec for every player or one per player (:func:`catrules.bots.make_seat`);
     ``compare_option`` an option to play the same games with as well; ``progress(done, total)``
     is told as games are done.  The result is the same for every ``jobs``."""
-    from .parallel import GameText, WorkerError, map_in_order, resolve_jobs
+    from .parallel import GameText, WorkerError, map_in_order, resolve_jobs, run_chunk
     if isinstance(game, str) or hasattr(game, "__fspath__"):
         from .api import load_game
         game = load_game(game)
@@ -479,17 +479,19 @@ def balance(game, players: int, games: int, seed: int = 1, bots: Sequence[str] |
         game.program.check_start(players, cond)        # a wrong player count or option fails here
     items = [(c, MAIN, i) for c in range(len(conditions)) for i in range(games)]
     items += [(c, SKILL, j) for c in range(len(conditions)) for j in range(skill_games)]
-    play = PlayBalance(game, players, tuple(specs), tuple(conditions), seed, budget)
-    first = play((0, MAIN, 0))          # game 0 once here: how often to sample the leader
-    every = max(1, first[0] // PER_GAME) if first[2] is not None else 1
-    play = PlayBalance(game if workers == 1 else GameText.of(game), players, tuple(specs), tuple(conditions),
-                       seed, budget, every)
     tallies = [Tally(players, specs, list(c), [(n, k) for n, k, _f in game.program.items_for(c)])
                for c in conditions]
     tell = None if progress is None else (lambda done: progress(done, len(items)))
     start = time.perf_counter()
-    k = 0
     try:
+        # game 0 once here first: how often to sample the leader, the same for every --jobs
+        pilot, failure = run_chunk(PlayBalance(game, players, tuple(specs), tuple(conditions), seed, budget),
+                                   0, [items[0]])
+        if failure is not None:
+            raise failure
+        every = max(1, pilot[0][0] // PER_GAME) if pilot[0][2] is not None else 1
+        play = PlayBalance(game if workers == 1 else GameText.of(game), players, tuple(specs), tuple(conditions),
+                           seed, budget, every)
         for k, rec in enumerate(map_in_order(play, items, workers, None, tell)):
             cond, kind, _i = items[k]
             (tallies[cond].add_main if kind == MAIN else tallies[cond].add_skill)(rec)

@@ -193,6 +193,33 @@ def test_compare_gives_every_difference_with_its_interval(meow):
         balance(meow, 4, 5, options=["expert"], compare_option="expert")
 
 
+def test_a_game_that_goes_wrong_is_named_with_its_seed(tmp_path):
+    from catrules.balance import BalanceError
+    bad = tmp_path / "bad.cat"
+    bad.write_text('''catrules 1
+game "Sometimes Bad"
+players 2 to 2
+cards c in deck:
+    for each value in 0 to 9:
+        card
+zone deck: shared
+zone hand: per player, public, pile
+counter x = 0
+flow:
+    for each player p:
+        p chooses c from deck
+        x = 12 / c.value
+        move c to hand of p
+score:
+    points = 0
+''')
+    with pytest.raises(BalanceError, match=r"^game 1 of 40 \(seed 1000003\) stopped: .*division by zero"):
+        balance(bad, 2, 40, seed=1, skill_games=0)          # game 0 goes wrong (played first, here)
+    for jobs in (1, 2):                                     # game 5: the same one for every --jobs
+        with pytest.raises(BalanceError, match=r"^game 6 of 40 \(seed 2000011\) stopped: .*division by zero"):
+            balance(bad, 2, 40, seed=2, skill_games=0, jobs=jobs)
+
+
 # ------------------------------------------------------------------ the report
 
 def test_the_html_report_embeds_the_plots(tmp_path, meow):
