@@ -425,10 +425,13 @@ class BalanceResult:
                 fig = res.get(key)
                 if fig:
                     out.append(head + fig["verdict"]["text"])
+                elif key == "first_player" and res["finished"]:
+                    out.append(head + "no first player: the first choice of every game is made by several "
+                                      "players at once (a secret choice or a race)")
             d = res["length"]["decisions"]
             if d["games"]:
-                out.append(head + f"games last {d['median']:g} decisions (median; 90% of games "
-                                  f"between {d['p5']:g} and {d['p95']:g})")
+                out.append(head + f"games last {d['median']:.0f} decisions (median; 90% of games "
+                                  f"between {d['p5']:.0f} and {d['p95']:.0f})")
             if res["unfinished"]:
                 out.append(head + f"{res['unfinished']} games passed {self.max_decisions:,} decisions and "
                                   "were stopped (left out of every figure)")

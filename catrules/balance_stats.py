@@ -298,12 +298,17 @@ def drama_verdict(rate: float, low: float, high: float, fair: float, changes: fl
 def skill_verdict(strong: str, weak: str, rate: float, low: float, high: float, fair: float,
                   games: int) -> tuple:
     """``(level, sentence)`` on how often one ``strong`` bot beats ``weak`` ones: ``luck``,
-    ``mostly-luck``, ``skill`` or ``skill-dominates``; the skill index is (rate - fair) / (1 - fair)."""
+    ``unclear`` (too few games to tell), ``mostly-luck``, ``skill`` or ``skill-dominates``; the
+    skill index is (rate - fair) / (1 - fair)."""
     index = (rate - fair) / (1 - fair) if fair < 1 else 0.0
     head = (f"one {strong} bot against {weak} bots wins {plus_minus(rate, low, high)} "
             f"(fair share {pct(fair)}, skill index {index:.2f})")
     if low <= fair:
-        return "luck", f"{head}: luck dominates, no better than its fair share as far as {games} games tell"
+        most = (high - fair) / (1 - fair) if fair < 1 else 0.0
+        if most < MOSTLY_LUCK:
+            return "luck", f"{head}: luck dominates, the stronger bot does no better than its fair share"
+        return "unclear", (f"{head}: no clear sign of skill in {games} games, "
+                           "too few to tell (give more --skill-games)")
     if index < MOSTLY_LUCK:
         return "mostly-luck", f"{head}: mostly luck"
     if index < SKILL_DOMINATES:

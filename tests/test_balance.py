@@ -82,7 +82,8 @@ def test_verdict_thresholds():
     assert bs.fairness_verdict("seat 1", 0.25, 0.24, 0.26, 0.25, 0.7)[0] == "fair"
     assert bs.drama_verdict(0.95, 0.94, 0.96, 0.25, 0.3)[0] == "decided"
     assert bs.drama_verdict(0.5, 0.45, 0.55, 0.25, 3)[0] == "open"
-    assert bs.skill_verdict("greedy", "random", 0.3, 0.2, 0.4, 0.25, 100)[0] == "luck"
+    assert bs.skill_verdict("greedy", "random", 0.3, 0.2, 0.4, 0.25, 100)[0] == "unclear"
+    assert bs.skill_verdict("greedy", "random", 0.26, 0.24, 0.28, 0.25, 4000)[0] == "luck"
     assert bs.skill_verdict("greedy", "random", 0.8, 0.75, 0.85, 0.25, 400)[0] == "skill-dominates"
 
 
@@ -131,8 +132,8 @@ def test_an_unfair_game_is_flagged(head_start):
     assert fp["by_seat"] == [120, 0, 0, 0] and fp["verdict"]["level"] == "unfair"
     assert res["drama"]["verdict"]["level"] == "decided"
     assert res["drama"]["lead_changes"]["mean"] == 0
-    # the greedy bot wins exactly when it sits in seat 1: luck, not skill
-    assert res["skill"]["rate"] == 0.25 and res["skill"]["verdict"]["level"] == "luck"
+    # the greedy bot wins exactly when it sits in seat 1: no better than its fair share
+    assert res["skill"]["rate"] == 0.25 and res["skill"]["verdict"]["level"] == "unclear"
     assert r["verdicts"][0].startswith("seat 1 wins 100.0%") and "likely unfair" in r["verdicts"][0]
 
 
@@ -144,6 +145,13 @@ def test_a_fair_game_is_not_flagged(meow):
     assert res["skill"] is None
     curve = [x["rate"] for x in res["drama"]["leader_wins"]]
     assert len(curve) == len(FRACTIONS) and curve[-1] > curve[0] > res["fair_share"]
+
+
+def test_a_game_whose_first_choice_is_a_race_has_no_first_player():
+    game = catrules.load_game(ROOT / "games" / "flapcat.cat")
+    d = balance(game, 3, 12, seed=1, skill_games=0).to_dict()
+    assert d["results"][0]["first_player"] is None
+    assert any(v.startswith("no first player") for v in d["verdicts"])
 
 
 # ------------------------------------------------------------------ determinism and the JSON
