@@ -203,14 +203,16 @@ def make_seat(spec: str, *, programs: bool = False) -> Seat:
     if kind == "human":
         raise ValueError(f"seat spec {spec!r}: a human seat needs a front end and is not made here; {valid}")
     if kind == "ismcts":                # the searching bot: its budget after the colon
-        from .ismcts import ISMCTSBot, parse_budget
+        from .ismcts import ISMCTSBot, parse_budget, parse_horizon
         if not sep:
             return ISMCTSBot()
+        budget, _, horizon = reflex.partition(":")
         try:
-            unit, amount = parse_budget(reflex)
+            unit, amount = parse_budget(budget)
+            horizon = parse_horizon(horizon) if horizon else None
         except ValueError as exc:
             raise ValueError(f"seat spec {spec!r}: {exc}") from None
-        return ISMCTSBot(**{unit: amount})
+        return ISMCTSBot(**{unit: amount}, horizon=horizon)
     if kind not in BOT_KINDS:
         raise ValueError(f"unknown seat spec {spec!r}; {valid}")
     try:

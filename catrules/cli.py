@@ -29,7 +29,7 @@ NO_TTY_MESSAGE = ("catrules play needs a terminal for the human seat; "
                   "use --seats random,greedy,... to watch bots")
 SEATS_HINT = ("seats are human, random, greedy or bot (= greedy), bots optionally with a reflex: "
               "bot:fast, random:slow, greedy:normal, or the median race time in seconds: greedy:0.8; "
-              "cmd:COMMAND seats a program (see docs/protocol.rst)")
+              "ismcts searches (ismcts:2000 iterations or ismcts:1s a decision); cmd:COMMAND seats a program (see docs/protocol.rst)")
 #: The largest --handicap, in seconds (more would let a person win every race without looking).
 HANDICAP_MAX = 2.0
 

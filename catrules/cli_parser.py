@@ -77,6 +77,7 @@ _SIM_EPILOG = """\
 examples:
   catrules simulate games/mygame.cat --players 4 --games 1000 --seed 1
   catrules simulate games/mygame.cat --bots greedy,random,random,random
+  catrules simulate games/mygame.cat --bots ismcts:500,greedy,greedy,greedy --games 20
   catrules simulate games/mygame.cat --option NAME --json > result.json
   catrules simulate games/mygame.cat --games 10 --log games.jsonl
   catrules simulate games/mygame.cat --games 10000 --jobs auto
@@ -213,7 +214,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="number of players (default: the number of --seats, else 4 if the game allows it)")
     sp.add_argument("--seats", metavar="S,S,...",
                     help="who plays each seat, in order: human, random, greedy, bot, bot:fast, random:slow, "
-                         "greedy:0.8 (a bot's median race time in seconds)... "
+                         "greedy:0.8 (a bot's median race time in seconds), ismcts, ismcts:2000 (a searching "
+                         "bot and its iterations per decision), ismcts:1s... "
                          "(default: human, then greedy bots; missing seats are greedy bots)")
     sp.add_argument("--seed", type=int, metavar="N", help="random seed: the same seed deals the same game "
                                                           "(default: a random one, printed at the start)")
@@ -249,7 +251,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--games", type=int, default=100, metavar="N", help="number of games (default: 100)")
     sp.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the simulation (default: 1)")
     sp.add_argument("--bots", "--seats", dest="bots", metavar="SPEC[,SPEC...]",
-                    help="one bot for every seat, or one per seat: random, greedy, bot, bot:fast, greedy:0.8... "
+                    help="one bot for every seat, or one per seat: random, greedy, bot, bot:fast, greedy:0.8, "
+                         "ismcts:500 (searching, 500 iterations a decision)... "
                          "(default: random; --seats, as in `catrules play`, is the same)")
     sp.add_argument("--option", action="append", metavar="NAME",
                     help="turn on a game option (repeat, or separate with commas; default: none)")

@@ -502,7 +502,11 @@ class State:
                             p["picks"][pl] = []
                 if p.get("answers"):
                     p["answers"] = [ev for ev in p["answers"] if ev["player"] == player]
-                p.pop("auto", None)
+                mine = [pl for pl in p.get("auto", ()) if pl == player]
+                if mine:                    # the player's own forced answer: shown as still choosing
+                    p["auto"] = mine
+                else:
+                    p.pop("auto", None)
         return st
 
     # -------------------------------------------------------- serialisation

@@ -94,6 +94,18 @@ def parse_budget(text: str) -> tuple:
         raise ValueError(f"unknown budget {text!r}; {help_}") from None
 
 
+def parse_horizon(text: str) -> int:
+    """The playouts' horizon from a seat spec (``ismcts:500:60``: 60 decisions)."""
+    try:
+        n = int(text.strip())
+        if n < 1:
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"unknown horizon {text!r}; a horizon is a whole number of decisions after "
+                         "the budget, e.g. ismcts:500:60") from None
+    return n
+
+
 class ISMCTSBot(Seat):
     """Information-set Monte Carlo tree search from the bot's own view (see the module).
 
@@ -106,15 +118,20 @@ class ISMCTSBot(Seat):
     inline = True
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None,
-                 exploration: float = EXPLORATION):
+                 exploration: float = EXPLORATION, horizon: int | None = None):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise ValueError(f"iterations must be a whole number of at least 1, not {iterations!r}")
         self.iterations = iterations
         self.seconds = seconds
+        if horizon is not None and (not isinstance(horizon, int) or horizon < 1):
+            raise ValueError(f"a horizon is a whole number of decisions of at least 1, not {horizon!r}")
         self.exploration = exploration
+        self.horizon = horizon
         self.name = f"ismcts:{seconds:g}s" if seconds is not None else f"ismcts:{iterations}"
+        if horizon is not None:
+            self.name += f":h{horizon}"
         #: Figures of the last search: iterations, seconds, imagined games that stopped on an error.
         self.last: dict = {}
 
@@ -201,8 +218,8 @@ class ISMCTSBot(Seat):
             path.append(node)
             st.apply(pl, best, _race_time(st, len(ids)) if timed else None)
         if not st.over:
-            self._play_out(st, rng)
-        winners = st.winners()
+            self._play_out(st, rng, self.horizon)
+        winners = st.winners()          # at the horizon: as if the game ended now
         share = 1.0 / len(winners) if winners else 0.0
         won = set(winners)
         for n in path:
@@ -211,10 +228,16 @@ class ISMCTSBot(Seat):
                 n.wins += share
 
     @staticmethod
-    def _play_out(st, rng: random.Random) -> None:
-        """Play the imagined game to its end, every choice at random (inside the running game)."""
-        auto = Autoplay.__new__(Autoplay)
-        Autoplay.__init__(auto, _Rollout(st.n, rng))
+    def _play_out(st, rng: random.Random, horizon: int | None = None) -> None:
+        """Play the imagined game to its end, every choice at random (inside the running game),
+        or until ``horizon`` more decisions were asked."""
+        limit = None if horizon is None else st.decisions + horizon
+
+        def stop_at_horizon():
+            if st.decisions >= limit:
+                raise _Horizon
+        stop_at_horizon.looks = False   # it reads the count of decisions only
+        auto = Autoplay(_Rollout(st.n, rng), stop_at_horizon if horizon is not None else None)
         st.auto = auto
         try:
             while st.pending_ is not None:
@@ -225,5 +248,12 @@ class ISMCTSBot(Seat):
                         v = vals[0] if len(vals) == 1 else vals[rng.randrange(len(vals))]
                         st.apply(pl, st.prog.option_id(p["okind"], v),
                                  _race_time(st, len(vals)) if p["kind"] == "race" else None)
+        except _Horizon:
+            pass                        # the table as it is: scored as if the game ended now
         finally:
             st.auto = None
+
+
+class _Horizon(BaseException):
+    """A playout reached its horizon (a BaseException: it passes the seats' own error handling,
+    as the end of a search and not a failure)."""

@@ -184,6 +184,21 @@ def test_budget_specs():
     assert make_seat("ISMCTS:2s").seconds == 2.0
     with pytest.raises(ValueError, match="ismcts:2000"):
         make_seat("ismcts:lots")
+    bot = make_seat("ismcts:300:40")
+    assert (bot.iterations, bot.horizon, bot.name) == (300, 40, "ismcts:300:h40")
+    with pytest.raises(ValueError, match="horizon"):
+        make_seat("ismcts:300:soon")
+
+
+def test_a_playout_stops_at_its_horizon_and_scores_the_table(meow):
+    st = meow.new_state(4, seed=2)
+    start = st.decisions
+    ISMCTSBot._play_out(st, random.Random(1), horizon=7)
+    assert st.decisions == start + 7 and not st.over and st.auto is None
+    assert st.winners()                            # scored as if the game ended now
+    whole = meow.new_state(4, seed=2)
+    ISMCTSBot._play_out(whole, random.Random(1))
+    assert whole.over
 
 
 def test_the_bot_is_deterministic_and_plays_legal_options(follow):
