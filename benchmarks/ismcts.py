@@ -72,6 +72,7 @@ def main() -> int:
     ap.add_argument("--game", default="games/meow.cat")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--start", type=int, default=0, help="the first game's number (to split a long run)")
     ap.add_argument("--bot", default="ismcts:1000")
     ap.add_argument("--others", default="greedy")
     ap.add_argument("--jobs", type=int, default=1)
@@ -87,7 +88,7 @@ def main() -> int:
     g = catrules.load_game(args.game)
     t0 = time.time()
     rows = []
-    for r in map_in_order(PlayOne(GameText.of(g), args.players, args.bot, args.others), range(args.games),
+    for r in map_in_order(PlayOne(GameText.of(g), args.players, args.bot, args.others), range(args.start, args.start + args.games),
                           args.jobs):
         rows.append(r)
         if len(rows) % 10 == 0:
@@ -97,8 +98,9 @@ def main() -> int:
     share = sum(r[2] for r in rows) / n
     lo, hi = wilson(share * n, n)
     its, secs = sum(r[3] for r in rows), sum(r[4] for r in rows)
-    print(f"{g.title}, {args.players} players, {n} games: {args.bot} against {args.players - 1}x {args.others}")
-    print(f"  wins {share:.1%} (95% interval {lo:.1%} to {hi:.1%}); a seat no better than the others: "
+    first = f" (games {args.start + 1} to {args.start + n})" if args.start else ""
+    print(f"{g.title}, {args.players} players, {n} games{first}: {args.bot} against {args.players - 1}x {args.others}")
+    print(f"  wins {share:.1%} = {share * n:g} of {n} (95% interval {lo:.1%} to {hi:.1%}); a seat no better than the others: "
           f"{1 / args.players:.1%}")
     for seat in range(args.players):
         sub = [r[2] for r in rows if r[1] == seat]

@@ -12,9 +12,11 @@ Each iteration of its search
    sees them, choosing at each node by UCB among the options legal in *this* imagined game
    (a child counts how often it was available, so options that are rarely legal are not
    favoured);
-3. adds one node, plays the imagined game to its end with random choices, and
+3. adds one node, plays the imagined game to its end with random choices (or, with a
+   *horizon*, for that many more decisions), and
 4. credits every node on the way with the result for the player who chose it: a share of
-   the win (``1/k`` among ``k`` winners), else 0.
+   the win (``1/k`` among ``k`` winners), else 0; at a horizon, the share of the other
+   players it is ahead of by the game's ``winner:`` block (ties count half).
 
 It then takes the option its player chose most often at the root.  Other players are
 searched as if they played by the same rule, from what the imagined game shows them; a
@@ -219,13 +221,10 @@ class ISMCTSBot(Seat):
             st.apply(pl, best, _race_time(st, len(ids)) if timed else None)
         if not st.over:
             self._play_out(st, rng, self.horizon)
-        winners = st.winners()          # at the horizon: as if the game ended now
-        share = 1.0 / len(winners) if winners else 0.0
-        won = set(winners)
+        result = _results(st)
         for n in path:
             n.visits += 1
-            if n.player in won:
-                n.wins += share
+            n.wins += result[n.player]
 
     @staticmethod
     def _play_out(st, rng: random.Random, horizon: int | None = None) -> None:
@@ -252,6 +251,22 @@ class ISMCTSBot(Seat):
             pass                        # the table as it is: scored as if the game ended now
         finally:
             st.auto = None
+
+
+def _results(st) -> list:
+    """Each player's result in [0, 1]: at the end, a share of the win; at a playout's horizon,
+    the share of the other players they are ahead of by the ``winner:`` block (a tie counts
+    half), which says more than who would win if the game stopped there."""
+    if st.over:
+        winners = st.winners()
+        share = 1.0 / len(winners) if winners else 0.0
+        return [share if p in winners else 0.0 for p in range(st.n)]
+    keys = st.rank_keys(st.scores())
+    n = st.n
+    if n < 2:
+        return [1.0]
+    return [sum(1.0 if keys[p] > keys[q] else 0.5 if keys[p] == keys[q] else 0.0
+                for q in range(n) if q != p) / (n - 1) for p in range(n)]
 
 
 class _Horizon(BaseException):
