@@ -192,6 +192,48 @@ def _jobs(text: str) -> int:
     return n
 
 
+def _progress_bar(label: str, total: int) -> tuple:
+    """``(bar, advance)``: a progress bar of games on a terminal's stderr and the function that
+    moves it (``advance(done, total)``), or ``(None, None)`` when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        return None, None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                   console=Console(stderr=True), transient=True)
+    task = bar.add_task("games", total=total)
+
+    def advance(done, _total=None):
+        bar.update(task, completed=done)
+    return bar, advance
+
+
+def _run_games(bar, run, failures: tuple):
+    """``run()`` (many games) with ``bar`` shown: its result, or None after Ctrl-C (said on stderr).
+    ``failures`` become a :class:`Failure` with their hint, a ``ValueError`` a :class:`UsageError`."""
+    import gc
+    # what is loaded now outlives the games: the collector need not look at it again for each of
+    # the games' many short-lived objects (unfrozen after, for a caller of main() in-process)
+    gc.freeze()
+    try:
+        if bar is not None:
+            bar.start()
+        return run()
+    except failures as exc:
+        raise Failure(str(exc), exc.hint) from None
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.stop()
+        _err("interrupted")
+        return None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        gc.unfreeze()
+        if bar is not None:
+            bar.stop()
+
+
 def cmd_simulate(args) -> int:
     from .parallel import ParallelError
     from .simulate import SimulationError, simulate
@@ -215,42 +257,18 @@ def cmd_simulate(args) -> int:
         raise UsageError("give --jobs or --cluster, not both", "a cluster's workers are its own processes")
     _check_budget(args)
 
-    progress = bar = None
-    if not args.json and sys.stderr.isatty():
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-        bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                       console=Console(stderr=True), transient=True)
-        task = bar.add_task("games", total=args.games)
+    bar, progress = _progress_bar("simulating", args.games) if not args.json else (None, None)
 
-        def advance(done, total):
-            bar.update(task, completed=done)
-        progress = advance
-    # what is loaded now outlives the games: the collector need not look at it again for each of
-    # the games' many short-lived objects (unfrozen after, for a caller of main() in-process)
-    import gc
-    gc.freeze()
-    try:
-        if bar is not None:
-            bar.start()
-        result = simulate(game, players, args.games, args.seed, seats=seats, options=options,
-                          log_path=args.log, progress=progress, viewer=_viewer(args, players),
-                          max_decisions=args.max_decisions, jobs=args.jobs, cluster=args.cluster)
-    except (SimulationError, ParallelError) as exc:
-        raise Failure(str(exc), exc.hint) from None
-    except KeyboardInterrupt:
-        if bar is not None:
-            bar.stop()
-        _err("interrupted")
+    def run():
+        try:
+            return simulate(game, players, args.games, args.seed, seats=seats, options=options,
+                            log_path=args.log, progress=progress, viewer=_viewer(args, players),
+                            max_decisions=args.max_decisions, jobs=args.jobs, cluster=args.cluster)
+        except OSError as exc:
+            raise Failure(f"cannot write the log {args.log}: {exc.strerror or exc}") from None
+    result = _run_games(bar, run, (SimulationError, ParallelError))
+    if result is None:
         return 130
-    except OSError as exc:
-        raise Failure(f"cannot write the log {args.log}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    finally:
-        gc.unfreeze()
-        if bar is not None:
-            bar.stop()
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

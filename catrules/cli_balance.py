@@ -8,13 +8,11 @@ verdicts.  Its options and help are in :mod:`catrules.cli_parser`.
 
 from __future__ import annotations
 
-import gc
-import sys
 import textwrap
 from pathlib import Path
 
 from .cli import (SEATS_HINT, Failure, UsageError, _check_bot_specs, _check_budget, _err, _is_human, _load,
-                  _options, _players, _split_specs)
+                  _options, _players, _progress_bar, _run_games, _split_specs)
 
 
 def _outputs(args, game) -> tuple:
@@ -54,37 +52,13 @@ def cmd_balance(args) -> int:
     html_path, json_path = _outputs(args, game)
 
     total = (args.games + args.skill_games) * (2 if compare else 1)
-    progress = bar = None
-    if sys.stderr.isatty():
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-        bar = Progress(TextColumn("balance"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                       console=Console(stderr=True), transient=True)
-        task = bar.add_task("games", total=total)
-
-        def advance(done, _total):
-            bar.update(task, completed=done)
-        progress = advance
-    gc.freeze()                 # what is loaded now outlives the games (as in `catrules simulate`)
-    try:
-        if bar is not None:
-            bar.start()
-        result = balance(game, players, args.games, args.seed, bots=bots[0] if len(bots) == 1 else bots,
-                         options=options, compare_option=compare, skill_games=args.skill_games,
-                         max_decisions=args.max_decisions, jobs=args.jobs, progress=progress)
-    except (BalanceError, ParallelError) as exc:
-        raise Failure(str(exc), exc.hint) from None
-    except KeyboardInterrupt:
-        if bar is not None:
-            bar.stop()
-        _err("interrupted")
+    bar, progress = _progress_bar("balance", total)
+    result = _run_games(bar, lambda: balance(
+        game, players, args.games, args.seed, bots=bots[0] if len(bots) == 1 else bots, options=options,
+        compare_option=compare, skill_games=args.skill_games, max_decisions=args.max_decisions,
+        jobs=args.jobs, progress=progress), (BalanceError, ParallelError))
+    if result is None:
         return 130
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    finally:
-        gc.unfreeze()
-        if bar is not None:
-            bar.stop()
     data = result.to_dict()
     data["path"] = args.game                # as the user named it: the report's command line
     print(_summary(data))

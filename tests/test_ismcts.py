@@ -193,12 +193,21 @@ def test_budget_specs():
 def test_a_playout_stops_at_its_horizon_and_scores_the_table(meow):
     st = meow.new_state(4, seed=2)
     start = st.decisions
-    ISMCTSBot._play_out(st, random.Random(1), horizon=7)
-    assert st.decisions == start + 7 and not st.over and st.auto is None
-    assert st.winners()                            # scored as if the game ended now
+    ISMCTSBot._play_out(st, random.Random(1), horizon=30)
+    assert st.decisions == start + 30 and not st.over and st.auto is None
+    from catrules.ismcts import _results
+    res, keys = _results(st), st.rank_keys(st.scores())
+    assert len(set(keys)) > 1                      # some ahead of others: the check below bites
+    assert sum(res) == pytest.approx(2.0)          # 4 players: each pair shares one point
+    for p in range(4):
+        for q in range(4):
+            if keys[p] > keys[q]:
+                assert res[p] > res[q]            # ahead on the table, a better result
     whole = meow.new_state(4, seed=2)
     ISMCTSBot._play_out(whole, random.Random(1))
     assert whole.over
+    won = whole.winners()
+    assert _results(whole) == [1 / len(won) if p in won else 0.0 for p in range(4)]
 
 
 def test_the_bot_is_deterministic_and_plays_legal_options(follow):
