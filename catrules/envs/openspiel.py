@@ -4,7 +4,7 @@
 
     import pyspiel
     from catrules.envs.openspiel import register
-    name = register("games/meow.cat", players=4)       # "catrules_meow_4p"
+    name = register("games/mygame.cat", players=4)     # "catrules_mygame_4p"
     game = pyspiel.load_game(name, {"seed": 7})
     state = game.new_initial_state()
 

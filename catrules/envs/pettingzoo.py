@@ -3,7 +3,7 @@
 ::
 
     from catrules.envs.pettingzoo import env
-    e = env("games/meow.cat", players=4, seed=1)
+    e = env("games/mygame.cat", players=4, seed=1)
     e.reset()
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
