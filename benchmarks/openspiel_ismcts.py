@@ -41,6 +41,10 @@ def theirs(games: int, iterations: int, players: int) -> tuple:
         bot = ismcts.ISMCTSBot(game=game, evaluator=mcts.RandomRolloutEvaluator(
             n_rollouts=1, random_state=np.random.RandomState(i)), uct_c=2.0, max_simulations=iterations,
             random_state=np.random.RandomState(i + 1000))
+        # OpenSpiel's own resampling draws from a sampler it seeds at random: a seeded one here,
+        # so that a run can be repeated
+        sampler = pyspiel.UniformProbabilitySampler(i + 1, 0.0, 1.0)
+        bot._resampler_cb = lambda st, player, sampler=sampler: st.resample_from_infostate(player, sampler)
         rng = random.Random(i)
         state = game.new_initial_state()
         while not state.is_terminal():
