@@ -42,7 +42,7 @@ from . import balance_stats as bs
 from .bots import make_seat
 from .errors import CatrulesError, OverBudget
 from .match import Match
-from .simulate import DECISION_LIMIT, SimulationError, _seat_specs, decision_budget, game_seed
+from .simulate import SimulationError, _seat_specs, decision_budget, decision_limit, game_seed
 
 #: Skill games played by default (one greedy bot against random ones, its seat turning).
 DEFAULT_SKILL_GAMES = 200
@@ -466,9 +466,7 @@ def balance(game, players: int, games: int, seed: int = 1, bots: Sequence[str] |
             raise ValueError(f"the {what} must be a whole number of at least {least}, not {v!r}")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ValueError(f"the seed must be a whole number, not {seed!r}")
-    budget = DECISION_LIMIT if max_decisions is None else max_decisions
-    if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
-        raise ValueError(f"the decision budget must be a whole number of at least 1, not {max_decisions!r}")
+    budget = decision_limit(max_decisions)
     workers = resolve_jobs(jobs)
     specs = _seat_specs(bots, players)
     options = sorted(set(options))

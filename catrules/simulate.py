@@ -160,9 +160,7 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
         raise ValueError(f"the number of games must be a whole number of at least 0, not {games!r}")
     if not isinstance(seed, int):
         raise ValueError(f"the seed must be a whole number, not {seed!r}")
-    budget_limit = DECISION_LIMIT if max_decisions is None else max_decisions
-    if not isinstance(budget_limit, int) or isinstance(budget_limit, bool) or budget_limit < 1:
-        raise ValueError(f"the decision budget must be a whole number of at least 1, not {max_decisions!r}")
+    budget_limit = decision_limit(max_decisions)
     workers = resolve_jobs(jobs)
     specs = _seat_specs(seats, players)
     options = sorted(set(options))
@@ -279,6 +277,15 @@ class PlayGame:
         won = tuple(state.winners(scores))
         return (state.decisions, tuple(row["total"] for row in scores), won,
                 out.getvalue() if out is not None else "")
+
+
+def decision_limit(max_decisions) -> int:
+    """The decisions a game may take (``max_decisions``, or :data:`DECISION_LIMIT` for None);
+    raises ``ValueError`` for anything but a whole number of at least 1."""
+    limit = DECISION_LIMIT if max_decisions is None else max_decisions
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        raise ValueError(f"the decision budget must be a whole number of at least 1, not {max_decisions!r}")
+    return limit
 
 
 def decision_budget(state, limit: int) -> Callable[[], None]:
