@@ -288,3 +288,40 @@ def test_ctrl_c_before_the_app_starts_stops_the_match_thread_first(monkeypatch):
     assert not seat.app.worker.is_alive()
     assert isinstance(seat.app.outcome, EOFError)
     assert 0 in [d.player for d in match.state.pending()]     # stopped at the person's decision
+
+
+def test_the_bottom_line_says_who_the_table_waits_for_while_a_bot_thinks():
+    """A searching bot may take seconds: the screen says whom it waits for, not nothing."""
+    import threading
+    from catrules.frontends.base import Choice, Seat
+
+    class Thinking(Seat):
+        wants_events = False
+        release = threading.Event()
+
+        def decide(self, view, decision):
+            self.release.wait(10)
+            return Choice(decision.options[0].id)
+    game = catrules.load_game(GAMES["catlady"])
+    st = game.new_state(3, seed=3, log=True, ask_forced=True)
+    first = st.pending()[0].player                 # the bot takes the seat that chooses first
+    seats = [make_seat("random") for _ in range(3)]
+    seats[first] = Thinking()
+    seat = seats[(first + 1) % 3] = TuiSeat(game=game, names=["thinking", "you", "random"])
+    match = Match(game, st, seats)
+    app = TableApp(match, [seat], "")
+    got = {}
+
+    async def script(pilot):
+        await until(pilot, lambda: f"player {first + 1} is choosing" in screen_text(app).splitlines()[-1])
+        got["before"] = screen_text(app).splitlines()[-1]
+        Thinking.release.set()
+        await until(pilot, lambda: app.decision is not None)
+        await pilot.pause()
+        got["mine"] = screen_text(app).splitlines()[-1]
+    try:
+        run(app, (100, 30), script)
+    finally:
+        Thinking.release.set()
+    assert f"player {first + 1} is choosing…" in got["before"]
+    assert "choosing" not in got["mine"]               # the person's own turn: nothing to wait for

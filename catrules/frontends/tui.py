@@ -301,6 +301,9 @@ class TableApp(App):
                 bits.append(f"decision {seat.decisions}")
         if self.race_time:
             bits.append(self.race_time)
+        waiting = self._waiting(seat)
+        if waiting:
+            bits.append(waiting)
         keys = Text(" i card · h history · ? keys · q save+quit ", style="reverse")
         while len(bits) > 1 and len(" · ".join(bits)) + 2 + keys.cell_len > self.size.width:
             bits.pop(0)                 # a narrow screen: the decision number matters most
@@ -309,6 +312,18 @@ class TableApp(App):
         line.append(" " * pad)
         line.append_text(keys)
         self.query_one("#keys", Static).update(line)
+
+    def _waiting(self, seat) -> str:
+        """Who the table waits for while this person has nothing to answer ("player 3 is
+        choosing…"): a bot that searches may take seconds, and the screen should not look stuck.
+        From the view's ``waiting_for``, which everyone sees."""
+        if seat is None or self.decision is not None or seat.final is not None or not seat.view:
+            return ""
+        others = [pl for pl in seat.view.get("waiting_for", []) if pl != seat.player]
+        if not others:
+            return ""
+        names = ", ".join(f"player {pl + 1}" for pl in others)
+        return f"{names} {'is' if len(others) == 1 else 'are'} choosing…"
 
     # ------------------------------------------------------------ deciding
     def ask(self, seat: TuiSeat, decision) -> None:
