@@ -240,15 +240,10 @@ class ISMCTSBot(Seat):
         st.auto = auto
         try:
             while st.pending_ is not None:
-                p = st.pending_
-                for pl in p["players"]:
-                    if p["chosen"][pl] == "?" and st.pending_ is p:
-                        vals = st._values(p, pl)
-                        v = vals[0] if len(vals) == 1 else vals[rng.randrange(len(vals))]
-                        st.apply(pl, st.prog.option_id(p["okind"], v),
-                                 _race_time(st, len(vals)) if p["kind"] == "race" else None)
+                auto(st, st.pending_)   # the decision the game paused at, answered as later ones
+                st.run()
         except _Horizon:
-            pass                        # the table as it is: scored as if the game ended now
+            pass                        # the table as it is: scored by _results
         finally:
             st.auto = None
 
