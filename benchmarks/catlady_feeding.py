@@ -93,7 +93,7 @@ def feed(state):
 
     The solver's memo of answers is emptied first: a game feeds once, so a feeding is
     timed with its first pass solved afresh (the second pass asks the same again)."""
-    from catrules import allot_solver
+    from catrules.allot import integer_program as allot_solver
     allot_solver._memo.clear()
     d = state.pending()[0]
     state.apply(d.player, d.options[0].id)
@@ -106,7 +106,8 @@ def feed_counting(state):
     """:func:`feed`, also counting the complete ways of feeding that the ``allot`` searches
     compared; returns (state, ways), ways None if the search cannot be watched (the
     interpreter's internals changed)."""
-    from catrules import allot, compiler
+    from catrules.allot import search as allot
+    from catrules.compile import compiler
 
     inner = getattr(allot, "_apply_allotment", None)
     if inner is None:
@@ -133,7 +134,7 @@ def time_feeding(game, name: str, repeat: int = 3, min_seconds: float = 0.2) -> 
 
     A first, untimed feeding counts the ways compared and sets how many feedings
     one timing plays (enough for ``min_seconds``, as timeit does)."""
-    from catrules import allot_solver
+    from catrules.allot import integer_program as allot_solver
     base = build(game, name)
     allot_solver.last_engine = None
     t0 = time.perf_counter()
@@ -180,7 +181,7 @@ def main(argv=None) -> None:
     root = Path(__file__).resolve().parents[1]
     sys.path.insert(0, str(root))
     import catrules
-    from catrules import allot, allot_solver
+    from catrules.allot import search as allot, integer_program as allot_solver
     allot_solver.USE_DP = args.engine == "dp"
     allot.USE_SOLVER = args.engine != "search"
     game = catrules.load_game(str(root / GAME))

@@ -27,8 +27,8 @@ GAMES = {"greedy+3 random": [("meow", 60), ("catlady", 24), ("flapcat", 8)],
 PLAY = """
 import json, sys, time
 import catrules
-from catrules.bots import make_seat
-from catrules.match import Match
+from catrules.bots.basic import make_seat
+from catrules.play.match import Match
 seats, game, n, repeat = json.loads(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 g = catrules.load_game(game)
 best = None

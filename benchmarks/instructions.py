@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 INTERPRETER = """
 import sys
 import catrules
-from catrules.bots import make_seat
-from catrules.match import Match
+from catrules.bots.basic import make_seat
+from catrules.play.match import Match
 game = catrules.load_game(sys.argv[1])
 players, first, n = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 for seed in range(first, first + n):

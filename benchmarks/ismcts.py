@@ -26,9 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import catrules  # noqa: E402
-from catrules.bots import make_seat  # noqa: E402
-from catrules.match import Match  # noqa: E402
-from catrules.parallel import GameText, map_in_order  # noqa: E402
+from catrules.bots.basic import make_seat  # noqa: E402
+from catrules.play.match import Match  # noqa: E402
+from catrules.lab.parallel import GameText, map_in_order  # noqa: E402
 
 
 class PlayOne:

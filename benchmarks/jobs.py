@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from catrules.api import load_game          # noqa: E402
-from catrules.simulate import simulate      # noqa: E402
+from catrules.lab.simulate import simulate      # noqa: E402
 
 
 def main() -> int:

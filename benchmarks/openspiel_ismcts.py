@@ -5,7 +5,7 @@
 Meow with three players: one searching seat (seat ``i mod 3`` in game ``i``, seed ``i + 1``)
 against two random players, once with OpenSpiel's Python ISMCTS
 (``open_spiel.python.algorithms.ismcts``, random rollouts, UCT constant 2, played through
-:mod:`catrules.envs.openspiel`) and once with ``ismcts:N`` (``catrules.ismcts``), both with
+:mod:`catrules.envs.openspiel`) and once with ``ismcts:N`` (``catrules.bots.ismcts``), both with
 the same number of iterations per decision.  Reported for each: the searching seat's share of
 the wins (a shared win counts ``1/k``) with Wilson's 95% interval, and the CPU time per
 decision it searched (``time.process_time``; a decision with one option is not searched by
@@ -64,8 +64,8 @@ def theirs(games: int, iterations: int, players: int) -> tuple:
 
 def ours(games: int, iterations: int, players: int) -> tuple:
     import catrules
-    from catrules.bots import make_seat
-    from catrules.match import Match
+    from catrules.bots.basic import make_seat
+    from catrules.play.match import Match
     g = catrules.load_game(ROOT / "games" / "meow.cat")
     share = cpu = 0.0
     moves = 0

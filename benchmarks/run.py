@@ -95,9 +95,9 @@ def import_catrules():
 
 def interpreter_playout(game, players: int, seed: int, options: tuple) -> int:
     """One random playout as ``catrules simulate`` plays it: a match of random bots, which answer
-    inside the running game (the bot fast path, catrules/autoplay.py); returns the decisions made."""
-    from catrules.bots import make_seat
-    from catrules.match import Match
+    inside the running game (the bot fast path, catrules/play/autoplay.py); returns the decisions made."""
+    from catrules.bots.basic import make_seat
+    from catrules.play.match import Match
     state = game.new_state(players=players, seed=seed, options=options)
     Match(game, state, [make_seat("random") for _ in range(players)]).run()
     state.winners(state.scores())  # part of a playout: the result is computed
@@ -202,7 +202,7 @@ def run_feeding(args) -> dict:
     game = catrules.load_game(str(REPO_ROOT / catlady_feeding.GAME))
     names = [args.feeding] if args.feeding != "all" else list(catlady_feeding.SITUATIONS)
     if args.search:                  # the search alone, as before the solver (minutes on 18 cats)
-        from catrules import allot
+        from catrules.allot import search as allot
         allot.USE_SOLVER = False
     return {
         "game": catlady_feeding.GAME,

@@ -11,7 +11,7 @@ use; nothing reaches around it::
         state.apply(decision.player, decision.options[0].id)
     print(state.scores(), state.winners())
 
-A :class:`~catrules.engine.State` offers ``pending()``, ``apply()``,
+A :class:`~catrules.runtime.state.State` offers ``pending()``, ``apply()``,
 ``view(player)``, ``clone()``, ``scores()``, ``winners()``, ``to_dict()``;
 :meth:`Game.restore` reads back a ``to_dict()``.
 """
@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Optional
 
-from .engine import State
+from .runtime.state import State
 
 
 class Game:
@@ -81,7 +81,7 @@ class Game:
     def new_state(self, players: int, seed: Optional[int] = None, options: Iterable[str] = (),
                   log: bool = False, ask_forced: bool = False) -> State:
         """Start a game; it runs until the first decision.  With ``ask_forced``, a choice with a
-        single legal option is asked too (see :class:`~catrules.engine.State`)."""
+        single legal option is asked too (see :class:`~catrules.runtime.state.State`)."""
         return State.new(self.program, players, options, seed, log, ask_forced)
 
     def restore(self, data: dict) -> State:
@@ -92,18 +92,18 @@ class Game:
 # The parser (and lark), the checker and the compiler are imported when a game is loaded,
 # not with the package: a cached game needs neither the parser nor the checker.
 def _build(tree) -> Game:
-    from . import checker
+    from .check import checker
     return _compiled(checker.check(tree))
 
 
 def _compiled(checked) -> Game:
-    from . import compiler
+    from .compile import compiler
     return Game(compiler.compile_game(checked), checked.warnings)
 
 
 def load_source(source: str, path: str = "<game>") -> Game:
     """Parse, check and compile game text (raises :class:`GameFileError`)."""
-    from . import parser
+    from .lang import parser
     return _build(parser.parse(source, path))
 
 
@@ -111,8 +111,8 @@ def load_game(path: str | Path) -> Game:
     """Load a game file (raises :class:`GameFileError` with every problem found).
 
     A game loaded before is taken from the private cache of checked games
-    (:mod:`catrules.game_cache`) when its text, path and catrules are unchanged."""
-    from . import game_cache
+    (:mod:`catrules.check.game_cache`) when its text, path and catrules are unchanged."""
+    from .check import game_cache
     try:
         data = Path(path).read_bytes()
     except OSError:
@@ -121,7 +121,8 @@ def load_game(path: str | Path) -> Game:
         checked = game_cache.load(data, str(path))
         if checked is not None:
             return _compiled(checked)
-    from . import checker, parser
+    from .check import checker
+    from .lang import parser
     checked = checker.check(parser.parse_file(path))
     if data is not None:
         game_cache.store(data, str(path), checked)

@@ -139,7 +139,7 @@ def _pos(node_or_pos) -> tuple[int, int]:
 
 
 class OverBudget(Exception):
-    """A game asked for more decisions than its budget (see :func:`catrules.simulate.decision_budget`)."""
+    """A game asked for more decisions than its budget (see :func:`catrules.lab.simulate.decision_budget`)."""
 
     def __init__(self, limit: int):
         super().__init__(f"the game asked for more than {limit:,} decisions without ending")

@@ -17,7 +17,7 @@ from typing import Iterable, Optional
 
 from .runtime import _insert, _remove
 from .runtime.frames import cards_in
-from .frontends.base import Choice, Seat
+from .play.seats import Choice, Seat
 
 
 def cards(game, **attrs) -> list:

@@ -10,7 +10,7 @@ import sys
 # Make the catrules package importable from the source tree (for the lexer).
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..")))
 
-from catrules.highlight import CatrulesLexer  # noqa: E402
+from catrules.authoring.highlight import CatrulesLexer  # noqa: E402
 
 project = "catrules"
 author = "the catrules authors"
@@ -72,7 +72,7 @@ def draw_game_graphs(app):
     from sphinx.util import logging
 
     import catrules
-    from catrules.graph_render import to_svg
+    from catrules.authoring.graph_render import to_svg
 
     out = os.path.join(app.srcdir, "_generated", "graphs")
     os.makedirs(out, exist_ok=True)
@@ -117,7 +117,7 @@ def _game_files(games):
 def rules_page(path, root):
     """The reST page of one game's summary: the Markdown of ``catrules rules`` as a literal block."""
     import catrules
-    from catrules.summary import summary
+    from catrules.authoring.summary import summary
 
     game = catrules.load_game(path)
     rel = os.path.relpath(path, root).replace(os.sep, "/")

@@ -1,4 +1,4 @@
-"""The `allot` search (catrules/allot.py) against a brute force written apart.
+"""The `allot` search (catrules/allot/search.py) against a brute force written apart.
 
 The search prunes (Hall's condition, subsets no demand can break, ways left out
 under `maximal`) and memoises within one call; none of that may change what it
@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 import catrules
-import catrules.compiler as comp
-from catrules import allot
+import catrules.compile.compiler as comp
+from catrules.allot import search as allot
 from catrules.runtime import as_list
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""The `allot` solver (catrules/allot_solver.py, allot_keys.py) against the search.
+"""The `allot` solver (catrules/allot/integer_program.py, allot_keys.py) against the search.
 
 The solver must keep exactly the allotment the search keeps: the same best
 value and, among ties, the same way (which target eats which list, which
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules import allot, allot_dp, allot_solver
-from catrules.allot_keys import KeyModel, NotLinear
+from catrules.allot import search as allot, dp as allot_dp, integer_program as allot_solver
+from catrules.allot.keys import KeyModel, NotLinear
 from catrules.testing import card, put, zone
 
 pytest.importorskip("scipy")
@@ -114,7 +114,7 @@ def both(st, monkeypatch):
             seen.append(allot.last_method)
             return r
         monkeypatch.setattr(allot, "solve_allotment", watch)
-        import catrules.compiler as comp
+        import catrules.compile.compiler as comp
         monkeypatch.setattr(comp, "solve_allotment", watch)
         s.apply(d.player, d.options[0].id)
         monkeypatch.setattr(comp, "solve_allotment", real)
@@ -295,8 +295,8 @@ def _statements(gamefile):
 
 
 def _compiler_of(g):
-    from catrules.compiler import _Compiler
-    from catrules.program import Program
+    from catrules.compile.compiler import _Compiler
+    from catrules.compile.program import Program
     ck = g.program.checked
     return _Compiler(Program(ck, g.program.graph), ck, g.program.graph)
 
@@ -306,7 +306,7 @@ def _compiler_of(g):
 def _random_problem(rng, n_t, keys=2):
     """Targets' wanted lists over 3 needs, resources by the needs they serve, and keys with
     terms of one and two targets: small values, so that ties are common."""
-    from catrules.allot_keys import Poly
+    from catrules.allot.keys import Poly
     vec_alts = [[tuple(rng.randint(0, 2) for _ in range(3)) for _ in range(rng.randint(0, 3))]
                 for _ in range(n_t)]
     masks = sorted({rng.randint(1, 7) for _ in range(3)}, key=lambda m: (bin(m).count("1"), m))
@@ -372,7 +372,7 @@ def test_the_dynamic_programming_keeps_what_every_way_tried_keeps(max_total, mon
 def test_ties_among_many_targets_go_to_the_first_ones():
     # 40 targets alike (3**40 ways: their ranks take more than 64 bits), 7 resources: the
     # search would feed the first 7 with their first list
-    from catrules.allot_keys import Poly
+    from catrules.allot.keys import Poly
     vec_alts = [[(1,), (1,)] for _ in range(40)]
     polys = [(True, Poly(0, {t: [0, 1, 1] for t in range(40)}))]
     got = allot_dp.best_choice(polys, vec_alts, [1], [7], 0)
@@ -392,7 +392,7 @@ def test_the_dynamic_programming_leaves_big_tables_to_the_integer_program(monkey
 
 
 def test_the_dynamic_programming_refuses_numbers_past_64_bits():
-    from catrules.allot_keys import Poly
+    from catrules.allot.keys import Poly
     # three keys whose ranges multiply past 2**60: the weights would not stay exact
     vec_alts = [[(1,)], [(1,)]]
     polys = [(True, Poly(0, {0: [0, 2 ** 22], 1: [0, 1]})) for _ in range(3)]

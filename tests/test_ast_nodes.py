@@ -1,10 +1,10 @@
-"""The AST's node classes (catrules.ast.node): fields, defaults, positions, pickling."""
+"""The AST's node classes (catrules.lang.ast.node): fields, defaults, positions, pickling."""
 
 import pickle
 
 import pytest
 
-from catrules import ast
+from catrules.lang import ast
 
 
 def test_fields_come_after_the_bases_and_positions_are_keywords_only():

@@ -1,4 +1,4 @@
-"""The bot fast path (catrules.autoplay) and the compiled units (catrules.compile_units).
+"""The bot fast path (catrules.play.autoplay) and the compiled units (catrules.compile.units).
 
 With bots only and no log, a match lets the bots answer inside the running game.  It must
 play exactly the game the step-by-step match plays: the same history (every choice and race
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules.bots import make_seat
+from catrules.bots.basic import make_seat
 from catrules.errors import RulesError
-from catrules.match import Match
+from catrules.play.match import Match
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -201,7 +201,7 @@ def test_texts_of_the_game_stay_data_in_the_generated_code():
 def test_blocks_call_the_next_one_only_a_few_in_a_row():
     # 40 choices one after the other: a bot's answer goes on by calling the next block, but a run
     # of such calls stops at CHAIN_DEPTH and goes back through the engine's loop
-    from catrules.compile_units import CHAIN_DEPTH
+    from catrules.compile.units import CHAIN_DEPTH
     lines = "\n".join(f"    first_player chooses c{i} from hand\n    n = n + 1" for i in range(40))
     src = f'''catrules 3
 game "Many choices"

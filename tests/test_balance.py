@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules import balance_stats as bs
-from catrules.balance import DEFAULT_SKILL_GAMES, FRACTIONS, balance
+from catrules.lab import stats as bs
+from catrules.lab.balance import DEFAULT_SKILL_GAMES, FRACTIONS, balance
 from catrules.cli import main
-from catrules.simulate import simulate
+from catrules.lab.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 MEOW = ROOT / "games" / "meow.cat"
@@ -105,7 +105,7 @@ class FakeState:
 
 @pytest.mark.parametrize("every", [1, 7])
 def test_the_leader_is_sampled_evenly_at_a_bounded_cost(every):
-    from catrules.balance import MARKS, Tracker
+    from catrules.lab.balance import MARKS, Tracker
     st = FakeState(1000)
     track = Tracker(st, 10_000, every)
     for d in range(1, 1001):
@@ -202,7 +202,7 @@ def test_compare_gives_every_difference_with_its_interval(meow):
 
 
 def test_a_game_that_goes_wrong_is_named_with_its_seed(tmp_path):
-    from catrules.balance import BalanceError
+    from catrules.lab.balance import BalanceError
     bad = tmp_path / "bad.cat"
     bad.write_text('''catrules 1
 game "Sometimes Bad"
@@ -232,7 +232,7 @@ score:
 
 def test_the_html_report_embeds_the_plots(tmp_path, meow):
     pytest.importorskip("matplotlib")
-    from catrules.balance_report import write_report
+    from catrules.lab.report import write_report
     d = balance(meow, 4, 40, seed=1, skill_games=4, compare_option="expert").to_dict()
     written = write_report(d, tmp_path / "r.html", tmp_path / "r.json", tmp_path / "png")
     text = (tmp_path / "r.html").read_text()
@@ -278,7 +278,7 @@ def test_cli_default_output_and_json_only(tmp_path, capsys, monkeypatch):
 
 
 def test_cli_without_matplotlib_writes_the_json_and_says_how_to_install_it(tmp_path, capsys, monkeypatch):
-    from catrules import balance_report
+    from catrules.lab import report as balance_report
 
     def no_matplotlib():
         raise balance_report.ReportError("the report's plots need matplotlib, which is not installed",

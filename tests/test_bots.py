@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules.bots import GreedyBot, RandomBot, make_seat
-from catrules.engine import Decision, Option
-from catrules.frontends.base import Choice
-from catrules.match import Match
-from catrules.simulate import simulate
+from catrules.bots.basic import GreedyBot, RandomBot, make_seat
+from catrules.runtime.state import Decision, Option
+from catrules.play.seats import Choice
+from catrules.play.match import Match
+from catrules.lab.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 MEOW = ROOT / "games" / "meow.cat"
@@ -216,7 +216,7 @@ def test_greedy_asks_for_every_option_at_once_when_the_table_can():
 
 
 def test_match_plays_every_option_in_the_same_imagined_states():
-    from catrules.match import Match
+    from catrules.play.match import Match
     game = catrules.load_game(str(ROOT / "games/meow.cat"))
     st = game.new_state(4, seed=11)
     m = Match(game, st, [make_seat("random") for _ in range(4)])

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules.bots import make_seat
+from catrules.bots.basic import make_seat
 from catrules.cli import main
-from catrules.logs import replay
-from catrules.match import Match
+from catrules.play.logs import replay
+from catrules.play.match import Match
 from catrules.testing import zone
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -372,7 +372,7 @@ def test_an_existing_save_is_never_overwritten_without_asking(capsys, monkeypatc
 def test_plain_and_pipes_get_the_line_ui(capsys, monkeypatch):
     """--plain, or an input or output that is not a terminal: the line UI; else the full screen."""
     import catrules
-    from catrules import cli_play
+    from catrules.cli import play as cli_play
     from catrules.frontends.terminal import TerminalSeat
     from catrules.frontends.tui import TuiSeat
     monkeypatch.setenv("CATRULES_FORCE_TTY", "1")

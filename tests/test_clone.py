@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules.engine import State
+from catrules.runtime.state import State
 from catrules.errors import SaveError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -161,7 +161,7 @@ class Looking:
         self.player = player
 
     def decide(self, view, decision):
-        from catrules.frontends.base import Choice
+        from catrules.play.seats import Choice
         return Choice(decision.options[0].id, 0.5 if decision.timed else None)
 
     def finish(self, view):
@@ -169,8 +169,8 @@ class Looking:
 
 
 def test_the_view_at_the_end_is_built_only_for_a_seat_that_looks(games, monkeypatch):
-    from catrules.bots import RandomBot
-    from catrules.match import Match
+    from catrules.bots.basic import RandomBot
+    from catrules.play.match import Match
     game = games["games/meow.cat"]
     built = []
     view = game.program.view

@@ -1,7 +1,7 @@
-"""The cache of checked games (catrules/game_cache.py) and what a start imports.
+"""The cache of checked games (catrules/check/game_cache.py) and what a start imports.
 
 Each test points the per-user cache at its own directory (``XDG_CACHE_HOME``)
-and counts the parses by wrapping :func:`catrules.parser.parse_file`.
+and counts the parses by wrapping :func:`catrules.lang.parser.parse_file`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules import game_cache, parser
+from catrules.check import game_cache
+from catrules.lang import parser
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -114,7 +115,7 @@ def test_variants_and_the_switch_are_not_cached(cache, tmp_path, monkeypatch):
 
 def test_the_package_imports_without_the_parser_or_the_solver():
     # what a start needs first: no lark (a cached game is not parsed), no scipy, no textual
-    code = ("import sys, catrules, catrules.cli, catrules.cli_play; "
+    code = ("import sys, catrules, catrules.cli, catrules.cli.play; "
             "print(sorted(m for m in ('lark', 'scipy', 'textual') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]"
@@ -122,15 +123,15 @@ def test_the_package_imports_without_the_parser_or_the_solver():
 
 def test_a_cached_game_loads_without_the_checks(tmp_path):
     # a second start unpickles the checked game and compiles it: the checker's modules, which
-    # only a parse needs, are not imported (a checked game and its zones live in catrules.checked)
+    # only a parse needs, are not imported (a checked game and its zones live in catrules.check.checked)
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     env.pop(game_cache.ENV_OFF, None)
     code = ("import sys, catrules; catrules.load_game('games/meow.cat'); "
-            "print(sorted(m for m in sys.modules if m.startswith('catrules.check') or m == 'catrules.game_checks'"
+            "print(sorted(m for m in sys.modules if m.startswith('catrules.check') or m == 'catrules.check.game_checks'"
             " or m == 'lark'))")
     first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
                            check=True)
-    assert "catrules.checker" in first.stdout                 # parsed and checked, then stored
+    assert "catrules.check.checker" in first.stdout                 # parsed and checked, then stored
     again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
                            check=True)
-    assert again.stdout.strip() == "['catrules.checked']"
+    assert again.stdout.strip() == "['catrules.check.checked']"

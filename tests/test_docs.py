@@ -7,7 +7,7 @@ import pytest
 from pygments.token import Error
 
 import catrules
-from catrules.highlight import CatrulesLexer
+from catrules.authoring.highlight import CatrulesLexer
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*.cat"))
@@ -38,8 +38,8 @@ def test_the_lexer_has_no_error_tokens(path):
 
 
 def test_the_lexer_knows_exactly_the_language_words_and_builtins():
-    from catrules.types import BUILTINS
-    from catrules.highlight import BUILTINS as LEXER_BUILTINS, KEYWORDS
-    from catrules.parser import keywords
+    from catrules.check.types import BUILTINS
+    from catrules.authoring.highlight import BUILTINS as LEXER_BUILTINS, KEYWORDS
+    from catrules.lang.parser import keywords
     assert set(KEYWORDS) == set(keywords())
     assert set(BUILTINS) <= set(LEXER_BUILTINS)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from catrules.highlight import BUILTINS, CONSTANTS, DECLARATIONS, KEYWORDS
+from catrules.authoring.highlight import BUILTINS, CONSTANTS, DECLARATIONS, KEYWORDS
 
 ROOT = Path(__file__).resolve().parents[1]
 FILE = ROOT / "editors" / "catrules.tmLanguage.json"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules import graph as graphmod
+from catrules.compile import graph as graphmod
 from catrules.testing import zone
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,7 +11,7 @@ import pytest
 from catrules import api
 from catrules.cli import main
 from catrules.errors import GameFileError
-from catrules.simulate import simulate
+from catrules.lab.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 

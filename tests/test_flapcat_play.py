@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 import catrules
-from catrules.bots import make_seat
-from catrules.engine import cards_in
-from catrules.match import Match
+from catrules.bots.basic import make_seat
+from catrules.runtime.state import cards_in
+from catrules.play.match import Match
 from catrules.testing import zone
 
 ROOT = Path(__file__).resolve().parents[1]

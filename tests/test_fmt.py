@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules import ast
+from catrules.lang import ast
 from catrules.cli import main
-from catrules.fmt import WIDTH, format_text
-from catrules.parser import parse
+from catrules.authoring.fmt import WIDTH, format_text
+from catrules.lang.parser import parse
 
 ROOT = Path(__file__).resolve().parents[1]
 ALL_FILES = (sorted((ROOT / "games").glob("*.cat")) + sorted((ROOT / "tests" / "games").glob("*.cat"))

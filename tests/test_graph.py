@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules import ast, graph as graphmod, source_text
+from catrules.lang import ast, source_text
+from catrules.compile import graph as graphmod
 from catrules.cli import main
-from catrules.graph_render import to_svg
-from catrules.parser import parse
+from catrules.authoring.graph_render import to_svg
+from catrules.lang.parser import parse
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted((ROOT / "games").glob("*.cat"))

@@ -9,7 +9,7 @@ import pytest
 from catrules import api
 from catrules.cli import main
 from catrules.errors import GameFileError, RulesError, SaveError
-from catrules.match import Match
+from catrules.play.match import Match
 
 ROOT = Path(__file__).resolve().parent.parent
 MEOW = str(ROOT / "games" / "meow.cat")
@@ -222,7 +222,7 @@ def test_injection_through_names_text_and_numbers_stays_data():
 # ------------------------------------------------------------- save files
 
 def _save(tmp_path) -> Path:
-    from catrules.bots import make_seat
+    from catrules.bots.basic import make_seat
     game = api.load_game(MEOW)
     st = game.new_state(2, seed=5)
     for _ in range(3):
@@ -349,7 +349,7 @@ def test_replay_of_damaged_logs_is_one_clear_error(capsys, tmp_path):
 
 
 def test_a_simulated_game_that_never_ends_stops_after_its_decision_budget():
-    from catrules import simulate as sim
+    from catrules.lab import simulate as sim
     src = BASE + """\
 flow:
     shuffle deck

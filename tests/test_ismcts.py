@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules.bots import make_seat
-from catrules.ismcts import ISMCTSBot, parse_budget
-from catrules.match import Match
+from catrules.bots.basic import make_seat
+from catrules.bots.ismcts import ISMCTSBot, parse_budget
+from catrules.play.match import Match
 from catrules.runtime.inference import exclusions
 from catrules.testing import card, empty, put, refresh, slot
 
@@ -163,7 +163,7 @@ def test_what_the_bot_imagines_does_not_depend_on_what_it_cannot_see(path, playe
 def test_the_twin_test_can_fail_on_a_sampler_that_peeks(follow, monkeypatch):
     """With the deal taken in the order the cards lie (as before), two games that differ only in
     hidden cards give different imagined games: the test above would catch it."""
-    import catrules.sampling as sampling
+    import catrules.runtime.sampling as sampling
     st = reachable(follow, 3, 4, 3)
     p = st.pending()[0].player
     twin = st.sample_for(p, random.Random(3), keep_future=True)
@@ -195,7 +195,7 @@ def test_a_playout_stops_at_its_horizon_and_scores_the_table(meow):
     start = st.decisions
     ISMCTSBot._play_out(st, random.Random(1), horizon=30)
     assert st.decisions == start + 30 and not st.over and st.auto is None
-    from catrules.ismcts import _results
+    from catrules.bots.ismcts import _results
     res, keys = _results(st), st.rank_keys(st.scores())
     assert len(set(keys)) > 1                      # some ahead of others: the check below bites
     assert sum(res) == pytest.approx(2.0)          # 4 players: each pair shares one point

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules import ast
+from catrules.lang import ast
 from catrules.errors import GameFileError
-from catrules.parser import parse
+from catrules.lang.parser import parse
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules.bots import make_seat
-from catrules.logs import LogError, LogWriter, iter_games, read_log, replay
-from catrules.match import Match
+from catrules.bots.basic import make_seat
+from catrules.play.logs import LogError, LogWriter, iter_games, read_log, replay
+from catrules.play.match import Match
 from catrules.testing import ScriptedSeat
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules import allot
+from catrules.allot import search as allot
 from catrules.errors import GameFileError, RulesError
 from catrules.testing import zone
 

@@ -10,7 +10,7 @@ import pytest
 
 import catrules
 from catrules.cli import main
-from catrules.fmt import format_text
+from catrules.authoring.fmt import format_text
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,7 +8,7 @@ every card ``p`` cannot see, consistently with ``p``'s view (:meth:`State.sample
 * ``p``'s view must be identical in the real and the redealt game;
 * driven by the same choices (``p``: the same option ids; the others: the same option
   *index*, as their options may differ), both games must show ``p`` the identical filtered
-  events (:func:`catrules.match.visible_event`), the same players waiting and the same
+  events (:func:`catrules.play.match.visible_event`), the same players waiting and the same
   decisions for ``p``, until ``p`` legitimately sees a card whose identity differs (a card
   moving where ``p`` can see it, a counter whose card ``p`` can see, ``p``'s own options).
 
@@ -31,7 +31,7 @@ import pytest
 
 import catrules
 from catrules.errors import RulesError
-from catrules.match import visible_event
+from catrules.play.match import visible_event
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted([*(ROOT / "games").glob("*.cat"), *(ROOT / "docs" / "examples").glob("*.cat"),
@@ -318,7 +318,7 @@ def test_the_check_finds_a_leak(monkeypatch):
 def test_the_check_finds_an_inconsistent_redeal(monkeypatch):
     """... and a redeal that moves cards but leaves what refers to them behind is caught."""
     import test_noninterference as me
-    from catrules import sampling
+    from catrules.runtime import sampling
 
     def zones_only(st, perm, slots=None):
         for zone in st.z:
@@ -395,7 +395,7 @@ def test_counter_events_and_lines_positions_as_each_player_sees_them():
     moves = [e for e in st.log if e["t"] == "move" and e["to"] == "snake"]
     assert [(e["line"], e["position"]) for e in moves] == [(1, 1), (2, 1)]
     # the log writes cards in full, also a counter's card
-    from catrules.logs import event_line
+    from catrules.play.logs import event_line
     line = event_line(game, shown_peek, 9)
     assert line["value"]["id"] == shown_peek["value"] and line["value"]["type"] == "number"
     assert event_line(game, mark, 10)["card"]["id"] == mark["card"]

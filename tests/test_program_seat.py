@@ -1,4 +1,4 @@
-"""A seat played by another program over JSON lines (catrules/frontends/program.py).
+"""A seat played by another program over JSON lines (catrules/play/program_seat.py).
 
 The programs are small Python scripts run with this interpreter: the documented example bot,
 and test bots written here that dump what they read, answer wrongly, hang or end at once.
@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules.bots import make_seat
+from catrules.bots.basic import make_seat
 from catrules.cli import _split_specs, main
-from catrules.frontends.base import Choice, Seat
-from catrules.frontends.program import ProgramSeat, _parse_answer, parse_spec, program_seat
-from catrules.match import Match
+from catrules.play.seats import Choice, Seat
+from catrules.play.program_seat import ProgramSeat, _parse_answer, parse_spec, program_seat
+from catrules.play.match import Match
 
 ROOT = Path(__file__).resolve().parent.parent
 MEOW = ROOT / "games" / "meow.cat"

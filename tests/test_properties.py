@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 import catrules
-from catrules.engine import cards_in
+from catrules.runtime.state import cards_in
 from catrules.testing import slot, zone
 
 ROOT = Path(__file__).resolve().parents[1]

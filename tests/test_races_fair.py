@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules.bots import GreedyBot, RandomBot, make_seat
+from catrules.bots.basic import GreedyBot, RandomBot, make_seat
 from catrules.cli import main
-from catrules.frontends.base import Choice, Seat
-from catrules.match import REFLEXES, Match, hick_time, reflex_median
+from catrules.play.seats import Choice, Seat
+from catrules.play.match import REFLEXES, Match, hick_time, reflex_median
 
 ROOT = Path(__file__).resolve().parents[1]
 FLAPCAT = ROOT / "games" / "flapcat.cat"

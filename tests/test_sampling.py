@@ -10,10 +10,10 @@ import pytest
 
 import catrules
 from catrules import testing as T
-from catrules.bots import GreedyBot, RandomBot
-from catrules.engine import State
-from catrules.sampling import type_zones
-from catrules.match import Match, lead
+from catrules.bots.basic import GreedyBot, RandomBot
+from catrules.runtime.state import State
+from catrules.runtime.sampling import type_zones
+from catrules.play.match import Match, lead
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "tests" / "games"

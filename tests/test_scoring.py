@@ -1,4 +1,4 @@
-"""The score block and the winner keys written as one function each (catrules.scoring).
+"""The score block and the winner keys written as one function each (catrules.runtime.scoring).
 
 They are only a faster way to the values the items give one by one: the same rows and keys on
 every state tried, and an item that fails is named, at its line, as before.
@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules.bots import make_seat
+from catrules.bots.basic import make_seat
 from catrules.errors import RulesError
-from catrules.match import Match
-from catrules.scoring import written_keys, written_rows
+from catrules.play.match import Match
+from catrules.runtime.scoring import written_keys, written_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 

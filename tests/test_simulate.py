@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules.bots import make_seat
-from catrules.logs import read_log, replay
-from catrules.match import Match
-from catrules.simulate import SimResult, game_seed, simulate
+from catrules.bots.basic import make_seat
+from catrules.play.logs import read_log, replay
+from catrules.play.match import Match
+from catrules.lab.simulate import SimResult, game_seed, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 MEOW = ROOT / "games" / "meow.cat"

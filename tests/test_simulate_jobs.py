@@ -1,5 +1,5 @@
 """simulate --jobs N and --cluster: the same results and log bytes for every N and on a cluster,
-worker errors in words, games shipped as text (catrules.parallel)."""
+worker errors in words, games shipped as text (catrules.lab.parallel)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules import parallel
+from catrules.lab import parallel
 from catrules.cli import main
-from catrules.parallel import GameText, ParallelError, map_in_order
-from catrules.simulate import SimulationError, simulate
+from catrules.lab.parallel import GameText, ParallelError, map_in_order
+from catrules.lab.simulate import SimulationError, simulate
 
 # a pool stopped early must stop cleanly: an exception in its manager thread fails the test
 pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
@@ -186,7 +186,7 @@ def test_a_pool_stopped_while_a_worker_was_sending_a_result_does_not_hang():
     import struct
     import threading
     from concurrent.futures import ProcessPoolExecutor
-    from catrules.parallel import _stop_pool
+    from catrules.lab.parallel import _stop_pool
     pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
     assert pool.submit(abs, -3).result(timeout=60) == 3        # its worker is up, its thread waits
     writer = pool._result_queue._writer

@@ -1,4 +1,4 @@
-"""``catrules rules``: the Markdown summary generated from a game file (catrules.summary)."""
+"""``catrules rules``: the Markdown summary generated from a game file (catrules.authoring.summary)."""
 
 import importlib.util
 import re
@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules import ast
+from catrules.lang import ast
 from catrules.cli import main
-from catrules.summary import choices, summary
+from catrules.authoring.summary import choices, summary
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.cat"))

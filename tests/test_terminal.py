@@ -8,10 +8,10 @@ import pytest
 from rich.console import Console
 
 import catrules
-from catrules.engine import Decision, Option
-from catrules.frontends.base import Choice, Seat
+from catrules.runtime.state import Decision, Option
+from catrules.play.seats import Choice, Seat
 from catrules.frontends.terminal import Painter, Quit, Spectator, TerminalSeat, score_table
-from catrules.match import Match, visible_event
+from catrules.play.match import Match, visible_event
 
 ROOT = Path(__file__).resolve().parent.parent
 MEOW = ROOT / "games" / "meow.cat"

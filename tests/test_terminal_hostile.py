@@ -15,13 +15,13 @@ from lark import Lark
 from rich.console import Console
 
 import catrules
-from catrules import grammar_cache, parser
-from catrules.bots import make_seat
-from catrules.frontends.base import Choice, Seat
+from catrules.lang import grammar_cache, parser
+from catrules.bots.basic import make_seat
+from catrules.play.seats import Choice, Seat
 from catrules.frontends.terminal import Spectator, TerminalSeat
 from catrules.frontends.tui import TableApp, TuiSeat
-from catrules.logs import LogWriter, replay
-from catrules.match import Match, visible_event
+from catrules.play.logs import LogWriter, replay
+from catrules.play.match import Match, visible_event
 
 TESTS = Path(__file__).resolve().parent
 MARKUP = TESTS / "games" / "markup.cat"

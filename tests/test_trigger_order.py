@@ -14,7 +14,7 @@ import pytest
 
 import catrules
 from catrules import testing as T
-from catrules.engine import State
+from catrules.runtime.state import State
 
 GAME = Path(__file__).resolve().parent / "games" / "order.cat"
 

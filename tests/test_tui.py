@@ -9,10 +9,10 @@ import pytest
 from rich.console import Console
 
 import catrules
-from catrules.bots import make_seat
+from catrules.bots.basic import make_seat
 from catrules.frontends.terminal import Quit
 from catrules.frontends.tui import InspectScreen, TableApp, TextScreen, TuiSeat
-from catrules.match import Match
+from catrules.play.match import Match
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {name: ROOT / "games" / f"{name}.cat" for name in ("meow", "catlady", "flapcat")}
@@ -293,7 +293,7 @@ def test_ctrl_c_before_the_app_starts_stops_the_match_thread_first(monkeypatch):
 def test_the_bottom_line_says_who_the_table_waits_for_while_a_bot_thinks():
     """A searching bot may take seconds: the screen says whom it waits for, not nothing."""
     import threading
-    from catrules.frontends.base import Choice, Seat
+    from catrules.play.seats import Choice, Seat
 
     class Thinking(Seat):
         wants_events = False

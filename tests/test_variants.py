@@ -191,7 +191,7 @@ def test_older_files_may_still_use_the_new_words_as_names():
 @pytest.mark.parametrize("path", sorted(VARIANTS.glob("*.cat")), ids=lambda p: p.name)
 def test_the_lexer_highlights_the_variants(path):
     from pygments.token import Error
-    from catrules.highlight import CatrulesLexer
+    from catrules.authoring.highlight import CatrulesLexer
     assert not [t for t in CatrulesLexer().get_tokens(path.read_text()) if t[0] is Error]
 
 

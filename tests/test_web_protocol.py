@@ -171,7 +171,7 @@ def seen_by_step(game, table) -> dict:
             k = known[v]
             for s, zone in enumerate(st.z):
                 if vis(s, v):
-                    for c in catrules.engine.cards_in(zone):
+                    for c in catrules.runtime.state.cards_in(zone):
                         k.add(c)
             for ev in st.log:
                 t = ev["t"]

@@ -39,7 +39,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:                      # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
-from catrules import api, compiler, limits  # noqa: E402
+from catrules import api, limits
+from catrules.compile import compiler  # noqa: E402
 from catrules.errors import CatrulesError, GameFileError, IllegalChoice, RulesError  # noqa: E402
 
 OUTCOMES = ("rejected", "rejected-unlocated", "played", "rules-error", "rules-unlocated", "traceback", "hang",
@@ -347,8 +348,8 @@ def play_random(game, players: int, seed: int, budget: int = DECISION_BUDGET) ->
 
 def play_bots(game, players: int, seed: int, budget: int = BOT_BUDGET) -> None:
     """One game through a Match with a greedy bot (look-ahead, views, events) and random bots."""
-    from catrules.bots import make_seat
-    from catrules.match import Match
+    from catrules.bots.basic import make_seat
+    from catrules.play.match import Match
     st = game.new_state(players=players, seed=seed, log=True)
     m = Match(game, st, [make_seat("greedy")] + [make_seat("random") for _ in range(players - 1)])
     for _ in range(budget):

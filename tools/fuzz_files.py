@@ -42,7 +42,7 @@ if str(ROOT) not in sys.path:                      # run from a checkout without
     sys.path.insert(0, str(ROOT))
 
 from catrules import api, cli  # noqa: E402
-from catrules.match import Match  # noqa: E402
+from catrules.play.match import Match  # noqa: E402
 
 OUTCOMES = ("clean-error", "played", "traceback", "hang", "tampered-accepted")
 BAD = ("traceback", "hang", "tampered-accepted")
@@ -60,7 +60,7 @@ SOURCES = [("games/meow.cat", 2, ["random", "random"], 3, 5),
 
 def make_save(game_file: str, players: int, seats: list, seed: int, steps: int, path: Path) -> None:
     """A save as ``catrules play`` writes it when a game is stopped after ``steps`` decisions."""
-    from catrules.cli_play import _decisions_done, _make_seats
+    from catrules.cli.play import _decisions_done, _make_seats
     from rich.console import Console
     game = api.load_game(ROOT / game_file)
     state = game.new_state(players, seed=seed, log=True)

@@ -107,7 +107,7 @@ def _child(src, q):
     resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))    # 1 GB: running out is an outcome
     from catrules import api
     from catrules.errors import GameFileError, RulesError
-    from catrules.simulate import simulate
+    from catrules.lab.simulate import simulate
     try:
         try:
             g = api.load_source(src, "extreme.cat")

@@ -44,9 +44,9 @@ with open(sys.argv[1], "w") as out:
 def messages() -> list:
     """Every message player 2's program read in the game, in order."""
     import catrules
-    from catrules.bots import make_seat
-    from catrules.frontends.program import program_seat
-    from catrules.match import Match
+    from catrules.bots.basic import make_seat
+    from catrules.play.program_seat import program_seat
+    from catrules.play.match import Match
     with tempfile.TemporaryDirectory() as tmp:
         bot, out = Path(tmp) / "recorder.py", Path(tmp) / "read.jsonl"
         bot.write_text(RECORDER, encoding="utf-8")

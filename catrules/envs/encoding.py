@@ -26,12 +26,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import ast
+from ..lang import ast
 from ..api import Game, load_game
 from ..errors import CatrulesError
 from ..runtime.decisions import TIE_RACE_OPTION
-from ..sampling import type_zones
-from ..types import kind_name
+from ..runtime.sampling import type_zones
+from ..check.types import kind_name
 
 #: Seeded random games played when a spec is made, to find what the game file does not say.
 EXPLORE_GAMES = 20

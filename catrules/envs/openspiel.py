@@ -23,7 +23,7 @@ sequential game.  Races are answered with a reaction time from the game's seeded
 * ``observation_string`` / ``observation_tensor``: the player's view, as text and as the encoded
   vector (with ``PrivateInfoType.NONE``, a spectator's view);
 * ``information_state_string``: the player's view as text, after a digest of everything the
-  player has seen and done so far (their own filtered event log, :func:`catrules.match.visible_event`);
+  player has seen and done so far (their own filtered event log, :func:`catrules.play.match.visible_event`);
 * ``resample_from_infostate(player, sampler)``: a state ``player`` cannot tell from this one
   (:meth:`State.sample_for`); answers that others gave already to a simultaneous decision are
   drawn again at random, so that the same player is to answer.  In it the other players'
@@ -46,7 +46,7 @@ import numpy as np
 import pyspiel
 
 from ..errors import CatrulesError
-from ..match import visible_event
+from ..play.match import visible_event
 from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_returns, load, spec as make_spec
 
 #: short name -> the settings it was registered with (a name is registered once per process)
@@ -194,7 +194,7 @@ class CatrulesState(pyspiel.State):
         return core
 
     def engine_state(self):
-        """The :class:`~catrules.engine.State` (read it, do not change it)."""
+        """The :class:`~catrules.runtime.state.State` (read it, do not change it)."""
         return self._c().st
 
     def current_player(self):

@@ -82,7 +82,7 @@ class CatrulesEnv(AECEnv):
                                    for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.spec.num_actions) for a in self.possible_agents}
         self._seeds = random.Random(seed)
-        #: the :class:`~catrules.engine.State` of the game being played (None before ``reset``)
+        #: the :class:`~catrules.runtime.state.State` of the game being played (None before ``reset``)
         self.game_state = None
 
     def observation_space(self, agent):

@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from .base import Choice, Seat
+from ..play.seats import Choice, Seat
 from .painter import Painter, bullets, plain
 from .tables import render_view, score_notes, score_table, winners_line
 
@@ -223,7 +223,7 @@ class Spectator:
     """Prints a game's public events (for people watching bots), then the scores.
 
     Feed it events with :meth:`event` (already filtered for a spectator, e.g. with
-    :func:`catrules.match.visible_event` and player ``None``) and call :meth:`flush` to print
+    :func:`catrules.play.match.visible_event` and player ``None``) and call :meth:`flush` to print
     what came in (moves of one zone to one place are printed as one line).
     """
 

@@ -7,7 +7,7 @@ numbered options).  It fits 80×24 and uses more room when there is more.  Keys:
 the arrows and Enter choose, Enter alone takes the default, ``i`` inspects a card, ``h``
 shows every event so far, ``?`` the keys, ``q`` saves and quits, Ctrl-C too.
 
-Why a worker thread: :class:`~catrules.match.Match` asks its seats synchronously
+Why a worker thread: :class:`~catrules.play.match.Match` asks its seats synchronously
 (``decide()`` returns the answer), and the engine, the bots and the save/resume logic are
 written that way.  Rather than turning the match inside out into callbacks, the match runs
 unchanged in a worker thread; a :class:`TuiSeat`'s ``decide()`` hands the decision to the app
@@ -39,7 +39,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
-from .base import Choice, Seat
+from ..play.seats import Choice, Seat
 from .painter import Painter, bullets
 from .tables import (card_counters, others_part, player_flow, score_notes, score_table, shared_counters,
                      shared_part, tally_title, winners_line)

@@ -1,8 +1,8 @@
 """The run time: what a compiled game does while it is played.
 
-The compiler (:mod:`catrules.compiler`) writes each unit as Python source
-(:mod:`catrules.compile_units`); the functions it writes, and the engine's
-step loop (:mod:`catrules.engine`), call what is here:
+The compiler (:mod:`catrules.compile.compiler`) writes each unit as Python source
+(:mod:`catrules.compile.units`); the functions it writes, and the engine's
+step loop (:mod:`catrules.runtime.state`), call what is here:
 
 * :mod:`~catrules.runtime.frames`: a running unit (its block, its variables);
 * :mod:`~catrules.runtime.places`: rows, columns, lines and places as values;
@@ -13,8 +13,8 @@ step loop (:mod:`catrules.engine`), call what is here:
 * :mod:`~catrules.runtime.views`: what one player may see of a game;
 * :mod:`~catrules.runtime.blocks`: the few steps of statements that the generated blocks call.
 
-The sharing of resources (``allot``) is on its own: :mod:`catrules.allot`
-(the search), :mod:`catrules.allot_keys` and :mod:`catrules.allot_solver`
+The sharing of resources (``allot``) is on its own: :mod:`catrules.allot.search`
+(the search), :mod:`catrules.allot.keys` and :mod:`catrules.allot.integer_program`
 (the integer program).
 """
 

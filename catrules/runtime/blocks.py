@@ -1,6 +1,6 @@
 """What the generated blocks of units call, besides the expression helpers.
 
-The compiler (:mod:`catrules.compiler`) writes statements as Python source; the few steps that
+The compiler (:mod:`catrules.compile.compiler`) writes statements as Python source; the few steps that
 are not plain Python there (copying the cards a move takes, keeping a value within the limits,
 the rounds of a loop, the players clockwise, an action run where it is called, the guard of a
 loop that never ends) are these functions, bound in the game's namespace by

@@ -1,7 +1,7 @@
 """What a running game keeps of its program: frames (a unit, its block, its variables) and zones' cards.
 
 A :class:`Frame` is one running unit (a phase, an action, a trigger...): its key,
-the block to run next (``pc``, see :mod:`catrules.compile_units`), its variables
+the block to run next (``pc``, see :mod:`catrules.compile.units`), its variables
 and how deep in a chain of triggers it runs.  Plain data, copied with a state.
 """
 

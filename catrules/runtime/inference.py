@@ -4,7 +4,7 @@ A choice ``preferring P`` keeps the options ``P`` holds for when there are any. 
 player who answers with a card that ``P`` does not hold for shows everyone who sees that
 card that none of the cards ``P`` holds for was in the zone they chose from: a player who
 does not follow the colour led has none of it.  The engine keeps such a *fact* (see
-:func:`note_choice`); :func:`catrules.sampling.redeal` deals no card of the fact where it
+:func:`note_choice`); :func:`catrules.runtime.sampling.redeal` deals no card of the fact where it
 was shown not to be, for every player who knows which card was played.
 
 A fact lasts until a card that somebody cannot identify comes into that zone (a card
@@ -33,7 +33,7 @@ def note_choice(st, V: dict, index: int, player: int, value) -> None:
         return
     slot = st.loc[value]
     zone = st.layout.slot_zone[slot]
-    from ..sampling import type_zones
+    from .sampling import type_zones
     tz = type_zones(prog)
     ctype = prog.card_type
     shown = []

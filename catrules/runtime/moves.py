@@ -62,7 +62,7 @@ def learn(st, cards, s0: int, s1: int) -> None:
     ``cards`` went from slot ``s0`` to ``s1``: whoever sees either slot knows where they are now;
     whoever sees neither no longer knows where any card left in ``s0`` is (one of them left,
     which one they cannot tell), nor where the moved cards went.  Nothing while ``st.known`` is
-    None: nobody reads it in that run (see :class:`catrules.autoplay.Autoplay`)."""
+    None: nobody reads it in that run (see :class:`catrules.play.autoplay.Autoplay`)."""
     known = st.known
     if s0 == s1 or known is None:
         return
@@ -208,7 +208,7 @@ def log_counter(st, name: str, owner, old, new) -> None:
     ``{"t": "counter", "name", "value"}``, with ``owner`` (the player) for a counter of each
     player, or ``card`` and that card's ``zone`` for a counter of each card; a value of cards
     also has ``zones``, where those cards are (the event is filtered by them:
-    :func:`catrules.match.visible_event`).
+    :func:`catrules.play.match.visible_event`).
     """
     if old == new and type(old) is type(new):
         return

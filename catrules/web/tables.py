@@ -1,6 +1,6 @@
 """Web tables: one game each, with people's seats answering from pages and bots deciding here.
 
-A :class:`WebTable` plays like :class:`catrules.match.Match` (which it uses as the bots'
+A :class:`WebTable` plays like :class:`catrules.play.match.Match` (which it uses as the bots'
 table): every answer of a decision is collected before any is applied, bots decide from
 their own view, events are filtered per seat as they happen.  People answer whenever their
 message comes.  After every change the table is saved (:mod:`catrules.web.store`), so a
@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Optional
 
 from ..api import load_source
-from ..bots import make_seat
+from ..bots.basic import make_seat
 from ..errors import CatrulesError, IllegalChoice, RulesError
-from ..frontends.base import Seat
-from ..match import LazyView, Match, visible_event
-from ..randoms import rng_out
+from ..play.seats import Seat
+from ..play.match import LazyView, Match, visible_event
+from ..runtime.randoms import rng_out
 from . import protocol
 from .store import Store
 
@@ -211,9 +211,9 @@ class WebTable:
         return view_for(self.state, seat, self.answers)
 
     def log_lines(self, seat: Optional[int]) -> list:
-        """The seat's log of the game (JSON Lines, :mod:`catrules.logs`): only what it saw."""
+        """The seat's log of the game (JSON Lines, :mod:`catrules.play.logs`): only what it saw."""
         import io
-        from ..logs import LogWriter
+        from ..play.logs import LogWriter
         buf = io.StringIO()
         with self.lock:
             w = LogWriter(buf, self.game, self.n, self.options, self.seed, self.names, viewer=seat)
@@ -262,7 +262,7 @@ class Registry:
         self._lock = threading.Lock()
 
     def game_list(self) -> list:
-        from ..bots import BOT_KINDS
+        from ..bots.basic import BOT_KINDS
         out = []
         for key, g in self.games.items():
             game = g["game"]

@@ -29,7 +29,7 @@ for path, players in GAMES:
         while not st.finished:
             if k % 17 == 4:
                 saved = json.loads(json.dumps(st.to_dict()))
-                twin = catrules.engine.State.from_dict(g.program, json.loads(json.dumps(saved)))
+                twin = catrules.runtime.state.State.from_dict(g.program, json.loads(json.dumps(saved)))
                 rest = random.Random(seed * 1000 + k)
                 while not twin.finished:
                     step(twin, rest)

@@ -1,0 +1,1 @@
+"""The ``allot`` statement: share resource cards among targets the best way."""

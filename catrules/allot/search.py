@@ -1,0 +1,375 @@
+"""The `allot` statement: share resource cards among targets the best way.
+
+When the ``prefer`` keys split into terms of one or two targets' choices, a
+solver finds the best way (:mod:`catrules.allot.integer_program`: a dynamic programming
+over the needs met, or an integer program when its tables would be too big); otherwise
+every way to give each target one of its wanted lists of needs (or nothing)
+is tried, feasibility checked by Hall's condition and a small max-flow, each
+complete way scored by the keys. Both keep the same way when several tie.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..errors import RulesError
+from ..runtime import as_list
+
+
+# ============================================================= allotment search
+#: The most complete allotments one ``allot`` statement may compare.
+ALLOT_LIMIT = 1_000_000
+#: Try the solver (when the keys allow it) only from this many ways (the product over the
+#: targets of their choices): below it the search is quick and numpy, scipy are not imported.
+SOLVER_FROM = 4096
+#: False: always search (tests compare the two).
+USE_SOLVER = True
+#: How the last allotment was found: "solver" or "search" (for tests and benchmarks).
+last_method = None
+
+
+def _apply_allotment(st, ss, si, used, ts, meals, note) -> None:
+    gone = set(used)
+    st.z[ss] = [c for c in st.z[ss] if c not in gone]
+    st.z[si] = st.z[si] + list(used)
+    for c in used:
+        st.loc[c] = si
+    if note is not None:
+        col = st.c[note]
+        for t, m in zip(ts, meals):
+            col[t] = list(m) if m is not None else None
+
+
+def _max_flow_plan(dem, caps, masks, spare):
+    """Resources per type that meet the demands ``dem`` (per need), or None.
+
+    A small max-flow: need k -> resource type t when the type serves k, and
+    need k -> spare -> any type, at most ``spare`` units through the spare.
+    Types that serve fewer needs are tried first, the spare last.
+    """
+    K, T = len(dem), len(caps)
+    # nodes: 0 source, 1..K needs, K+1..K+T types, then spare in, spare out, sink
+    src, sp_in, sp_out, snk = 0, K + T + 1, K + T + 2, K + T + 3
+    n = K + T + 4
+    cap = [[0] * n for _ in range(n)]
+    adj = [[] for _ in range(n)]
+
+    def edge(a, b, c):
+        if b not in adj[a]:
+            adj[a].append(b)
+            adj[b].append(a)
+        cap[a][b] += c
+    big = sum(dem) + 1
+    for k in range(K):
+        if dem[k]:
+            edge(src, 1 + k, dem[k])
+            for t in range(T):
+                if masks[t] >> k & 1:
+                    edge(1 + k, 1 + K + t, big)
+            if spare:
+                edge(1 + k, sp_in, big)
+    if spare:
+        edge(sp_in, sp_out, spare)
+        for t in range(T):
+            edge(sp_out, 1 + K + t, big)
+    for t in range(T):
+        edge(1 + K + t, snk, caps[t])
+    want = sum(dem)
+    for _ in range(want):
+        prev = [-1] * n
+        prev[src] = src
+        queue = [src]
+        for a in queue:
+            for b in adj[a]:
+                if prev[b] < 0 and cap[a][b] > 0:
+                    prev[b] = a
+                    queue.append(b)
+        if prev[snk] < 0:
+            return None
+        b = snk
+        while b != src:
+            a = prev[b]
+            cap[a][b] -= 1
+            cap[b][a] += 1
+            b = a
+    return [cap[snk][1 + K + t] for t in range(T)]
+
+
+def _greedy_plan(dem, caps, masks, spare):
+    """A quick try at :func:`_max_flow_plan`: needs with the fewest servers first, each
+    from the type that serves the fewest needs (``masks`` are sorted that way); None if stuck."""
+    left = list(caps)
+    K = len(dem)
+    order = sorted((k for k in range(K) if dem[k]), key=lambda k: sum(1 for m in masks if m >> k & 1))
+    used = [0] * len(caps)
+    spares = spare
+    for k in order:
+        for _ in range(dem[k]):
+            for t, m in enumerate(masks):
+                if m >> k & 1 and left[t]:
+                    break
+            else:
+                if not spares:
+                    return None
+                t = max(range(len(left)), key=lambda i: left[i]) if left else None
+                if t is None or not left[t]:
+                    return None
+                spares -= 1
+            left[t] -= 1
+            used[t] += 1
+    return used
+
+
+def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, maximal=False, model=None):
+    """Search every way to give each target one of its wanted lists of needs, or nothing.
+
+    Returns ``(used cards, meal per target)`` for the way best by ``keys``.
+    Resources that serve the same needs are interchangeable, so the search
+    runs over the needs met: a demand is packed into one int, its feasibility
+    (Hall's condition, or a small max-flow) memoised within the call; each
+    complete way is scored by moving the cards and evaluating the keys, then
+    undone. ``model`` (an :class:`allot_keys.KeyModel`) lets the
+    solver try first.
+    """
+    global last_method
+    needs: list = []
+    alts = []
+    for w in wants:
+        row = []
+        for meal in w:
+            m = tuple(as_list(st, meal)) if isinstance(meal, (list, tuple)) else (meal,)
+            for x in m:
+                if x not in needs:
+                    needs.append(x)
+            row.append(m)
+        alts.append(row)
+    kidx = {x: i for i, x in enumerate(needs)}
+    K = len(needs)
+    res = list(st.z[ss])
+    by_mask: dict = {}
+    for r in res:
+        mask = 0
+        for i, x in enumerate(needs):
+            if serves(st, r, x):
+                mask |= 1 << i
+        by_mask.setdefault(mask, []).append(r)
+    order = sorted(by_mask, key=lambda m: (bin(m).count("1"), m))
+    masks = order
+    caps = [len(by_mask[m]) for m in order]
+    vec_alts = []
+    for row in alts:
+        vr = []
+        for m in row:
+            v = [0] * K
+            for x in m:
+                v[kidx[x]] += 1
+            vr.append(tuple(v))
+        vec_alts.append(vr)
+    memo: dict = {}
+    total = len(res)
+    n_t = len(ts)
+    # A demand (cubes wanted per need) is packed into one int, `width` bits a need, so that
+    # adding a wanted list is one addition and memo keys hash fast; no need can overflow
+    # into the next since no field exceeds what all targets together could ask for.
+    zero = (0,) * K
+    row_max = [tuple(map(max, *row)) if len(row) > 1 else row[0] if row else zero for row in vec_alts]
+    most = [sum(col) for col in zip(*row_max)] or zero   # per need, what all targets could ask
+    width = max(max(most, default=0), 1).bit_length()
+    field = (1 << width) - 1
+    shifts = [width * k for k in range(K)]
+
+    def pack(v):
+        d = 0
+        for x, sh in zip(v, shifts):
+            d |= x << sh
+        return d
+    packed = [[pack(v) for v in row] for row in vec_alts]
+
+    def unpack(d):
+        return tuple([(d >> sh) & field for sh in shifts])
+    # Hall's condition for the flow: for every set S of needs, what S asks for must fit
+    # in the resources serving S plus up to `spare` of the others.
+    hall = None
+    if K <= 10:
+        hall = []
+        for S, ks in _subsets(K):
+            c = 0
+            for m, n in zip(masks, caps):
+                if m & S:
+                    c += n
+            room = c + min(spare, total - c)
+            asked = 0
+            for k in ks:
+                asked += most[k]
+            if asked > room:         # else no demand of the search can break it
+                hall.append(([shifts[k] for k in ks], room))
+    # the search meets the same demands again and again: answers are memoised
+    fit_memo: dict = {}
+    with_memo = [{} for _ in range(n_t)]
+
+    def fits(dem):
+        got = fit_memo.get(dem)
+        if got is None:
+            if hall is None:
+                got = plan_for(dem) is not None
+            else:
+                got = True
+                for shs, room in hall:
+                    need = 0
+                    for sh in shs:
+                        need += dem >> sh & field
+                    if need > room:
+                        got = False
+                        break
+            fit_memo[dem] = got
+        return got
+
+    def plan_for(dem):
+        if dem not in memo:
+            d = unpack(dem)
+            memo[dem] = (_greedy_plan(d, caps, masks, spare) or _max_flow_plan(d, caps, masks, spare)
+                         if dem else [0] * len(caps))
+        return memo[dem]
+
+    best = [None, None]
+    chosen = [None] * n_t
+    leaves = [0]
+    orig_src, orig_into = st.z[ss], st.z[si]
+
+    # with `maximal`, what every later target could add at most (to prune "nothing" early)
+    most_after = [0] * (n_t + 1)
+    for i in range(n_t - 1 if maximal else -1, -1, -1):
+        most_after[i] = most_after[i + 1] + pack(row_max[i])
+
+    def fits_with(i, base):
+        memo_i = with_memo[i]
+        got = memo_i.get(base)
+        if got is None:
+            got = False
+            for v in packed[i]:
+                d = base + v
+                ok = fit_memo.get(d)
+                if ok or ok is None and fits(d):
+                    got = True
+                    break
+            memo_i[base] = got
+        return got
+
+    signed_keys = [(1 if hi else -1, f) for hi, f in keys]
+
+    def score_of(used, meals):
+        _apply_allotment(st, ss, si, used, ts, meals, note)
+        st.memo = {}                # the keys share definitions: worked out once for this way
+        try:
+            score = tuple([sign * _num(f(st, V)) for sign, f in signed_keys])
+        finally:
+            st.memo = None
+        st.z[ss], st.z[si] = orig_src, orig_into
+        for c in used:
+            st.loc[c] = ss
+        if note is not None:
+            col = st.c[note]
+            for t in ts:
+                col[t] = None
+        return score
+
+    def unmet_fits(dem):
+        return any(chosen[i] is None and fits_with(i, dem) for i in range(n_t))
+
+    used_memo: dict = {}
+
+    def way(dem):
+        used = used_memo.get(dem)
+        if used is None:
+            per_type = plan_for(dem)
+            if per_type is None:       # cannot happen when Hall's condition held; kept as a guard
+                return None
+            used = used_memo[dem] = [c for m, k in zip(masks, per_type) for c in by_mask[m][:k]]
+        return list(used), [alts[i][a] if a is not None else None for i, a in enumerate(chosen)]
+
+    def leaf(dem):
+        leaves[0] += 1
+        if leaves[0] > ALLOT_LIMIT:
+            raise RulesError(f"`allot` compared {ALLOT_LIMIT:,} ways and was stopped", line, st.prog.path,
+                             "offer fewer lists in `wants`, or fewer targets")
+        w = way(dem)
+        if w is None:
+            return
+        score = score_of(*w)
+        if best[0] is None or score > best[0]:
+            best[0], best[1] = score, w
+
+    def by_solver():
+        """The solver's way, checked: it fits, is maximal if asked, and scores what it said."""
+        from . import integer_program as allot_solver
+        from .keys import NotLinear
+        try:
+            polys = model.polys(st, V, ss, si, ts, alts)
+        except NotLinear:
+            return None
+        except Exception:          # noqa: BLE001 - the search meets (and reports) the same error
+            return None
+        got = allot_solver.best_choice(polys, vec_alts, masks, caps, spare)
+        if got is None:
+            return None
+        choice, score = got
+        chosen[:] = choice
+        dem = sum(packed[i][a] for i, a in enumerate(choice) if a is not None)
+        try:
+            if not fits(dem) or (maximal and unmet_fits(dem)):
+                return None
+            w = way(dem)
+            return w if w is not None and score_of(*w) == score else None
+        finally:
+            chosen[:] = [None] * n_t
+
+    def dfs(i, dem, unmet):
+        # `unmet`: the targets left out so far (with `maximal`, those that could be met)
+        if i == n_t:
+            for u in unmet:
+                got = with_memo[u].get(dem)
+                if got or got is None and fits_with(u, dem):
+                    return           # dominated: an unmet target could still be met
+            leaf(dem)
+            return
+        row = packed[i]
+        for a, v in enumerate(row):
+            nd = dem + v
+            ok = fit_memo.get(nd)
+            if ok is None:
+                ok = fits(nd)
+            if ok:
+                chosen[i] = a
+                dfs(i + 1, nd, unmet)
+        chosen[i] = None
+        if maximal and row:
+            top = dem + most_after[i + 1]
+            got = with_memo[i].get(top)
+            if got or got is None and fits_with(i, top):
+                return               # i would fit whatever comes after: leaving it out never pays
+            unmet += (i,)
+        dfs(i + 1, dem, unmet)
+
+    ways = 1
+    for row in alts:
+        ways *= len(row) + 1
+    if model is not None and USE_SOLVER and ways >= SOLVER_FROM:
+        w = by_solver()
+        if w is not None:
+            last_method = "solver"
+            return w
+    last_method = "search"
+    dfs(0, 0, ())
+    return best[1]
+
+
+@lru_cache(maxsize=None)
+def _subsets(K):
+    """Every non-empty set of K needs: (bits, the needs in it)."""
+    return tuple((S, tuple(k for k in range(K) if S >> k & 1)) for S in range(1, 1 << K))
+
+
+def _num(v):
+    if isinstance(v, bool) or v is None:
+        return int(bool(v))
+    return v

@@ -1,0 +1,1 @@
+"""Tools for designers: formatter, language server, highlighting, rules summary, graph drawing, new games."""

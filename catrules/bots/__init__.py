@@ -1,0 +1,1 @@
+"""Bots: seats that decide on their own, from their own view."""

@@ -1,0 +1,224 @@
+"""Bots: seats that decide on their own, for simulations and empty chairs.
+
+A bot is a :class:`~catrules.play.seats.Seat` like any other.  It sees
+only what its player may see (its view and the decision it is asked) and
+reaches everything else through the :class:`~catrules.play.seats.Table`
+the match hands it: the match's seeded random source (``table.rng``),
+reaction times for races (:func:`catrules.play.match.reflex_median`: modelled on people's
+measured times), and a one-step look-ahead that deals the cards
+the bot cannot see at random.  A bot never touches the game state, so it
+cannot cheat, and a game with bots is as deterministic as its seed.
+
+Two bots, both generic (they know no game; the game's own scoring tells
+the greedy bot what is good):
+
+* :class:`RandomBot` picks uniformly among the legal options.
+* :class:`GreedyBot` tries each option one decision ahead and keeps the one
+  that leaves it furthest ahead of the best other player, by the game's
+  ``winner:`` block.
+
+:func:`make_seat` turns a seat spec such as ``"random"`` or ``"bot:fast"``
+into a bot.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from ..play.seats import Choice, Seat
+from ..runtime.randoms import PLAIN_RANDBELOW
+from ..play.match import REFLEX_RANGE, REFLEXES, lead
+
+#: Bot kinds understood by :func:`make_seat` (``bot`` is the greedy bot).
+BOT_KINDS = ("random", "greedy", "bot")
+
+#: Two values closer than this count as a tie.
+_EPS = 1e-9
+
+_LOW, _HIGH = REFLEX_RANGE
+#: What a reflex may be, for error messages.
+REFLEX_HELP = (f"a reflex is {', '.join(REFLEXES)} or the median race time in seconds, "
+               f"from {_LOW:g} to {_HIGH:g} (e.g. bot:0.8)")
+
+
+def parse_reflex(text):
+    """A reflex from a seat spec: a name of ``REFLEXES`` or a number of seconds (``0.8``, ``0.8s``),
+    the median race time among four options; raises :class:`ValueError` saying what is allowed."""
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        value = float(text)
+    else:
+        word = str(text).strip().lower()
+        if word in REFLEXES:
+            return word
+        if not word:
+            raise ValueError(f"no reflex after the colon; {REFLEX_HELP}")
+        try:
+            value = float(word[:-1] if word.endswith("s") else word)
+        except ValueError:
+            raise ValueError(f"unknown reflex {text!r}; {REFLEX_HELP}") from None
+    if not math.isfinite(value) or not _LOW <= value <= _HIGH:
+        why = "faster than people answer" if 0 <= value < _LOW else "out of range"
+        raise ValueError(f"a reflex of {value:g} s is {why}; {REFLEX_HELP}")
+    return value
+
+
+def _reflex_name(kind: str, reflex) -> str:
+    return kind if reflex == "normal" else f"{kind}:{reflex if isinstance(reflex, str) else format(reflex, 'g')}"
+
+
+class RandomBot(Seat):
+    """Picks uniformly among the legal options, with the match's seeded random source.
+
+    ``reflex`` (``"fast"``, ``"normal"``, ``"slow"``, or the median time in seconds of a race
+    among four options) sets how quickly it reacts in races.
+    """
+
+    wants_events = False
+
+    def __init__(self, reflex="normal"):
+        self.reflex = parse_reflex(reflex)
+        self.name = _reflex_name("random", self.reflex)
+
+    #: Answers inside the running game when every seat can (see :meth:`catrules.play.match.Match.run`).
+    inline = True
+
+    def pick(self, st, player: int, values: list, kind: str) -> tuple:
+        """The fast path's :meth:`decide` (see :mod:`catrules.play.autoplay`): the same draws, on the
+        values themselves; ``kind`` is ``choose``, ``secret`` or ``race``."""
+        n = len(values)
+        if n == 1:
+            i = 0
+        else:
+            rng = self.table.rng
+            if type(rng) is random.Random and PLAIN_RANDBELOW:
+                # randrange(n) written out: CPython's own draws, three calls fewer per choice
+                k = n.bit_length()
+                i = rng.getrandbits(k)
+                while i >= n:
+                    i = rng.getrandbits(k)
+            else:
+                i = rng.randrange(n)
+        return i, (self.table.reaction_time(self.reflex, n) if kind == "race" else None)
+
+    def decide(self, view, decision) -> Choice:
+        options = decision.options
+        option = options[0] if len(options) == 1 else options[self.table.rng.randrange(len(options))]
+        if decision.timed:
+            return Choice(option.id, self.table.reaction_time(self.reflex, len(options)))
+        return Choice(option.id)
+
+
+class GreedyBot(Seat):
+    """Looks one decision ahead and keeps the option that leaves it furthest ahead.
+
+    The table draws ``samples`` states consistent with the bot's view (cards it cannot see
+    dealt at random), plays every option in each of them (the same states for every option,
+    so that the options are compared on the same deals) and runs the game to the next
+    decision (see :func:`catrules.play.match.follow`: others still answering the same
+    simultaneous decision take their defaults, and the bot's own follow-up choices are
+    made the best way); the option's value is the mean, over the samples, of the bot's lead
+    by the game's ``winner:`` block (:meth:`value`): where the lowest total wins it keeps its
+    total low, and it honours the tie-breakers.  Ties go to the decision's default option
+    when it is among the best, else to the first of them.  A decision with one option
+    costs nothing.
+    """
+
+    wants_events = False
+    #: Answers inside the running game (through :meth:`decide`) when every seat can.
+    inline = True
+
+    def __init__(self, reflex="normal", samples: int = 2):
+        self.reflex = parse_reflex(reflex)
+        if not isinstance(samples, int) or samples < 1:
+            raise ValueError(f"samples must be a whole number of at least 1, not {samples!r}")
+        self.samples = samples
+        self.name = _reflex_name("greedy", self.reflex)
+
+    def value(self, option_id: str) -> tuple:
+        """The mean lead after choosing ``option_id``: by the game's ``winner:`` block, how far
+        the bot's ranking key is ahead of the best other player's, component by component
+        (:func:`catrules.play.match.lead`: where the lowest total wins, a lower total is a bigger
+        lead; the later components are the tie-breakers).  Compared as tuples.  Samples whose
+        imagined game failed are left out; an option with no usable sample is worth least."""
+        return self._mean_lead(self.table.lookahead(self.player, option_id, self.samples))
+
+    def _mean_lead(self, outcomes: list) -> tuple:
+        me = self.player
+        leads = []
+        for scores in outcomes:
+            ranks = getattr(scores, "ranks", None)
+            if ranks is None:          # a table that gives scores only: the totals, highest wins
+                ranks = [(s["total"],) for s in scores]
+            leads.append(lead(ranks, me))
+        if not leads:
+            return (float("-inf"),)
+        width = min(len(x) for x in leads)
+        return tuple(sum(x[k] for x in leads) / len(leads) for k in range(width))
+
+    def decide(self, view, decision) -> Choice:
+        options = decision.options
+        if len(options) == 1:
+            option = options[0]
+        else:
+            both = getattr(self.table, "lookahead_options", None)
+            if both is not None:        # every option in the same imagined states
+                values = [self._mean_lead(outs) for outs in both(self.player, [o.id for o in options],
+                                                                 self.samples)]
+            else:
+                values = [self.value(o.id) for o in options]
+            best = max(values)
+            tied = [o for o, v in zip(options, values) if _close(v, best)]
+            option = next((o for o in tied if o.id == decision.default), tied[0])
+        if decision.timed:
+            return Choice(option.id, self.table.reaction_time(self.reflex, len(options)))
+        return Choice(option.id)
+
+
+def _close(a: tuple, b: tuple) -> bool:
+    return len(a) == len(b) and all(abs(x - y) <= _EPS or x == y for x, y in zip(a, b))
+
+
+def make_seat(spec: str, *, programs: bool = False) -> Seat:
+    """A bot from a seat spec: ``random``, ``greedy`` or ``bot`` (the greedy bot), optionally
+    followed by a reflex after a colon: a name (``bot:fast``, ``random:slow``, ``greedy:normal``)
+    or the median race time in seconds (``greedy:0.8``).  With ``programs``, ``cmd:COMMAND`` is
+    a seat played by another program over JSON lines (:mod:`catrules.play.program_seat`)."""
+    if isinstance(spec, str) and spec.strip()[:4].lower() == "cmd:":
+        # off unless asked for: a spec from elsewhere (a web form) must never run a command here
+        if not programs:
+            raise ValueError(f"seat spec {spec!r}: a program seat (cmd:) cannot be used here; "
+                             "choose a bot: random, greedy, bot (= greedy)")
+        from ..play.program_seat import program_seat     # before lower-casing: the command keeps its case
+        return program_seat(spec)
+    valid = ("valid seat specs: random, greedy, bot (= greedy), each optionally with a reflex "
+             f"after a colon ({', '.join(REFLEXES)}, or seconds), e.g. bot:fast, random:slow or greedy:0.8; "
+             "ismcts, optionally with a budget per decision (ismcts:2000 iterations, ismcts:1s); "
+             "or cmd:COMMAND, a program (docs/protocol.rst)")
+    if not isinstance(spec, str):
+        raise ValueError(f"a seat spec is a string, not {spec!r}; {valid}")
+    kind, sep, reflex = spec.strip().lower().partition(":")
+    if not sep:
+        reflex = "normal"
+    if kind == "human":
+        raise ValueError(f"seat spec {spec!r}: a human seat needs a front end and is not made here; {valid}")
+    if kind == "ismcts":                # the searching bot: its budget after the colon
+        from .ismcts import ISMCTSBot, parse_budget, parse_horizon
+        if not sep:
+            return ISMCTSBot()
+        budget, _, horizon = reflex.partition(":")
+        try:
+            unit, amount = parse_budget(budget)
+            horizon = parse_horizon(horizon) if horizon else None
+        except ValueError as exc:
+            raise ValueError(f"seat spec {spec!r}: {exc}") from None
+        return ISMCTSBot(**{unit: amount}, horizon=horizon)
+    if kind not in BOT_KINDS:
+        raise ValueError(f"unknown seat spec {spec!r}; {valid}")
+    try:
+        reflex = parse_reflex(reflex)
+    except ValueError as exc:
+        raise ValueError(f"seat spec {spec!r}: {exc}; {valid}") from None
+    if kind == "random":
+        return RandomBot(reflex)
+    return GreedyBot(reflex)

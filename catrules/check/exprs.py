@@ -1,0 +1,425 @@
+"""The expression half of the checker: names resolved, a type for every expression.
+
+:class:`ExprChecker` gives each expression of a game file a :class:`~catrules.check.types.Type` and
+reports type mistakes (a number where a card is needed, a value that may be none used
+unchecked...); the types themselves and the rules they follow are in :mod:`catrules.check.types`.
+"""
+
+from __future__ import annotations
+
+from ..lang import ast
+from ..errors import suggest
+from .types import (ANY, BOOL, BUILTINS, CARD, LINE, LISTY, NONE, NUMBER, PLACE, PLACE_ATTRS, PLACE_ATTR_TYPES,
+                    PLAYER, SYMBOL, Scope, TEXT, Type, _none_hint, cards_of, describe, element, family, join,
+                    list_of, not_none, path, uses_element)
+
+
+class ExprChecker:
+    """The expression half of the checker: resolves each name, gives each expression
+    a :class:`Type` (kept in ``self.types``) and reports type mistakes.
+
+    Mixed into :class:`catrules.check.checker._Checker`, which provides the tables
+    (zones, counters, attributes...) and the reporter.
+    """
+
+    # ------------------------------------------------------------ helpers
+    def local_type(self, sc: Scope, n: str) -> Type:
+        if n in sc.elem:
+            return sc.elem[n]
+        return self.local_types.get((sc.unit, n), ANY)
+
+    def note_local(self, sc: Scope, n: str, t: Type) -> None:
+        key = (sc.unit, n)
+        self._local_new[key] = join(self._local_new.get(key), t)
+
+    def note_counter(self, n: str, t: Type) -> None:
+        self._counter_new[n] = join(self._counter_new.get(n), t)
+
+    def note_args(self, key, types) -> None:
+        for i, t in enumerate(types):
+            self._param_new[key + (i,)] = join(self._param_new.get(key + (i,)), t)
+
+    def params_of(self, key, params) -> dict:
+        """The types of parameters, from the arguments given; a value that may be none is
+        reported where it is passed (``ZONE of X``...), not inside the definition."""
+        return {p: self.param_types.get(key + (i,), ANY).maybe(False) for i, p in enumerate(params)}
+
+    def need_number(self, node, t: Type, what: str, hint: str = "") -> None:
+        if t.kind == "none" or t.none:
+            self.rep.error(node, f"{what} needs a number, and this may be none", _none_hint(node))
+        elif family(t) not in (None, "number"):
+            self.rep.error(node, f"{what} needs a number; this is {describe(t)}",
+                           hint or "count a list with `count(...)`, add numbers up with `sum(...)`")
+
+    def need_owner(self, node, owner, t: Type, what: str, want: str) -> None:
+        """``ZONE of X``, ``COUNTER of X``: X must be a ``want`` (player or card) and not none."""
+        if t.kind == "none" or t.none:
+            self.rep.error(owner, f"`{what} of ...` needs {want}, and this may be none", _none_hint(owner))
+        elif family(t) not in (None, "number" if want == "a player" else "card"):
+            self.rep.error(owner, f"`{what} of ...` needs {want}; this is {describe(t)}",
+                           "name a player, such as the `p` of `for each player p`, `owner(c)` or `next(p)`"
+                           if want == "a player" else "name a card, such as the `c` of `for each c in ...`")
+
+    def element_scope(self, src_node, src_t: Type, sc: Scope, inner, binder) -> Scope:
+        """The scope of ``inner``, evaluated once per element of ``src_node``."""
+        el = element(src_t)
+        if isinstance(src_node, ast.Where) and src_node.var:
+            return sc.bind(src_node.var, el)
+        if sc.element and inner is not None and uses_element(inner, self.attributes, sc.elem.get("it", ANY)):
+            self.rep.warning(binder, "this `it` hides the `it` of the list around it",
+                             "name the element: `each c in LIST where c.value > 3`, "
+                             "`sum(each c in LIST, c.value)`")
+        return sc.bind("it", el, element=True)
+
+    # ---------------------------------------------------------- texts
+    def allow_texts(self, e) -> None:
+        """``e`` is said (a text position): a text with values is allowed in it, also as a
+        branch of ``if ... then ... else`` or a case of ``pick``."""
+        stack = [e]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, ast.Text):
+                self.texts_ok.add(id(n))
+            elif isinstance(n, ast.IfElse):
+                stack += [n.then, n.other]
+            elif isinstance(n, ast.Pick):
+                stack += [v for _k, v in n.cases] + ([n.default] if n.default is not None else [])
+
+    def text_expr(self, e, sc: Scope, what: str) -> None:
+        """A text that is said: ``announce``, ``asking``, a tally's title, a card's face."""
+        self.allow_texts(e)
+        t = self.expr(e, sc)
+        if t.kind not in ("any", "text"):
+            self.rep.error(e, f"{what} says a text; this is {describe(t)}",
+                           'write it in quotes, with values in braces: "{p} wins"')
+
+    # ---------------------------------------------------------- expressions
+    def expr(self, e, sc: Scope) -> Type:
+        t = self._expr(e, sc)
+        if t.none and sc.narrow and path(e) in sc.narrow:
+            t = t.maybe(False)
+        self.types[id(e)] = t
+        return t
+
+    def _expr(self, e, sc: Scope) -> Type:
+        rep = self.rep
+        if isinstance(e, ast.Const):
+            v = e.value
+            return NONE if v is None else BOOL if isinstance(v, bool) else NUMBER if isinstance(v, int) else TEXT
+        if isinstance(e, ast.Keyword):
+            if e.word == "player" and not sc.player:
+                rep.error(e, "`player` means nobody here",
+                          "`player` is the scored player in score and winner blocks, the zone's owner in a "
+                          "trigger, and the chooser in `secretly`/`race` blocks; use a variable instead")
+            return PLAYER if e.word == "player" else list_of(PLAYER)
+        if isinstance(e, ast.Name):
+            r = self.names[id(e)] = self.resolve(e, sc)
+            kind = r[0]
+            if kind == "local":
+                self.reads.add((sc.unit, e.name))
+                return self.local_type(sc, e.name)
+            if kind == "attr":
+                return self.attr_types.get(e.name, ANY)
+            if kind == "counter":
+                return self.counter_types.get(e.name, ANY)
+            if kind == "zone":
+                return Type("zone", CARD)
+            if kind == "option":
+                return BOOL
+            if kind == "define":
+                return self.define_types.get(e.name, ANY)
+            if kind == "cardtype":
+                return list_of(cards_of([e.name]))
+            return SYMBOL if e.name in self.symbols else ANY
+        if isinstance(e, ast.Attr):
+            tt = self.expr(e.target, sc)
+            if e.name not in self.attributes and e.name not in PLACE_ATTRS:
+                rep.error(e, f"unknown attribute `{e.name}`",
+                          suggest(e.name, self.attributes + sorted(PLACE_ATTRS)) or
+                          "attributes come from the card rows (`with colour red, ...`)")
+                return ANY
+            if tt.kind in ("number", "bool", "symbol", "text", "player", "list", "zone"):
+                rep.error(e, f"`.{e.name}` is an attribute of a card or a place; this is {describe(tt)}",
+                          "write `c.NAME` for a card c, or use the attribute inside `where`")
+                return ANY
+            if e.name in self.attributes and e.name in PLACE_ATTRS:
+                t = ANY
+            elif e.name in self.attributes:
+                t = self.attr_types.get(e.name, ANY)
+            else:
+                t = PLACE_ATTR_TYPES[e.name]
+            return t.maybe() if tt.none else t
+        if isinstance(e, ast.Of):
+            return self.of(e, sc)
+        if isinstance(e, ast.Call):
+            return self.call(e, sc)
+        if isinstance(e, ast.ListExpr):
+            t = None
+            for it in e.items:
+                t = join(t, self.expr(it, sc))
+            return list_of(t or ANY)
+        if isinstance(e, ast.Unary):
+            t = self.expr(e.operand, sc)
+            if e.op == "not":
+                return BOOL
+            self.need_number(e.operand, t, "`-`")
+            return NUMBER
+        if isinstance(e, ast.Binary):
+            return self.binary(e, sc)
+        if isinstance(e, ast.IfElse):
+            self.expr(e.cond, sc)
+            a = self.expr(e.then, sc.knowing(not_none(e.cond, True)))
+            b = self.expr(e.other, sc.knowing(not_none(e.cond, False)))
+            return join(a, b)
+        if isinstance(e, ast.Where):
+            src = self.expr(e.source, sc)
+            el = element(src)
+            if e.cond is not None:
+                if e.var:
+                    inner = sc.bind(e.var, el)
+                else:
+                    inner = self.element_scope(e.source, src, sc, e.cond, e)
+                self.expr(e.cond, inner)
+            return list_of(el)
+        if isinstance(e, ast.Text):
+            if id(e) not in self.texts_ok:
+                rep.error(e, "a text with values in braces can only be said: in `announce`, `asking`, "
+                             "`tally`, a card's `show`/`describe`, or a definition",
+                          "keep the values in variables, and write the text where it is said")
+            for part in e.parts:
+                if not isinstance(part, str):
+                    self.expr(part, sc)
+            return TEXT
+        if isinstance(e, ast.Pick):
+            self.expr(e.key, sc)
+            t = None
+            for k, v in e.cases:
+                self.expr(k, sc)
+                t = join(t, self.expr(v, sc))
+            if e.default is not None:
+                t = join(t, self.expr(e.default, sc))
+            return t or ANY
+        rep.error(e, f"unexpected expression {type(e).__name__}")  # pragma: no cover
+        return ANY
+
+    def binary(self, e: ast.Binary, sc: Scope) -> Type:
+        op, rep = e.op, self.rep
+        if op in ("and", "or"):
+            self.expr(e.left, sc)
+            self.expr(e.right, sc.knowing(not_none(e.left, op == "and")))
+            return BOOL
+        lt, rt = self.expr(e.left, sc), self.expr(e.right, sc)
+        if op in ("==", "!="):
+            fa, fb = family(lt), family(rt)
+            if fa and fb and fa != fb:
+                rep.error(e, f"this compares {describe(lt)} with {describe(rt)}, so it is always "
+                             f"{'false' if op == '==' else 'true'}",
+                          "compare like with like: a player with a player (`p == leader`), "
+                          "a card's attribute with a card value (`c.colour == green`)")
+            return BOOL
+        if op in ("in", "not in"):
+            fb = family(rt)
+            if fb not in (None, "list"):
+                rep.error(e.right, f"`{op}` needs a list on its right; this is {describe(rt)}",
+                          "write `x in LIST`, such as `c in hand of p` or `colour in [red, green]`")
+            else:
+                fa, fe = family(lt), family(element(rt))
+                if fa and fe and fa != fe:
+                    rep.error(e, f"this looks for {describe(lt)} in {describe(rt)}, so it is always "
+                                 f"{'false' if op == 'in' else 'true'}", "look for like in like")
+            return BOOL
+        if op in ("<", ">", "<=", ">="):
+            for node, t in ((e.left, lt), (e.right, rt)):
+                if family(t) not in (None, "number", "player"):
+                    rep.error(node, f"`{op}` compares numbers; this is {describe(t)}",
+                              "compare numbers, such as `c.value > 3` or `count(hand of p) < 2`")
+            return BOOL
+        if op == "+" and {lt.kind, rt.kind} <= {*LISTY, "any"} and {lt.kind, rt.kind} != {"any"}:
+            return list_of(join(element(lt), element(rt)))
+        self.need_number(e.left, lt, f"`{op}`")
+        self.need_number(e.right, rt, f"`{op}`")
+        return NUMBER
+
+    def of(self, e: ast.Of, sc: Scope) -> Type:
+        rep = self.rep
+        if e.name in self.zones:
+            spec = self.zones[e.name]
+            self.names[id(e)] = ("zone", spec)
+            if not spec.per_player:
+                rep.error(e, f"zone `{e.name}` is shared, so `of ...` names no one", f"write just `{e.name}`")
+            elif not (isinstance(e.owner, ast.Keyword) and e.owner.word == "everyone"):
+                self.need_owner(e, e.owner, self.expr(e.owner, sc), e.name, "a player")
+            return Type("zone", CARD)
+        if e.name in self.counters:
+            self.names[id(e)] = ("counter", self.counters[e.name])
+            c = self.counters[e.name]
+            ot = self.expr(e.owner, sc)
+            if not (c.per_player or c.per_card):
+                rep.error(e, f"counter `{e.name}` is shared, so `of ...` names no one", f"write just `{e.name}`")
+            else:
+                self.need_owner(e, e.owner, ot, e.name, "a player" if c.per_player else "a card")
+            return self.counter_types.get(e.name, ANY)
+        if e.name in self.attributes:
+            self.names[id(e)] = ("attr", e.name)
+            ot = self.expr(e.owner, sc)
+            t = self.attr_types.get(e.name, ANY)
+            return t.maybe() if ot.none else t
+        if e.name not in self.rejected:         # else its declaration was refused, with an error
+            rep.error(e, f"unknown zone, counter or attribute `{e.name}`",
+                      suggest(e.name, list(self.zones) + list(self.counters) + self.attributes))
+        self.expr(e.owner, sc)
+        return ANY
+
+    def call(self, e: ast.Call, sc: Scope) -> Type:
+        rep = self.rep
+        if e.name in self.defines:
+            d = self.defines[e.name]
+            if len(e.args) != len(d.params):
+                rep.error(e, f"`{e.name}` takes {len(d.params)} argument(s), not {len(e.args)}",
+                          f"write `{e.name}({', '.join(d.params)})`")
+            self.note_args(("define", e.name), [self.expr(a, sc) for a in e.args])
+            self.names[id(e)] = ("define", d)
+            return self.define_types.get(e.name, ANY)
+        if e.name not in BUILTINS:
+            if e.name in self.actions:
+                rep.error(e, f"`{e.name}` is an action, not a value", f"run it as a statement: `do {e.name}(...)`")
+            elif e.name not in self.rejected:   # else its declaration was refused, with an error
+                rep.error(e, f"unknown function `{e.name}`",
+                          suggest(e.name, list(BUILTINS) + list(self.defines)) or
+                          "see the list of builtin functions in the language reference")
+            # the arguments may be per element (`sum(l, value)` misspelt): no follow-on errors
+            for i, a in enumerate(e.args):
+                self.expr(a, sc if i == 0 else sc.bind("it", ANY, element=True))
+            return ANY
+        lo, hi, per_el = BUILTINS[e.name]
+        if not lo <= len(e.args) <= hi:
+            want = str(lo) if lo == hi else f"{lo} or {hi}"
+            rep.error(e, f"`{e.name}` takes {want} argument(s), not {len(e.args)}")
+        if e.name == "bottom":
+            rep.error(e, "`bottom(...)` is a place to move cards to, not a value", "write `move c to bottom(deck)`")
+        self.names[id(e)] = ("builtin", e.name)
+        if e.name == "tallied":
+            self.tallied(e)
+        ts = []
+        for i, a in enumerate(e.args):
+            if e.name == "tallied" and i == 1:
+                ts.append(ANY)                # a score item's name, checked by tallied()
+                continue
+            if i == 1 and per_el == 1 and e.name in ("max", "min") and ts[0].kind == "number":
+                t = self.expr(a, sc)          # max(a, b) of two numbers: b is not per element
+                self.need_number(a, t, f"`{e.name}(a, b)`")
+            elif i == 1 and per_el == 1:
+                t = self.expr(a, self.element_scope(e.args[0], ts[0], sc, a, e))
+            elif e.name == "top" and i == 0 and not isinstance(a, (ast.Where, ast.Call)):
+                self.zone_expr(a, sc, "take the top of")
+                t = Type("zone", CARD)
+                self.types[id(a)] = t
+            else:
+                t = self.expr(a, sc)
+            ts.append(t)
+        if len(ts) < lo:
+            return ANY
+        want = {"next": "number", "previous": "number", "others": "number", "owner": "card"}.get(e.name)
+        if want == "number" and (ts[0].kind == "none" or ts[0].none):
+            rep.error(e.args[0], f"`{e.name}` needs a player, and this may be none", _none_hint(e.args[0]))
+        elif want and family(ts[0]) not in (None, want):
+            rep.error(e.args[0], f"`{e.name}` needs {'a player' if want == 'number' else 'a card'}; "
+                                 f"this is {describe(ts[0])}",
+                      f"write `{e.name}(p)` for a player p" if want == "number" else "write `owner(c)` for a card c")
+        t = self.builtin_type(e.name, ts)
+        if (isinstance(e.args[0], ast.Keyword) and e.args[0].word != "player") or \
+                "some " + str(path(e.args[0])) in sc.narrow:
+            t = t.maybe(False)            # there is always a player; a list known not to be empty
+        return t
+
+    @staticmethod
+    def builtin_type(name: str, ts: list) -> Type:
+        if name in ("count", "sum", "abs", "max", "min", "tallied"):
+            return NUMBER
+        if name == "any":
+            return BOOL
+        if name in ("best", "worst", "first", "last", "random") or (name == "top" and len(ts) == 1):
+            return element(ts[0]).maybe()
+        if name == "top":
+            return list_of(element(ts[0]))
+        if name in ("owner", "next", "previous"):
+            return PLAYER
+        if name == "others":
+            return list_of(PLAYER)
+        if name in ("rows", "columns", "lines"):
+            return list_of(LINE)
+        if name == "places":
+            return list_of(PLACE)
+        if name == "range":
+            return list_of(NUMBER)
+        if name in ("copies", "collect"):
+            return list_of(ts[0] if name == "copies" else ts[1])
+        if name == "join":
+            return list_of(element(element(ts[0])))
+        return ANY
+
+    def resolve(self, e: ast.Name, sc: Scope):
+        n = e.name
+        if sc.element and n in self.attributes and n not in sc.locals:
+            return ("attr", n)
+        if n in sc.locals:
+            return ("local", n)
+        if n in self.counters:
+            c = self.counters[n]
+            if c.per_player and not sc.player:
+                self.rep.error(e, f"counter `{n}` belongs to each player: say whose", f"write `{n} of p`")
+            if c.per_card:
+                self.rep.error(e, f"counter `{n}` belongs to each card: say whose", f"write `{n} of c`")
+            return ("counter", c)
+        if n in self.zones:
+            spec = self.zones[n]
+            if spec.per_player and not sc.player:
+                self.rep.error(e, f"zone `{n}` belongs to each player: say whose", f"write `{n} of p`")
+            return ("zone", spec)
+        if n in self.options:
+            return ("option", n)
+        if n in self.defines:
+            d = self.defines[n]
+            if d.params:
+                self.rep.error(e, f"`{n}` takes {len(d.params)} argument(s)", f"write `{n}({', '.join(d.params)})`")
+            return ("define", d)
+        if n in self.card_types:
+            return ("cardtype", n)
+        if n in self.symbols:
+            return ("symbol", n)
+        if n in self.attributes:
+            self.rep.error(e, f"`{n}` is a card attribute: say whose",
+                           f"write `c.{n}` for a card c, or use it inside `where`")
+            return ("symbol", n)
+        cands = (list(sc.locals) + list(self.counters) + list(self.zones) + list(self.options) +
+                 list(self.defines) + list(self.symbols) + list(self.card_types) +
+                 (self.attributes if sc.element else []))
+        if n not in self.rejected:              # else its declaration was refused, with an error
+            self.rep.error(e, f"unknown name `{n}`", suggest(n, cands) or
+                           "it is not a variable, counter, zone, option, definition or card value")
+        return ("symbol", n)
+
+    def zone_expr(self, node, sc: Scope, verb: str):
+        if isinstance(node, ast.Name) and node.name in self.zones and node.name not in sc.locals:
+            spec = self.zones[node.name]
+            if spec.per_player and not sc.player:
+                self.rep.error(node, f"zone `{node.name}` belongs to each player: say whose",
+                               f"write `{node.name} of p`")
+            self.names[id(node)] = ("zone", spec)
+            self.types[id(node)] = Type("zone", CARD)
+            return spec
+        if isinstance(node, ast.Of) and node.name in self.zones:
+            spec = self.zones[node.name]
+            self.names[id(node)] = ("zone", spec)
+            self.types[id(node)] = Type("zone", CARD)
+            if isinstance(node.owner, ast.Keyword) and node.owner.word == "everyone":
+                self.rep.error(node, f"cannot {verb} the zones of everyone at once", "name one player's zone")
+            elif not spec.per_player:
+                self.rep.error(node, f"zone `{node.name}` is shared, so `of ...` names no one", "drop `of ...`")
+            else:
+                self.need_owner(node, node.owner, self.expr(node.owner, sc), node.name, "a player")
+            return spec
+        name = node.name if isinstance(node, (ast.Name, ast.Of)) else None
+        self.rep.error(node, f"`{verb}` needs a zone here",
+                       (suggest(name, self.zones) if name else "") or "name a zone, such as `deck` or `hand of p`")
+        return None

@@ -1,0 +1,59 @@
+"""``catrules serve``: the command that starts a web server for game files."""
+
+from __future__ import annotations
+
+import glob
+from pathlib import Path
+
+DESCRIPTION = ("Start a web server where people play from their browsers: the lobby at the address "
+               "printed lets you pick a game, the players, its options and seats (people or bots), "
+               "then gives each person a link of their own and a link for spectators.  Tables are "
+               "kept in DIR/tables.sqlite3: a restarted server resumes every table where it was.  "
+               "Without GAME_FILES, the game files in ./games.")
+
+
+def add_parser(sub) -> None:
+    sp = sub.add_parser("serve", help="play in a browser: a web server with a lobby and links per seat",
+                        description=DESCRIPTION)
+    sp.add_argument("files", nargs="*", metavar="GAME_FILES", help="game files to offer (default: games/*.cat)")
+    sp.add_argument("--host", default="127.0.0.1",
+                    help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 for the network)")
+    sp.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    sp.add_argument("--data", default=".catrules-web", metavar="DIR",
+                    help="where tables are kept (default .catrules-web)")
+    sp.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..api import load_game
+    from . import Failure, UsageError
+    files = list(args.files) or sorted(glob.glob("games/*.cat"))
+    if not files:
+        raise UsageError("no game files to serve",
+                         "name them: catrules serve FILE.cat ..., or run it where a games/ folder holds them")
+    for f in files:
+        if not Path(f).is_file():
+            raise UsageError(f"no such game file: {f}", "check the path (game files end in .cat)")
+        load_game(f)            # a broken file is reported in the language's words, before serving
+    if not 0 < args.port < 65536:
+        raise UsageError(f"--port {args.port} is not a port", "use a number from 1 to 65535")
+    try:
+        from ..web.app import serve
+    except ImportError:
+        raise Failure("catrules serve needs Starlette and uvicorn",
+                      "install them with: pip install 'catrules[web]'") from None
+    import sqlite3
+    try:
+        Path(args.data).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise Failure(f"cannot keep tables in {args.data}: {exc.strerror or exc}",
+                      "give a directory you may write to (--data DIR)") from None
+    try:
+        serve(files, host=args.host, port=args.port, data_dir=args.data)
+    except sqlite3.Error as exc:
+        raise Failure(f"cannot keep tables in {args.data}: {exc}",
+                      "give a directory you may write to (--data DIR)") from None
+    except OSError as exc:
+        raise Failure(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}",
+                      "is another server using that port? try --port 8001") from None
+    return 0

@@ -1,0 +1,220 @@
+"""Compiling choices: one player's choice, a menu, secret and race choices, and how a
+pending decision is kept.
+
+Part of the compiler (:mod:`catrules.compile.compiler`, whose ``_Compiler`` mixes
+:class:`ChoiceStatements` in).  A choice pauses the game with a *pending
+decision*, plain data saved with the state; a forced choice (one legal option,
+or none) is a decision like any other (:func:`_ask_one`).  ``secretly`` and
+``race`` choices ask several players at once, then loop over their answers
+(:meth:`ChoiceStatements.s_Together`), on the same helpers.
+"""
+
+from __future__ import annotations
+
+from ..lang import ast
+from ..errors import RulesError
+from ..runtime.decisions import _ask_one, _pending
+from .units import Suite
+from ..runtime.places import as_list
+
+
+class ChoiceStatements:
+    """The compiler's methods for choices (mixed into ``_Compiler``)."""
+
+    def _options(self, source, opts: ast.ChooseOpts, var: str):
+        listed = self.gen.options_function(source, opts.preferring, var)
+        key = self.ex_element(opts.default_key, var) if opts.default_key is not None else None
+        named = self.ex(opts.default_is) if opts.default_is is not None else None
+        lowest = opts.default_dir == "lowest"
+
+        def options(st, V, with_default=True):
+            o = listed(st, V)
+            default = None
+            if not with_default:        # a bot of the fast path has no use for it
+                pass
+            elif key is not None and o:
+                default = (min if lowest else max)(o, key=lambda x: key(st, V, x))
+            elif named is not None:
+                d = named(st, V)            # `default VALUE`: that option, if it is one now
+                default = d if d in o else None
+            return o, default
+        options.listed = listed     # the options alone, for the bot fast path of s_Choose
+        options.prefers = self._prefers(source, opts.preferring, var)
+        return options
+
+    def _prefers(self, source, preferring, var: str):
+        """For a choice ``preferring P`` from one zone (maybe ``where`` filtered), the index in
+        ``prog.prefer_fns`` of ``(P, filter)``, with which the engine keeps what an answer that
+        ``P`` does not hold for tells the others (:mod:`catrules.runtime.inference`); else None."""
+        if preferring is None:
+            return None
+        cond = None
+        if isinstance(source, ast.Where):
+            if source.cond is None:
+                return None
+            cond = self.ex_element(source.cond, source.var or var)
+            source = source.source
+        r = self.ck.names.get(id(source)) if isinstance(source, (ast.Name, ast.Of)) else None
+        if not r or r[0] != "zone":
+            return None
+        self.p.prefer_fns.append((self.ex_element(preferring, var), cond))
+        return len(self.p.prefer_fns) - 1
+
+    def _asking(self, opts, fallback: str, var=None):
+        """``(text, ask)``: the prompt as plain text, and for one said with values the
+        ``[index, var]`` of its function in ``prog.prompt_fns``, worked out only when a player
+        reads it (see :meth:`catrules.runtime.state.State._asked`); ``var`` is bound to that player."""
+        if opts is None or opts.asking is None:
+            return fallback, None
+        if isinstance(opts.asking, ast.Const):
+            return str(opts.asking.value), None
+        self.p.prompt_fns.append(self.ex(opts.asking))
+        return fallback, [len(self.p.prompt_fns) - 1, var]
+
+    def _prompt(self, source, kind: str, mode: str, count=None) -> str:
+        if count is not None:
+            n = count.value if isinstance(count, ast.Const) else "some"
+            what = f"{n} card{'s' if n != 1 else ''}"
+        else:
+            what = None
+        what = what or {"card": "a card", "player": "a player", "line": "a line", "place": "a place",
+                "number": "a number"}.get(kind, "an option")
+        src = source.source if isinstance(source, ast.Where) else source
+        zone = ""
+        if isinstance(src, (ast.Name, ast.Of)) and src.name in self.ck.zones:
+            zone = f" from {src.name}"
+        pre = {"choose": "Choose", "secret": "Secretly choose", "race": "Race! Grab"}[mode]
+        return f"{pre} {what}{zone}"
+
+    def _count(self, count, line: int):
+        """``chooses N cards``: a function giving N, checked to be a whole number when it runs."""
+        if count is None:
+            return None
+        fn = self.ex(count)
+        path = self.p.path
+
+        def need(st, V):
+            k = fn(st, V)
+            if type(k) is not int or k < 0:
+                raise RulesError(f"the number of cards to choose is {k!r}, not a whole number of 0 or more",
+                                 line, path, "make the count a number, such as `count(hand of p) - 1`")
+            return k
+        return need
+
+    def s_Choose(self, s: ast.Choose) -> None:
+        actor = self._actor(s.actor)
+        options = self._options(s.source, s.opts, s.var)
+        var = s.var
+        kind = self.kind_of(s.source)
+        prompt, ask = self._asking(s.opts, self._prompt(s.source, kind, "choose", s.count))
+        line, public = s.line, s.public
+        need = self._count(s.count, s.line)
+
+        def choose(st, fr):
+            V = fr.vars
+            o, default = options(st, V)
+            return _ask_one(st, V, actor(st, V), o, default, kind, var, line, prompt, public,
+                            need(st, V) if need is not None else None, ask, prefers)
+        prefers = options.prefers if need is None else None
+        if need is None:
+            self._picked_here(s.actor, var, options.listed, kind, line, prefers)
+        self.pause(choose, s.line)
+
+    def _picked_here(self, actor: str, var: str, listed, kind: str, line: int, prefers=None) -> None:
+        """The bot fast path (see catrules.play.autoplay) of a choice of one value: a bot that picks
+        answers here, in the block, among ``listed(st, V)``, and the game goes on in the next
+        block; anyone else is asked by the choice's own block, which comes next."""
+        w = self.w
+        who = f"st.c[{actor!r}]" if actor in self.ck.counters else f"V[{actor!r}]"
+        name = listed.__name__ if listed.__name__.startswith("_options") else w.bind(listed, "m")
+        w.put("_a = st.auto", line)
+        with Suite(w, f"if _a is not None and _a.pickers[{who}] is not None:", line):
+            extra = "" if prefers is None else f", V, {prefers}"      # what the answer tells others
+            w.put(f"V[{var!r}] = _a.choose(st, {who}, {name}(st, V), {kind!r}{extra})", line)
+            w.chain(len(w.blocks) + 1, line)    # past the block the choice is about to get
+
+    def s_Menu(self, s: ast.Menu) -> None:
+        actor = self._actor(s.actor)
+        conds = [(label, self.ex(cond) if cond is not None else None) for label, cond, _b, _p in s.branches]
+        var = self.new_var()
+        line, public = s.line, s.public
+        prompt, ask = self._asking(s.opts, "Choose what to do")
+        named = s.opts.default_is.value if s.opts is not None and s.opts.default_is is not None else None
+
+        def labels(st, V):
+            return [label for label, c in conds if c is None or c(st, V)]
+
+        def menu(st, fr):
+            V = fr.vars
+            o = labels(st, V)
+            return _ask_one(st, V, actor(st, V), o, named if named in o else None, "value", var, line,
+                            prompt, public, None, ask)
+        self.old += 1                           # format 1: the menu's instruction
+        self._picked_here(s.actor, var, labels, "value", line)
+        self.pause(menu, s.line)
+        self._branches(s, [(f"V[{var!r}] == {label!r}", pos["line"], self.body_of(s, "then", branch=i))
+                           for i, (label, _cond, _body, pos) in enumerate(s.branches)])
+
+    def _actor(self, name):
+        if name in self.ck.counters:
+            return lambda st, V: st.c[name]
+        return lambda st, V: V[name]
+
+    def s_Together(self, s: ast.Together) -> None:
+        among = self.ex(s.among) if s.among is not None else None
+        options = self._options(s.source, s.opts, s.var)
+        kind = self.kind_of(s.source)
+        prompt, ask = self._asking(s.opts, self._prompt(s.source, kind, s.mode, s.count), s.player)
+        mode, pvar, var, line, optional = s.mode, s.player, s.var, s.line, s.optional
+        need = self._count(s.count, s.line)
+        slot, idx = self.new_var(), self.new_var()
+
+        def together(st, fr):
+            V = fr.vars
+            who = list(as_list(st, among(st, V))) if among is not None else list(range(st.n))
+            n = st.n
+            opts, dflt, chosen = [None] * n, [None] * n, [None] * n
+            needs = [None] * n if need is not None else None
+            auto = st.auto
+            wanted = auto is None or not auto.plain      # bots that only pick read no default
+            for pl in who:
+                V[pvar] = pl
+                V["player"] = pl
+                o, d = options(st, V, wanted)
+                if not o and mode == "race":
+                    continue                # racing is seen by all: with nothing to grab, no race
+                if optional:
+                    o = o + [None]          # `may choose`: "not me" sits the race out
+                # everyone named is asked, with one option or none too: nobody learns who was forced
+                opts[pl], dflt[pl], chosen[pl] = (o or [None]), d, "?"
+                if needs is not None:
+                    needs[pl] = need(st, V)
+                    if needs[pl] == 0:
+                        chosen[pl] = []
+            who = [pl for pl in who if chosen[pl] is not None]
+            p = _pending(mode, who, opts, dflt, chosen, kind, var, slot, line, prompt, False, needs, ask)
+            if optional:
+                p["optional"] = True
+            V[idx] = 0
+            if "?" not in chosen:               # those not asked hold None or []
+                st._resolve(p)
+                return None
+            for pl in who:
+                if chosen[pl] == "?" and st.answer_forced(p, pl):
+                    return None
+            st.pending_ = p
+            if auto is not None:
+                return auto(st, p)
+            return True
+        self.old += 1                           # format 1: the choice's instruction
+        self.pause(together, s.line)
+        # then the body, once per answer: in seat order, or fastest first in a race
+        items = f"V[{slot!r}]"
+        each = ["st.actor = {0}[0]", "V[{1!r}] = {0}[0]", "V['player'] = {0}[0]", "V[{2!r}] = {0}[1]",
+                "V['position'] = {0}[2]"]
+        x, i = self.tmp("x"), self.tmp("i")
+        native = [t.format(x, pvar, var) for t in each] + [f"if {i} == 0: V['racers'] = [_y[0] for _y in {items}]"]
+        step = ([f"{x} = {items}[V[{idx!r}]]"] + [t.format(x, pvar, var) for t in each]
+                + [f"if V[{idx!r}] == 0: V['racers'] = [_y[0] for _y in {items}]", f"V[{idx!r}] += 1"])
+        self._loop(s, s.line, f"for {i} in range(len({items})):", each=[f"{x} = {items}[{i}]"] + native,
+                   test=f"V[{idx!r}] >= len({items})", step=step)

@@ -1,0 +1,297 @@
+"""A compiled game, :class:`Program`, and where its zones live in a state (:class:`Layout`).
+
+The compiler (:mod:`catrules.compile.compiler`) fills a program once per game file:
+its card table, its code, triggers and scoring; every state of that game
+shares it.  The program also turns option values into the stable ids and
+labels of decisions, and works out each player's view.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..lang import ast
+from ..check.checked import Checked
+from ..errors import CatrulesError, suggest
+from ..runtime.decisions import NONE_OPTION, SIT_OUT, Option
+from ..runtime.places import describe
+from ..runtime.views import view
+from ..runtime.said import symbol_text
+
+
+# ====================================================================== layout
+
+@dataclasses.dataclass(slots=True)
+class Layout:
+    """Where each zone lives in a state's list of slots, for one player count."""
+    n: int
+    base: list
+    slot_spec: list
+    slot_owner: list
+    slot_name: list
+    slot_shape: list
+    slot_zone: list
+    players: list
+    slot_simple: list = dataclasses.field(default_factory=list)   # True for piles and rows
+    seers: list = dataclasses.field(default_factory=list)         # per slot, the bitmask of the players who see it
+    unseen: dict = dataclasses.field(default_factory=dict)        # per player, the slots they cannot see (sampling)
+
+    def visible(self, slot: int, player) -> bool:
+        vis = self.slot_spec[slot].visibility
+        if vis == "public":
+            return True
+        if vis == "hidden":
+            return False
+        return player is not None and self.slot_owner[slot] == player
+
+
+# ===================================================================== program
+
+class Program:
+    """A compiled game: card table, zones, code, triggers, scoring."""
+
+    def __init__(self, checked: Checked, action_graph):
+        g = checked.game
+        self.checked = checked
+        self.graph = action_graph
+        self.title = g.title
+        self.path = g.path
+        self.version = g.version
+        self.min_players = g.min_players
+        self.max_players = g.max_players
+        self.option_texts = {o.name: o.text for o in g.options}
+        self.zones = sorted(checked.zones.values(), key=lambda z: z.index)
+        self.zone_by_name = dict(checked.zones)
+        self.attributes = list(checked.attributes)
+        # cards
+        self.card_type: list = []
+        self.card_attrs: list = []
+        self.initial_zone: list = []
+        self.cards_of_type: dict = {}
+        for ct in g.cards:
+            zid = checked.zones[ct.zone].index
+            ids = []
+            for row in ct.rows:
+                for _ in range(row.copies):
+                    ids.append(len(self.card_type))
+                    self.card_type.append(ct.name)
+                    self.card_attrs.append(dict(row.attrs))
+                    self.initial_zone.append(zid)
+            self.cards_of_type[ct.name] = ids
+        self.card_count = len(self.card_type)
+        self.attr_col = {a: [ca.get(a) for ca in self.card_attrs] for a in self.attributes}
+        self.card_label = [_card_label(ca) for ca in self.card_attrs]
+        self.display_names: dict = {}    # symbol -> how people read it (`show x as "..."`)
+        self.card_face = list(self.card_label)      # short text, for lists (`show card`)
+        self.card_text: list = [None] * self.card_count   # full description (`describe card`)
+        self.card_dicts = [{"id": i, "type": self.card_type[i], "label": self.card_label[i],
+                            **{k: (list(v) if isinstance(v, tuple) else v) for k, v in self.card_attrs[i].items()}}
+                           for i in range(self.card_count)]
+        self.codes: dict = {}
+        self.code_lines: dict = {}
+        #: per generated file name, the game-file line of each of its source lines (from 1)
+        self.line_tables: dict = {}
+        #: per unit, the Python source of its blocks (to read, e.g. when debugging the compiler)
+        self.unit_sources: dict = {}
+        #: per unit, where a frame saved in state format 1 resumes: its pc then -> a block now
+        self.old_pcs: dict = {}
+        self.counters: list = []
+        self.counter_kind: dict = {}
+        self.triggers: dict = {}          # zone index -> list of trigger tuples
+        self.score_items: list = []
+        self.score_only_if: dict = {}     # score item -> f(options) for `= ... if OPTIONS`
+        self._items_for: dict = {}
+        self._scorers: dict = {}
+        self.ranking: list = []
+        self.has_setup = bool(g.setup)
+        self.tallies = any(isinstance(n, ast.Tally) for n in ast.walk(g.bodies))
+        self.tie_race = bool(g.tie_race)
+        self.card_options = [Option(f"c{i}", self.card_face[i], i, "card") for i in range(self.card_count)]
+        self.player_options = [Option(f"p{i + 1}", f"player {i + 1}", i, "player") for i in range(self.max_players)]
+        self._layouts: dict = {}
+        self._slot_index: dict = {}
+        self.score_public = _score_is_public(checked)
+        self.prompt_fns: list = []        # `asking "..."` with values: f(state, vars) -> parts
+        # per choice `preferring P` from one zone: (P, its filter), f(state, vars, card) each
+        # (what an answer tells the others: catrules.runtime.inference)
+        self.prefer_fns: list = []
+
+    def set_faces(self) -> None:
+        """Cards carry their face and description (worked out by the compiler) to front ends."""
+        for i, d in enumerate(self.card_dicts):
+            if self.card_face[i] != self.card_label[i]:
+                d["face"] = self.card_face[i]
+            if self.card_text[i] is not None:
+                d["text"] = self.card_text[i]
+        self.card_options = [Option(f"c{i}", self.card_face[i], i, "card") for i in range(self.card_count)]
+
+    def items_for(self, options) -> list:
+        """The score items of a game played with ``options`` (an item with `if OPTIONS`
+        exists only in games where they hold)."""
+        key = tuple(options)
+        items = self._items_for.get(key)
+        if items is None:
+            if not self.score_only_if:
+                items = self.score_items
+            else:
+                opts = _Options(frozenset(options))
+                items = [it for it in self.score_items
+                         if it[0] not in self.score_only_if or self.score_only_if[it[0]](opts, {})]
+            self._items_for[key] = items
+        return items
+
+    def scorer(self, options):
+        """``(score_rows(st), rank_keys(st, rows))`` for a game played with ``options``: the
+        score items and the ranking keys of every player, each written as one function (see
+        :mod:`catrules.runtime.scoring`); None where an expression has no source to write."""
+        key = tuple(options)
+        if key not in self._scorers:
+            from ..runtime.scoring import write_scorer
+            self._scorers[key] = write_scorer(self.items_for(options), self.ranking)
+        return self._scorers[key]
+
+    # ---------------------------------------------------------------- setup
+    def check_start(self, players: int, options) -> None:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise CatrulesError(f"{self.title} is for {self.min_players} to {self.max_players} players, "
+                                f"not {players}")
+        for o in options:
+            if o not in self.option_texts:
+                hint = suggest(o, self.option_texts)
+                known = ", ".join(self.option_texts) or "none"
+                raise CatrulesError(f"{self.title} has no option `{o}`" + (f"; {hint}" if hint else "") +
+                                    f" (options: {known})")
+
+    def layout(self, n: int) -> Layout:
+        lay = self._layouts.get(n)
+        if lay is not None:
+            return lay
+        base, spec, owner, name, shape, zid = [], [], [], [], [], []
+        for z in self.zones:
+            base.append(len(spec))
+            owners = range(n) if z.per_player else [-1]
+            for o in owners:
+                spec.append(z)
+                owner.append(o)
+                name.append(z.name if o < 0 else f"{z.name} of player {o + 1}")
+                shape.append(z.shape)
+                zid.append(z.index)
+        lay = Layout(n, base, spec, owner, name, shape, zid, list(range(n)), [x in ("pile", "row") for x in shape])
+        lay.seers = [sum(1 << p for p in range(n) if lay.visible(s, p)) for s in range(len(spec))]
+        self._layouts[n] = lay
+        return lay
+
+    def slot_index(self, lay: Layout) -> dict:
+        """Slot name (as in events) -> slot index, for one layout."""
+        idx = self._slot_index.get(lay.n)
+        if idx is None:
+            idx = self._slot_index[lay.n] = {name: i for i, name in enumerate(lay.slot_name)}
+        return idx
+
+    def line_of(self, key: str, pc: int) -> int:
+        lines = self.code_lines.get(key, [])
+        if 0 <= pc < len(lines):
+            return lines[pc]
+        return 0
+
+    # -------------------------------------------------------------- options
+    def option_id(self, kind: str, v) -> str:
+        if v is None:
+            return "none"
+        if kind == "card":
+            return f"c{v}"
+        if kind == "player":
+            return f"p{v + 1}"
+        if kind == "number":
+            return f"n{v}"
+        if v is True:
+            return "yes"
+        if v is False:
+            return "no"
+        return str(v)
+
+    def options_for(self, kind: str, values, st) -> list:
+        """Option objects for the values of a decision (cached for cards and players)."""
+        if values == [None]:
+            return [NONE_OPTION]
+        if None in values:                 # `may choose`: one may sit the race out
+            return [SIT_OUT if v is None else self.options_for(kind, [v], st)[0] for v in values]
+        if kind == "card":
+            co = self.card_options
+            return [co[v] for v in values]
+        if kind == "player":
+            po = self.player_options
+            return [po[v] for v in values]
+        return [Option(self.option_id(kind, v), self.option_label(kind, v, st), v, kind) for v in values]
+
+    def option_value(self, kind: str, values, oid: str):
+        """The value of option ``oid`` among ``values``, or raise ``LookupError``."""
+        if oid == "none" and None in values:
+            return None
+        if kind == "card" and oid[:1] == "c" and oid[1:].isdigit():
+            v = int(oid[1:])
+            if v in values:
+                return v
+            raise LookupError(oid)
+        if kind in ("line", "place") and oid in values:     # a reference is its own id
+            return oid
+        for v in values:
+            if self.option_id(kind, v) == oid:
+                return v
+        raise LookupError(oid)
+
+    def option_label(self, kind: str, v, st=None) -> str:
+        if kind == "card":
+            return self.card_face[v]
+        if kind == "player":
+            return f"player {v + 1}"
+        if isinstance(v, str) and st is not None and v[:4] in ("row:", "col:", "line", "plac"):
+            return describe(st, v)
+        if isinstance(v, str) and kind in ("symbol", "value") and v.isidentifier():
+            return symbol_text(v, self.display_names)
+        return str(v)
+
+    # ---------------------------------------------------------------- views
+    def view(self, st, p) -> dict:
+        """What player ``p`` (None: a spectator) may see of ``st`` (see :mod:`catrules.runtime.views`)."""
+        return view(self, st, p)
+
+
+def _score_is_public(checked) -> bool:
+    """Does the score read only what everyone sees (public zones; counters, options and tallies
+    are public)?  Then a player may be shown the running score while the game goes on."""
+    seen, stack = set(), [item.value for item in checked.game.score]
+    while stack:
+        for n in ast.walk(stack.pop()):
+            r = checked.names.get(id(n))
+            if r is None:
+                continue
+            kind, detail = r
+            if kind == "zone" and detail.visibility != "public":
+                return False
+            if kind == "define" and id(detail) not in seen:
+                seen.add(id(detail))
+                stack.append(detail.body)
+    return True
+
+
+class _Options:
+    """What an option-only condition reads of a state: its options."""
+    __slots__ = ("options",)
+    memo = None                     # definitions keep nothing here (see State.memo)
+
+    def __init__(self, options):
+        self.options = options
+
+
+def _card_label(attrs_: dict) -> str:
+    """A card's label: its ``name``, else its attribute values in the order its rows give them."""
+    if "name" in attrs_:
+        return str(attrs_["name"])
+    parts = []
+    for v in attrs_.values():
+        if v is not None and v != ():
+            parts.append("+".join(map(str, v)) if isinstance(v, tuple) else str(v))
+    return " ".join(parts) or "card"
+
+

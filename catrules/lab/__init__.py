@@ -1,0 +1,1 @@
+"""The lab: simulations, parallel runs and the balance lab."""

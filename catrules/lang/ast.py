@@ -1,0 +1,569 @@
+"""The abstract syntax tree of a game file.
+
+Every node is a class made by :func:`node` that keeps the source position (``line``,
+``column``) of the text it came from, so that the checker and the runtime can
+point at the exact place of a mistake. :mod:`catrules.lang.parser` builds these
+nodes from the Lark parse tree; nothing else creates them.
+
+:func:`node` writes each class's ``__init__`` from its annotated fields, as attrs or
+dataclasses would, but in a fraction of their time: this module is imported before every
+first prompt (see ``docs/benchmarks.rst``, "Cold start").
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+
+class Factory:
+    """The default of a field that is a new object for each node (``Factory(list)``)."""
+    __slots__ = ("make",)
+
+    def __init__(self, make):
+        self.make = make
+
+
+_MISSING = object()
+
+
+def fields(cls) -> tuple:
+    """The names of a node class's fields, the base classes' first."""
+    return cls.__fields__
+
+
+def node(cls):
+    """Make ``cls`` a node class: its annotated fields (after its bases' ones) become the
+    arguments of ``__init__``, in order, with the class's values as defaults; ``line`` and
+    ``column`` are keywords only.  Nodes compare by identity; ``repr`` shows every field."""
+    names, defaults = [], {}
+    for base in reversed(cls.__mro__):
+        for name in base.__dict__.get("__annotations__", ()):
+            if name not in defaults:
+                names.append(name)
+            defaults[name] = base.__dict__.get(name, defaults.get(name, _MISSING))
+    for name in cls.__dict__.get("__annotations__", ()):
+        if isinstance(cls.__dict__.get(name), Factory):
+            delattr(cls, name)              # the instance always has its own
+    kw = ("line", "column")
+    k = len(_INITS)                         # numbers this class's default names
+    args, body, ns = [], [], {"_MISSING": _MISSING}
+    for name in names:
+        d = defaults[name]
+        if d is _MISSING:
+            args.append(name)
+            body.append(f"    self.{name} = {name}")
+        elif isinstance(d, Factory):
+            ns[f"_make_{k}_{name}"] = d.make
+            args.append(f"{name}=_MISSING")
+            body.append(f"    self.{name} = _make_{k}_{name}() if {name} is _MISSING else {name}")
+        else:
+            ns[f"_default_{k}_{name}"] = d
+            args.append(f"{name}=_default_{k}_{name}")
+            body.append(f"    self.{name} = {name}")
+    pos = [a for a, n in zip(args, names) if n not in kw]
+    kws = [a for a, n in zip(args, names) if n in kw]
+    sig = ", ".join(["self"] + pos + (["*"] + kws if kws else []))
+    fn = f"_init_{k}"
+    _INITS.append((cls, fn, f"def {fn}({sig}):\n" + "\n".join(body or ["    pass"]) + "\n", ns))
+    cls.__fields__ = tuple(names)
+    if _WRITTEN:                            # a node class made after this module was loaded
+        _write_inits()
+    return cls
+
+
+#: (class, function name, source, names it uses) of every node class, until :func:`_write_inits`
+_INITS: list = []
+_WRITTEN = False
+
+
+def _write_inits() -> None:
+    """Compile every node class's ``__init__`` at once (one compile is much cheaper than 56)."""
+    ns: dict = {}
+    for _cls, _fn, _src, used in _INITS:
+        ns.update(used)             # names are numbered per class (see node): nothing clashes
+    exec("".join(src for _c, _f, src, _u in _INITS), ns)
+    for cls, fn, _src, _used in _INITS:
+        init = ns[fn]
+        init.__name__, init.__qualname__ = "__init__", f"{cls.__qualname__}.__init__"
+        cls.__init__ = init
+    _INITS.clear()
+    globals()["_WRITTEN"] = True
+
+
+class Sym(str):
+    """A bare word in card data (``green``): a symbol, not quoted text."""
+    __slots__ = ()
+
+
+@node
+class Node:
+    line: int = 0               # keywords only (see :func:`node`)
+    column: int = 0
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__fields__) + ")"
+
+    @property
+    def pos(self) -> tuple[int, int]:
+        return (self.line, self.column)
+
+
+# ---- expressions ------------------------------------------------------------
+
+@node
+class Expr(Node):
+    pass
+
+
+@node
+class Const(Expr):
+    """A number, string, true/false or none."""
+    value: Any
+
+
+@node
+class Name(Expr):
+    """A bare name: a variable, counter, zone, option, attribute or symbol."""
+    name: str
+
+
+@node
+class Keyword(Expr):
+    """``player``, ``players`` or ``everyone``."""
+    word: str
+
+
+@node
+class Attr(Expr):
+    """``card.attribute``."""
+    target: Expr
+    name: str
+
+
+@node
+class Of(Expr):
+    """``thing of owner``: a per-player zone or counter, or a card attribute."""
+    name: str
+    owner: Expr
+
+
+@node
+class Call(Expr):
+    name: str
+    args: list
+
+
+@node
+class ListExpr(Expr):
+    items: list
+
+
+@node
+class Unary(Expr):
+    op: str          # "-" or "not"
+    operand: Expr
+
+
+@node
+class Binary(Expr):
+    op: str          # + - * / % == != < > <= >= in "not in" and or
+    left: Expr
+    right: Expr
+
+
+@node
+class IfElse(Expr):
+    cond: Expr
+    then: Expr
+    other: Expr
+
+
+@node
+class Text(Expr):
+    """Text with values: ``"{p} wins the trick"``.  ``parts`` are strings and expressions; the
+    values are shown as people read them (a player, a card's face, a symbol's display name)."""
+    parts: list
+
+
+@node
+class Where(Expr):
+    """``collection where condition``; the condition sees each element as ``it``.
+
+    ``each NAME in collection [where condition]`` names the element instead
+    (``var``), leaving an outer ``it`` alone; without a condition it is the
+    whole collection, whose element a per-element argument (``sum(each c in
+    l, c.value)``) also sees as ``NAME``.
+    """
+    source: Expr
+    cond: Optional[Expr]
+    var: Optional[str] = None
+
+
+@node
+class Pick(Expr):
+    """``pick(key, k1: v1, k2: v2, else: v)``."""
+    key: Expr
+    cases: list      # list of (Expr, Expr)
+    default: Optional[Expr]
+
+
+# ---- statements ---------------------------------------------------------------
+
+@node
+class Stmt(Node):
+    pass
+
+
+@node
+class Move(Stmt):
+    cards: Expr
+    dest: Expr
+
+
+@node
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@node
+class Fill(Stmt):
+    zone: Expr
+    source: Expr
+
+
+@node
+class Exchange(Stmt):
+    first: Expr
+    second: Expr
+
+
+@node
+class Assign(Stmt):
+    name: str
+    owner: Optional[Expr]
+    value: Expr
+
+
+@node
+class Add(Stmt):
+    amount: Expr
+    name: str
+    owner: Optional[Expr]
+
+
+@node
+class ChooseOpts(Node):
+    preferring: Optional[Expr] = None
+    default_dir: Optional[str] = None   # "lowest" | "highest"
+    default_key: Optional[Expr] = None
+    default_is: Optional[Expr] = None   # ``default EXPR``: the option that is this value
+    asking: Optional[Expr] = None       # ``asking "..."``: the prompt (text)
+
+
+@node
+class Choose(Stmt):
+    """``p chooses c from options [preferring cond] [default lowest key]``."""
+    actor: str
+    var: str
+    source: Expr
+    opts: ChooseOpts
+    public: bool = False              # ``openly``: everyone sees the option chosen
+    count: Optional[Expr] = None      # ``chooses 3 cards``: several cards, ``var`` is their list
+
+
+@node
+class Play(Stmt):
+    phase: str
+
+
+@node
+class Do(Stmt):
+    action: str
+    args: list
+
+
+@node
+class Announce(Stmt):
+    text: Expr                # a text, with values in braces
+
+
+@node
+class Nothing(Stmt):
+    """``do nothing``: a statement for a branch with nothing to do."""
+
+
+@node
+class EndGame(Stmt):
+    pass
+
+
+@node
+class StopLoop(Stmt):
+    pass
+
+
+@node
+class Tally(Stmt):
+    """Score now: add each player's score items to their running totals and show them."""
+    title: Optional[Expr] = None      # ``tally "after round {r}"``: what the tally is called
+
+
+@node
+class If(Stmt):
+    branches: list            # list of (cond Expr, body list)
+    otherwise: Optional[list]
+
+
+@node
+class RepeatTimes(Stmt):
+    count: Expr
+    body: list
+
+
+@node
+class RepeatUntil(Stmt):
+    cond: Expr
+    body: list
+    negate: bool = False      # True for ``repeat while``
+
+
+@node
+class ForPlayers(Stmt):
+    var: str
+    start: Optional[Expr]     # clockwise from ...
+    among: Optional[Expr]     # in ...
+    body: list
+
+
+@node
+class ForEach(Stmt):
+    var: str
+    source: Expr
+    body: list
+
+
+@node
+class Together(Stmt):
+    """A simultaneous choice: ``secretly each player`` or ``race each player``.
+
+    Every player in ``among`` chooses from ``source`` at the same time; no
+    choice is seen before all are made.  The body then runs once per player,
+    in seat order for a secret choice, fastest first for a race.
+    """
+    mode: str                 # "secret" | "race"
+    player: str
+    among: Optional[Expr]
+    var: str
+    source: Expr
+    opts: ChooseOpts
+    body: list
+    count: Optional[Expr] = None      # ``chooses 3 cards``: several cards each (secret only)
+    optional: bool = False            # ``race ... may choose``: a player may sit the race out
+
+
+@node
+class Menu(Stmt):
+    """``p chooses:`` with named branches; a branch is offered while its condition holds."""
+    actor: str
+    branches: list            # list of (label str, cond Expr or None, body list)
+    public: bool = False      # ``openly``: everyone sees the branch chosen
+    opts: Optional[ChooseOpts] = None   # ``default "label"`` and ``asking "..."``
+
+
+@node
+class Allot(Stmt):
+    """``allot R to T into Z:`` share resource cards among target cards the best way.
+
+    Each target takes one of the lists of needs ``wants`` gives for it, or
+    nothing; a resource meets a need when the ``serves`` definition says so,
+    and up to ``spare`` resources may meet any need.  Of every way that fits,
+    the one best by the ``prefer`` keys is kept: used resources move into
+    ``into`` and ``note`` records each target's list of needs (none if unmet).
+    """
+    source: Expr
+    targets: Expr
+    into: Expr
+    wants: Optional[Expr] = None
+    serves: Optional[str] = None
+    spare: Optional[Expr] = None
+    note: Optional[str] = None
+    prefer: list = Factory(list)   # list of (direction, Expr)
+    maximal: bool = False                # only ways where no unmet target could still be met
+    clause_pos: dict = Factory(dict)
+
+
+# ---- declarations ---------------------------------------------------------------
+
+@node
+class Option(Node):
+    name: str
+    text: str
+
+
+@node
+class CardRow(Node):
+    copies: int
+    attrs: dict               # attribute -> python value
+
+
+@node
+class CardType(Node):
+    name: str
+    zone: str
+    rows: list                # list of CardRow, already expanded
+    zone_line: int = 0
+    zone_column: int = 0
+
+
+@node
+class Zone(Node):
+    name: str
+    props: list               # list of (words tuple, line, column)
+
+
+@node
+class Counter(Node):
+    name: str
+    per_player: bool
+    value: Expr
+    per_card: bool = False    # ``counter NAME of each card``: one value per card
+
+
+@node
+class Define(Node):
+    name: str
+    params: list
+    body: Expr
+
+
+@node
+class Action(Node):
+    name: str
+    params: list
+    body: list
+
+
+@node
+class Trigger(Node):
+    var: str
+    zone: str
+    owner: Optional[str]
+    guard: Optional[Expr]
+    body: list
+    source: Optional[str] = None          # `from ZONE`: only cards coming from that zone
+    source_owner: Optional[str] = None    # `from ZONE of NAME`: NAME is the zone's owner
+
+    @property
+    def label(self) -> str:
+        src = f" from {self.source}" if self.source else ""
+        return f"when card enters {self.zone}{src} (line {self.line})"
+
+
+@node
+class Phase(Node):
+    name: str
+    body: list
+
+
+@node
+class ScoreItem(Node):
+    name: str
+    value: Expr
+    counted: bool = True
+    only_if: Optional[Expr] = None    # ``= ... if OPTIONS``: the item exists only in such games
+
+
+@node
+class ShowSymbol(Node):
+    """``show wild_card as "WILD!"``: how a symbol is written for people."""
+    symbol: str
+    text: str
+
+
+@node
+class ShowCard(Node):
+    """``show card c of piece as TEXT`` (``face``) or ``describe card ...`` (``text``)."""
+    what: str                 # "face" | "text"
+    var: str
+    card_type: str
+    value: Expr
+
+
+@node
+class RankBy(Node):
+    direction: str            # "highest" | "lowest"
+    key: Expr
+
+
+@node
+class Extends(Node):
+    """``extends "base.cat"``: the path as written (relative to the variant's file)."""
+    target: str
+
+
+@node
+class Replace(Node):
+    """``replace DECLARATION``: the declaration stands in for the base's of that kind and name."""
+    item: Any                 # an AST node, or ("setup" | "flow" | "score" | "winner", ...)
+
+
+@node
+class Remove(Node):
+    """``remove KIND NAME`` or ``remove cards of TYPE where COND``."""
+    kind: str                 # option | cards | zone | counter | define | action | phase | score
+    name: str
+    cond: Optional[Expr] = None
+
+
+@node
+class GameFile(Node):
+    path: str
+    version: int
+    title: str
+    min_players: int
+    max_players: int
+    options: list = Factory(list)
+    cards: list = Factory(list)
+    zones: list = Factory(list)
+    counters: list = Factory(list)
+    defines: list = Factory(list)
+    actions: list = Factory(list)
+    triggers: list = Factory(list)
+    phases: list = Factory(list)
+    setup: list = Factory(list)
+    flow: list = Factory(list)
+    score: list = Factory(list)
+    ranking: list = Factory(list)     # RankBy; "ties share" is the default
+    tie_race: int = 0                       # line of `ties race` (players still tied race), or 0
+    symbol_names: list = Factory(list)   # ShowSymbol
+    card_shows: list = Factory(list)     # ShowCard
+    source: str = ""
+    setup_pos: tuple = (0, 0)
+    flow_pos: tuple = (0, 0)
+    extends: Optional["Extends"] = None      # `extends "base.cat"`: a variant of that game
+    edits: list = Factory(list)        # Replace and Remove, in file order
+    origins: dict = Factory(dict)      # id(node) -> path, for nodes from a base file
+    sources: dict = Factory(dict)      # path -> text, of every base file
+
+    @property
+    def bodies(self) -> list:
+        """The statement blocks of the game: setup, flow, every phase, action and trigger."""
+        return [self.setup, self.flow] + [x.body for x in self.phases + self.actions + self.triggers]
+
+
+def walk(node):
+    """Yield ``node`` and every node below it (statements and expressions)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Node):
+            yield n
+            for f in type(n).__fields__:
+                v = getattr(n, f)
+                if isinstance(v, (Node, list, tuple)):
+                    stack.append(v)
+        elif isinstance(n, (list, tuple)):
+            stack.extend(n)
+
+
+_write_inits()

@@ -1,0 +1,1 @@
+"""Playing a game: the match loop, the seats' protocol, autoplay, logs and saves."""

@@ -1,0 +1,110 @@
+"""The bot fast path: bots answer where a decision arises, inside the running game.
+
+When every seat of a :class:`~catrules.play.match.Match` is a bot and nobody watches
+(no log, no person), the match hands the state an :class:`Autoplay` as
+:attr:`catrules.runtime.state.State.auto`.  A choice then asks it instead of pausing
+the game: no pending decision is kept, no :class:`~catrules.runtime.state.Decision`
+or option objects are built, and the game runs on in the same step loop.
+The bots are asked the same things, in the same order, with the same random
+draws as when the match plays step by step, so the game, its history and its
+result are the same (``tests/test_autoplay.py`` compares whole histories).
+
+A seat that has ``pick(state, player, values, kind)`` answers with the index
+of its value (and a race time); any other bot is asked through its
+``decide(view, decision)`` with a decision built for it.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from ..errors import RulesError
+from .seats import Choice
+from ..runtime.inference import note_choice
+
+
+class SeatFailed(Exception):
+    """A seat failed while answering inside the running game: the match raises ``error``."""
+
+    def __init__(self, error: BaseException):
+        super().__init__(str(error))
+        self.error = error
+
+
+class Autoplay:
+    """Answers decisions for the bots of ``match`` where they arise."""
+
+    def __init__(self, match, after_step: Optional[Callable] = None):
+        self.match = match
+        self.seats = match.seats
+        self.pickers = [getattr(s, "pick", None) for s in match.seats]
+        # the match's check after each step runs where the step-by-step game would pause again
+        self.after = after_step
+        # every seat picks and nothing looks in between: a pending decision's defaults (for a
+        # person's timeout, a greedy bot's ties) would never be read, so they are not worked out.
+        # A check that reads no more than the count of decisions says so (``looks = False``).
+        looks = after_step is not None and getattr(after_step, "looks", True)
+        self.plain = not looks and None not in self.pickers
+
+    def choose(self, st, who: int, options: list, kind: str, V=None, prefers=None):
+        """One player's choice among ``options`` (a ``chooses`` of one value), for a seat with a
+        ``pick`` (``pickers[who]``): the value chosen, answered as the engine would take it.
+        ``V`` and ``prefers``: for a choice ``preferring`` (see :mod:`catrules.runtime.inference`)."""
+        pick = self.pickers[who]
+        vals = options or [None]
+        st.decisions += 1
+        st.actor = who
+        if len(vals) == 1:          # forced: the engine's own answer (see State.answer_forced)
+            if prefers is not None and st.known is not None:
+                note_choice(st, V, prefers, who, vals[0])
+            return vals[0]
+        if self.after is not None:
+            self.after()
+        try:
+            i = pick(st, who, vals, "choose")[0]
+        except RulesError:
+            raise
+        except Exception as exc:
+            raise SeatFailed(exc) from None
+        v = vals[i]
+        if prefers is not None and st.known is not None:
+            note_choice(st, V, prefers, who, v)
+        st.steps = 0
+        st.history.append([who, st.prog.option_id(kind, v)])
+        return v
+
+    def __call__(self, st, p: dict):
+        """Answer the pending decision ``p`` (any kind) as :meth:`Match.step` would: every seat
+        still to answer is asked, in seat order, before any answer is taken.  None: go on."""
+        chosen, kind, pickers, values = p["chosen"], p["kind"], self.pickers, st._values
+        option_id, okind = st.prog.option_id, p["okind"]
+        try:
+            while True:
+                if self.after is not None:
+                    self.after()
+                answers = []
+                for pl in p["players"]:
+                    if chosen[pl] == "?":
+                        vals = values(p, pl)
+                        pick = pickers[pl]
+                        i, t = pick(st, pl, vals, kind) if pick is not None else self._decide(st, pl, p)
+                        answers.append((pl, vals[i], t))
+                for pl, v, t in answers:
+                    if st._take(p, pl, v, option_id(okind, v), t):
+                        st.pending_ = None
+                        return None
+        except (RulesError, SeatFailed):
+            raise
+        except Exception as exc:        # a seat's own failure, not the game's
+            raise SeatFailed(exc) from None
+
+    def _decide(self, st, pl: int, p: dict) -> tuple:
+        """A seat's answer through its ``decide``, as (index among the options, race time)."""
+        from .match import LazyView
+        d = st._decision(p, pl)
+        seat = self.seats[pl]
+        ch = seat.decide(LazyView(st, pl), d)
+        if not isinstance(ch, Choice):
+            ch = Choice(str(ch))
+        o = d.option(ch.option)
+        return d.options.index(o), (self.match.race_time_of(seat, d, ch.reaction_time) if d.timed else None)

@@ -1,0 +1,339 @@
+"""Imagined games: a copy of a state consistent with what one player has seen.
+
+Bots search and the non-interference test redeal what a player cannot see
+(:meth:`catrules.runtime.state.State.sample_for`).  This module works out where each
+card type can ever be (:func:`type_zones`, from the game file), deals the
+unknown cards again among the places they may be (:func:`redeal`) and renames
+every reference to a card that moved, so the copy stays a game the rules could
+have produced.  Nothing here knows any game.
+"""
+
+from __future__ import annotations
+
+import random
+
+from typing import TYPE_CHECKING
+
+from .randoms import shuffler as _shuffler
+from .frames import cards_in
+from .inference import exclusions
+
+if TYPE_CHECKING:
+    from .state import State
+
+def type_zones(prog) -> dict:
+    """Card type -> the zone indices where the rules can ever put a card of that type.
+
+    Worked out once per program from the game file: a type starts in its own zone, and goes
+    wherever a ``move``, ``fill``, ``exchange`` or ``allot`` may take a card of it.  The types
+    a statement moves come from its card expression (a zone gives the types that may be in
+    it, a variable the types of what it is bound to); where that is not clear, every type;
+    a move to a place may go to any ``lines`` zone.  Repeated until nothing changes.
+    """
+    cached = prog.__dict__.get("_type_zones")
+    if cached is not None:
+        return cached
+    from ..lang import ast
+    ck = prog.checked
+    g = ck.game
+    names = ck.names
+    every = frozenset(prog.cards_of_type)
+    zones_of: dict = {}
+    for ct in g.cards:
+        zones_of.setdefault(ct.name, set()).add(ck.zones[ct.zone].index)
+    lines_zones = {z.index for z in ck.zones.values() if z.shape == "lines"}
+    units = g.bodies
+    nodes = list(ast.walk(units))
+    binds: dict = {}                       # local name -> expressions it is bound to
+    for t in g.triggers:
+        binds.setdefault(t.var, []).append(("zone", ck.zones[t.zone].index))
+    params = {a.name: a.params for a in g.actions}
+    for n in nodes:
+        if isinstance(n, (ast.Choose, ast.Together, ast.ForEach)):
+            binds.setdefault(n.var, []).append(n.source)
+        elif isinstance(n, ast.Assign) and n.name not in ck.counters:
+            binds.setdefault(n.name, []).append(n.value)
+        elif isinstance(n, ast.Do):
+            for k, a in zip(params.get(n.action, ()), n.args):
+                binds.setdefault(k, []).append(a)
+
+    def in_zone(zi):
+        return {t for t, zs in zones_of.items() if zi in zs}
+
+    def types(e, seen=()):
+        if isinstance(e, tuple):                       # ("zone", index): a trigger's card
+            return in_zone(e[1])
+        if e is None or (isinstance(e, ast.Const) and e.value is None):
+            return set()
+        if isinstance(e, ast.Where):
+            return types(e.source, seen)
+        if isinstance(e, (ast.Name, ast.Of)):
+            r = names.get(id(e))
+            if r and r[0] == "zone":
+                return in_zone(r[1].index)
+            if r and r[0] == "cardtype":
+                return {r[1]} if r[1] in every else set(every)
+            if r and r[0] == "local" and isinstance(e, ast.Name) and e.name in binds and e.name not in seen:
+                out = set()
+                for b in binds[e.name]:
+                    out |= types(b, seen + (e.name,))
+                return out
+            return set(every)
+        if isinstance(e, ast.Call) and e.name in ("top", "first", "last", "best", "worst", "random",
+                                                   "bottom") and e.args:
+            return types(e.args[0], seen)
+        if isinstance(e, ast.ListExpr):
+            out = set()
+            for x in e.items:
+                out |= types(x, seen)
+            return out
+        if isinstance(e, ast.IfElse):
+            return types(e.then, seen) | types(e.other, seen)
+        return set(every)
+
+    def dests(e):
+        if isinstance(e, ast.Call) and e.name == "bottom" and e.args:
+            return dests(e.args[0])
+        r = names.get(id(e))
+        if isinstance(e, (ast.Name, ast.Of)) and r and r[0] == "zone":
+            return {r[1].index}
+        return set(lines_zones)                        # a place: in some lines zone
+
+    def zone_of(e):
+        r = names.get(id(e))
+        return {r[1].index} if r and r[0] == "zone" else {z.index for z in ck.zones.values()}
+
+    changed = True
+    while changed:
+        changed = False
+
+        def add(ts, zs):
+            nonlocal changed
+            for t in ts:
+                if not zs <= zones_of[t]:
+                    zones_of[t] |= zs
+                    changed = True
+        for n in nodes:
+            if isinstance(n, ast.Move):
+                add(types(n.cards), dests(n.dest))
+            elif isinstance(n, ast.Fill):
+                add(types(n.source), zone_of(n.zone))
+            elif isinstance(n, ast.Allot):
+                src, into = zone_of(n.source), zone_of(n.into)
+                for a_, b_ in ((src, into), (into, src)):
+                    ts = set()
+                    for zi in a_:
+                        ts |= in_zone(zi)
+                    add(ts, b_)
+            elif isinstance(n, ast.Exchange):
+                for a_, b_ in ((n.first, n.second), (n.second, n.first)):
+                    zs = set()
+                    for t in types(b_):
+                        zs |= zones_of[t]
+                    add(types(a_), zs)
+    out = {t: frozenset(zs) for t, zs in zones_of.items()}
+    prog._type_zones = out
+    return out
+
+
+def redeal(st, player: int, rng: random.Random) -> None:
+    """Rename the cards ``player`` does not know and shuffle the slots they cannot see
+    (see :meth:`State.sample_for`); in place."""
+    prog, lay = st.prog, st.layout
+    unseen = _unseen(lay, player)
+    bit = 1 << player
+    known = st.known
+    pinned = _referenced_unsure(st)
+    # the cards of the player's own pending decision are in front of them: known, and kept
+    # exactly where they are (a choice from the top cards of a face-down pile, say)
+    shown: set = set()
+    pend = st.pending_
+    if pend is not None and pend["okind"] == "card" and player in pend["players"]:
+        _card_ids(pend["options"][player], shown, prog.card_count)
+        _card_ids(pend["chosen"][player], shown, prog.card_count)
+    pinned |= shown
+    tz = type_zones(prog)
+    ctype = prog.card_type
+    groups: dict = {}                       # where the cards may be -> (cards, their slots)
+    z = st.z
+    for s in unseen:
+        for c in cards_in(z[s]):
+            if not known[c] & bit and c not in pinned:
+                g = tz[ctype[c]]
+                if g in groups:
+                    groups[g][0].append(c)
+                    groups[g][1].append(s)
+                else:
+                    groups[g] = ([c], [s])
+    shuffle = _shuffler(rng)
+    excluded = exclusions(st, player) if st.facts else None
+    perm = {}
+    for g in sorted(groups, key=sorted):         # in an order the hidden cards do not set
+        cs, slots = groups[g]
+        if len(cs) > 1:
+            # dealt from the cards in order of their number, not of where they are: the same
+            # imagined game whatever the player cannot see (a bot's choice cannot depend on it)
+            new = sorted(cs)
+            shuffle(new)
+            if excluded and not excluded.keys().isdisjoint(slots):
+                new = _respecting(new, slots, excluded)
+            for old, nw in zip(cs, new):
+                if old != nw:
+                    perm[old] = nw
+    if perm:
+        _rename(st, perm, unseen)
+    # the order of a slot the player cannot see is unknown to them: shuffle it in place
+    # (but for the cards in front of them)
+    simple = lay.slot_simple
+    for s in unseen:
+        zone = z[s]
+        # from the cards in order of their number: an order that hidden cards did not set
+        if simple[s] and None not in zone and (not shown or shown.isdisjoint(zone)):
+            zone.sort()
+            shuffle(zone)                   # every card of a pile or row: the same draws, in place
+            continue
+        if lay.slot_shape[s] == "lines":
+            places = [(line, k) for line in zone for k in range(len(line)) if line[k] not in shown]
+        else:
+            places = [(zone, k) for k in range(len(zone)) if zone[k] is not None and zone[k] not in shown]
+        if len(places) > 1:
+            cs = sorted(z_[k] for z_, k in places)
+            shuffle(cs)
+            for (z_, k), c in zip(places, cs):
+                z_[k] = c
+
+
+def _respecting(cards: list, slots: list, excluded: dict) -> list:
+    """``cards`` (already shuffled) dealt to places in ``slots``, none where a fact showed it is not
+    (``excluded``: slot -> cards): each place with such facts first takes the first card in the
+    shuffled order that may be there, then the other places take the rest in order.  Where no
+    card may go, the fact is ignored (it can only be stale)."""
+    rest = list(cards)
+    out: list = [None] * len(slots)
+    for i, s in enumerate(slots):
+        bad = excluded.get(s)
+        if bad is None:
+            continue
+        k = next((k for k, c in enumerate(rest) if c not in bad), 0)
+        out[i] = rest.pop(k)
+    it = iter(rest)
+    return [c if c is not None else next(it) for c in out]
+
+
+def sort_others_options(st, player: int) -> None:
+    """The others' options of the card decision pending now in order of their number: in an
+    imagined game, an order that their hidden cards did not set."""
+    pend = st.pending_
+    if pend is not None and pend["okind"] == "card":
+        opts = pend["options"]
+        for pl in pend["players"]:
+            if pl != player and opts[pl] and None not in opts[pl]:
+                opts[pl] = sorted(opts[pl])
+
+
+def _unseen(lay, player: int) -> list:
+    """The slots ``player`` cannot see (kept with the layout: it never changes)."""
+    cache = lay.unseen
+    if player not in cache:
+        cache[player] = [s for s in range(len(lay.slot_spec)) if not lay.visible(s, player)]
+    return cache[player]
+
+
+def _card_ids(v, out: set, count: int) -> None:
+    t = type(v)
+    if t is int:
+        if 0 <= v < count:
+            out.add(v)
+    elif t is list or t is tuple:
+        for x in v:
+            _card_ids(x, out, count)
+
+
+def _referenced_unsure(st: "State") -> set:
+    """Card ids held by values whose kind is not known to be card or not card (such a card
+    stays where it is when a state is sampled, since renaming a number would break the game)."""
+    prog = st.prog
+    n = prog.card_count
+    out: set = set()
+    kinds = prog.var_kinds
+    for fr in st.frames:
+        for k, v in fr.vars.items():
+            if k.startswith(_RESUME):
+                continue
+            if kinds.get(k, "value") == "value":
+                _card_ids(v, out, n)
+    for name, v in st.c.items():
+        if name[:1] != "#" and prog.counter_kind.get(name, "value") == "value":
+            _card_ids(v, out, n)
+    return out
+
+
+_RESUME = ("#move@", "#fill@", "#exchange@")
+
+
+def _ren(v, perm):
+    t = type(v)
+    if t is int:
+        return perm.get(v, v)
+    if t is list:
+        return [_ren(x, perm) for x in v]
+    return v
+
+
+def _ren_id(oid, perm):
+    """A card option id (``c12``) renamed through ``perm``; other ids unchanged."""
+    if isinstance(oid, str) and oid[:1] == "c" and oid[1:].isdigit():
+        return f"c{perm.get(int(oid[1:]), int(oid[1:]))}"
+    return oid
+
+
+def _rename(st: "State", perm: dict, slots=None) -> None:
+    """Rename cards everywhere: card ``old`` becomes ``perm[old]`` (a permutation), in the
+    zones (only ``slots``, if given: the cards renamed lie there) and in every value that holds
+    cards (by its kind)."""
+    prog = st.prog
+    for zone in (st.z if slots is None else [st.z[s] for s in slots]):
+        if zone and type(zone[0]) is list:
+            for line in zone:
+                for k, c in enumerate(line):
+                    if c in perm:
+                        line[k] = perm[c]
+        else:
+            for k, c in enumerate(zone):
+                if c is not None and c in perm:
+                    zone[k] = perm[c]
+    loc, known = st.loc, st.known
+    oloc, oknown = list(loc), list(known)
+    for old, new in perm.items():
+        loc[new] = oloc[old]
+        known[new] = oknown[old]
+    kinds = prog.var_kinds
+    for fr in st.frames:
+        V = fr.vars
+        for k, v in V.items():
+            if k.startswith("#move@"):
+                V[k] = v[:2] + _ren(v[2:], perm)
+            elif k.startswith("#exchange@"):
+                V[k] = [perm.get(v[0], v[0])] + v[1:]
+            elif kinds.get(k) == "card":
+                V[k] = _ren(v, perm)
+    per_card = {c.name for c in prog.checked.game.counters if c.per_card}
+    for name in list(st.c):
+        v = st.c[name]
+        card_valued = prog.counter_kind.get(name) == "card"
+        if name in per_card:
+            col = list(v)
+            for old, new in perm.items():
+                col[new] = v[old]
+            st.c[name] = _ren(col, perm) if card_valued else col
+        elif card_valued:
+            st.c[name] = _ren(v, perm)
+    p = st.pending_
+    if p is not None and p["okind"] == "card":
+        p["options"] = [_ren(o, perm) if o is not None else None for o in p["options"]]
+        p["default"] = [_ren(d, perm) for d in p["default"]]
+        p["chosen"] = [_ren(c, perm) if type(c) in (int, list) else c for c in p["chosen"]]
+        if p.get("picks") is not None:
+            p["picks"] = [_ren(x, perm) if x is not None else None for x in p["picks"]]
+        if p.get("answers"):                  # secret answers waiting for the reveal (events)
+            p["answers"] = [{**ev, "option": _ren_id(ev["option"], perm)} for ev in p["answers"]]

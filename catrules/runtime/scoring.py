@@ -1,0 +1,192 @@
+"""Scores: the score block, tallies, the ranking by the ``winner:`` block, the winners.
+
+The functions here are those of :class:`catrules.runtime.state.State` of the same names.
+
+A bot that looks ahead scores thousands of imagined tables (:meth:`catrules.runtime.state.State.score_now`
+and :meth:`~catrules.runtime.state.State.rank_keys`); item by item, each is a call of its own and a
+dictionary of variables per player.  Here the expressions the compiler wrote for the score block
+and the ``winner:`` block are written again, together, as one function each, compiled in the
+game's namespace.  It is only a faster way to the same values: where it fails, the state scores
+item by item again, which names the item that failed and its line.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..errors import RulesError
+from .errors import _STOPS, _fn_line, _quote, _reraise
+
+
+def write_scorer(items: list, ranking: list):
+    """``(score_rows, rank_keys)`` for score ``items`` (``(name, counted, fn)``) and ``ranking``
+    (``(direction, fn)``), or None if an expression was not written by the compiler."""
+    fns = [fn for _n, _c, fn in items] + [fn for _d, fn in ranking]
+    if not items or any(getattr(fn, "body", None) is None for fn in fns):
+        return None
+    # the game's namespace, where the compiler wrote them (a copy, which may also test types)
+    ns = dict(items[0][2].__globals__)
+    ns["__builtins__"] = {**ns.get("__builtins__", {}), "isinstance": isinstance, "int": int, "float": float}
+    lines = ["def score_rows(st):",
+             "    out = []",
+             "    for _pl in range(st.n):",
+             "        V = {'player': _pl}"]
+    for i, (_name, _counted, fn) in enumerate(items):
+        lines.append(f"        _v{i} = {fn.body}")
+    # the total adds the counted items in order, a value that is not a number as 0
+    total = "".join(f" + (_v{i} if isinstance(_v{i}, (int, float)) else 0)"
+                    for i, (_n, counted, _f) in enumerate(items) if counted)
+    row = ", ".join(f"{name!r}: _v{i}" for i, (name, _c, _f) in enumerate(items))
+    lines.append(f"        out.append({{{row}, 'total': 0{total}}})")
+    lines.append("    return out")
+    lines += ["def rank_keys(st, rows):",
+              "    out = []",
+              "    for _pl in range(st.n):",
+              "        V = {'player': _pl, **rows[_pl]}",
+              "        out.append((" + "".join((f"({fn.body}), " if d == "highest" else f"-({fn.body}), ")
+                                             for d, fn in ranking) + "))",
+              "    return out"]
+    local: dict = {}
+    exec(compile("\n".join(lines) + "\n", "<catrules score>", "exec"), ns, local)
+    return local["score_rows"], local["rank_keys"]
+
+
+def written_rows(st, scorer) -> list:
+    """Every player's score row by the written ``scorer`` (:func:`write_scorer`); definitions keep
+    what they work out meanwhile (``st.memo``: the table does not change while it is scored)."""
+    st.memo = {}
+    try:
+        return scorer[0](st)
+    finally:
+        st.memo = None
+
+
+def written_keys(st, scorer, rows: list) -> list:
+    """Every player's ranking key by the written ``scorer``, as :func:`written_rows`."""
+    st.memo = {}
+    try:
+        return scorer[1](st, rows)
+    finally:
+        st.memo = None
+
+
+def score_now(st) -> list:
+    """The score block evaluated on the table as it is now, for every player."""
+    scorer = st.prog.scorer(st.options)
+    if scorer is not None:
+        try:
+            return written_rows(st, scorer)
+        except Exception:           # noqa: BLE001 - item by item below names the item that failed
+            pass
+    out = []
+    for pl in range(st.n):
+        V = {"player": pl}
+        row = {}
+        total = 0
+        for name, counted, fn in st.prog.items_for(st.options):
+            try:
+                v = fn(st, V)
+            except _STOPS as exc:
+                _reraise(exc, st.prog, fn, f"score item `{name}`")
+            row[name] = v
+            if counted:
+                total += v if isinstance(v, (int, float)) else 0
+        row["total"] = total
+        out.append(row)
+    return out
+
+
+def scores(st, final: Optional[bool] = None) -> list:
+    """Each player's score: a dict of the named components plus ``total``.
+
+    In a game that uses ``tally``, the final score is the sum of the tallies (a note keeps
+    its latest value); before the end (``final`` false, the default while the game runs) the
+    score also counts what a tally would add now, so that bots can weigh their moves.
+    """
+    if not st.prog.tallies:
+        return score_now(st)
+    final = st.over if final is None else final
+    kept = st.c.get("#tally")
+    if kept is None:
+        kept = [{name: 0 for name, _c, _f in st.prog.items_for(st.options)} | {"total": 0}
+                for _ in range(st.n)]
+    if final:
+        return [dict(r) for r in kept]
+    return add_rows(st.prog.items_for(st.options), kept, score_now(st))
+
+
+def tally(st, title: Optional[str] = None) -> list:
+    """Score now (the ``tally`` statement): add this score to the running totals and log it
+    (with the tally's ``title``, if the game file gives one)."""
+    now = score_now(st)
+    kept = st.c.get("#tally")
+    rows = now if kept is None else add_rows(st.prog.items_for(st.options), kept, now)
+    st.c["#tally"] = rows          # new dicts every time: clones share the old ones
+    st.c["#tallies"] = st.c.get("#tallies", 0) + 1
+    if st.log is not None:
+        ev = {"t": "tally", "number": st.c["#tallies"], "scores": now, "totals": rows}
+        if title is not None:
+            ev["title"] = title
+        st.log.append(ev)
+    return now
+
+
+def tallied(st, pl, item: str = "total"):
+    """Player ``pl``'s running total (or one score item's) over the tallies so far; 0 before the first."""
+    kept = st.c.get("#tally")
+    return 0 if kept is None else kept[pl][item]
+
+
+def rank_keys(st, rows: list) -> list:
+    """Each player's ranking key by the `winner:` block (higher is better)."""
+    scorer = st.prog.scorer(st.options)
+    if scorer is not None:
+        try:
+            return written_keys(st, scorer, rows)
+        except Exception:           # noqa: BLE001 - key by key below names what failed
+            pass
+    keys = []
+    for pl in range(st.n):
+        V = {"player": pl, **rows[pl]}
+        k = []
+        for direction, fn in st.prog.ranking:
+            try:
+                v = fn(st, V)
+                k.append(v if direction == "highest" else -v)
+            except _STOPS as exc:
+                _reraise(exc, st.prog, fn, "the `winner:` key")
+        keys.append(tuple(k))
+    return keys
+
+
+def winners(st, rows: Optional[list] = None) -> list:
+    """The players who win (more than one when tied players share, unless they raced)."""
+    sc = rows or scores(st)
+    keys = rank_keys(st, sc)
+    try:
+        best = max(keys)
+    except TypeError:
+        fn = st.prog.ranking[0][1] if st.prog.ranking else None
+        line = _fn_line(fn)
+        raise RulesError("the `winner:` keys are not all numbers, so the players cannot be ranked" +
+                         _quote(st.prog, line, 0), line, st.prog.path,
+                         "rank by numbers (none or a list cannot be compared)") from None
+    tied = [pl for pl in range(st.n) if keys[pl] == best]
+    order = st.c.get("#tiebreak")
+    if len(tied) > 1 and order:
+        return [next(pl for pl in order if pl in tied)]
+    return tied
+
+# ---------------------------------------------------------------- views
+
+
+def add_rows(items, kept: list, now: list) -> list:
+    """Running totals plus a new score: counted items add up, notes keep the newest value."""
+    out = []
+    for a, b in zip(kept, now):
+        row = {}
+        for name, counted, _fn in items:
+            row[name] = a.get(name, 0) + b[name] if counted else b[name]
+        row["total"] = a.get("total", 0) + b["total"]
+        out.append(row)
+    return out

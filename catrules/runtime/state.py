@@ -1,0 +1,609 @@
+"""The interpreter: a game's state, the step loop, scores.
+
+A :class:`State` is plain data (zones as lists of card ids, counters, the
+call frames of the running program, the pending decision, the random
+sources), so it can be cloned, saved as JSON and resumed exactly where it
+paused.  The program itself (:class:`catrules.compile.program.Program`) is built
+once per game file; each unit is a list of compiled *blocks*
+(:mod:`catrules.compile.units`) that this module's step loop runs until a
+player must decide.  Decisions, views and what the blocks call are in the
+package :mod:`catrules.runtime`; scores and winners in :mod:`catrules.runtime.scoring`.
+
+Nothing here knows any game: zones, cards and rules all come from the game
+file.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterable, Optional
+
+from ..errors import IllegalChoice, RulesError, SaveError
+from ..limits import FRAME_LIMIT, STATE_FORMAT
+from .decisions import Decision, Option  # noqa: F401  (Option: imported from here by users)
+from .frames import Frame, cards_in
+from .inference import note_choice
+from .errors import _RUNTIME_ERRORS, _STOPS, _quote, _reraise, describe_error, located, rules_error
+from .randoms import CopyOnWrite, rng_in, rng_out
+from .saved_state import check_saved
+from ..compile.units import error_line
+from . import scoring
+
+
+
+class State:
+    """One game in progress.  Use :meth:`pending` and :meth:`apply` to play it.
+
+    ``ask_forced``: whether a player is asked a single choice that has only one legal option
+    (or none).  Off (the default, for simulations and tests), the engine answers it itself; on
+    (a :class:`~catrules.play.match.Match` turns it on when a person plays), the player is asked, so
+    that nobody can tell a forced choice from a free one by the time it takes.  Either way the
+    answer is logged as the same ``decision`` event, and secret choices and races always ask.
+
+    ``auto``: who answers decisions where they arise (the bot fast path, see
+    :mod:`catrules.play.autoplay`): ``auto(state, pending)`` is called with the decision
+    pending as if the game had paused, answers it and returns None to run on, or returns True
+    to pause after all.  None (the default): every decision pauses the game.
+
+    ``memo``: while the table cannot change (scoring it, see :mod:`catrules.runtime.scoring`), a dictionary
+    where definitions keep what they worked out (see :meth:`catrules.compile.codegen.CodeGen.define`);
+    None otherwise.
+    """
+
+    __slots__ = ("prog", "n", "options", "seed", "z", "loc", "c", "frames", "pending_",
+                 "_rng", "_rng_frozen", "_trng", "_trng_frozen", "over", "decisions", "history", "log", "actor",
+                 "layout", "steps", "ask_forced", "known", "auto", "memo", "facts")
+
+    #: the game's random source (shuffles, draws) and the one of bots' race times; a clone
+    #: shares them with its original until either draws (:mod:`catrules.runtime.randoms`)
+    rng = CopyOnWrite("_rng", "_rng_frozen")
+    trng = CopyOnWrite("_trng", "_trng_frozen")
+
+    # ------------------------------------------------------------ creation
+    @classmethod
+    def new(cls, prog, players: int, options: Iterable[str] = (), seed: Optional[int] = None,
+            log: bool = False, ask_forced: bool = False) -> "State":
+        prog.check_start(players, options)
+        st = cls()
+        st.ask_forced = bool(ask_forced)
+        st.auto = None
+        st.memo = None
+        st.prog = prog
+        st.n = players
+        st.options = sorted(set(options))
+        st.seed = seed if seed is not None else random.randrange(2 ** 31)
+        st.rng = random.Random(st.seed)
+        st.trng = random.Random(st.seed * 7919 + 17)
+        st.layout = prog.layout(players)
+        st.z = [[None] * (sp.rows * sp.cols) if sp.shape == "grid" else [] for sp in st.layout.slot_spec]
+        st.loc = [0] * prog.card_count
+        # per card, the players who know which slot it is in (a bitmask); the game file
+        # says where every card starts, so everyone knows at first
+        st.known = [(1 << players) - 1] * prog.card_count
+        # what choices showed of where cards are not (catrules.runtime.inference), as a tuple:
+        # a copy shares it
+        st.facts = ()
+        st.log = [] if log else None
+        st.actor = None
+        st.c = {}
+        st.frames = []
+        st.pending_ = None
+        st.over = False
+        st.decisions = 0
+        st.history = []
+        st.steps = 0
+        for cid, zid in enumerate(prog.initial_zone):
+            slot = st.layout.base[zid]
+            st.z[slot].append(cid)
+            st.loc[cid] = slot
+        for name, per, init in prog.counters:
+            try:
+                if per == "player":
+                    st.c[name] = [init(st, {"player": p}) for p in range(players)]
+                elif per == "card":
+                    st.c[name] = [init(st, {}) for _ in range(prog.card_count)]
+                else:
+                    st.c[name] = init(st, {})
+            except _STOPS as exc:
+                _reraise(exc, prog, init, f"the start value of counter `{name}`")
+        if prog.tie_race:
+            st.frames.append(Frame("tiebreak", 0, {}))
+        st.frames.append(Frame("flow", 0, {}))
+        if prog.has_setup:
+            st.frames.append(Frame("setup", 0, {}))
+        st.run()
+        return st
+
+    def clone(self) -> "State":
+        st = State.__new__(State)
+        st.prog = self.prog
+        st.n = self.n
+        st.options = self.options
+        st.seed = self.seed
+        st.z = [s[:] if not s or type(s[0]) is not list else [x[:] for x in s] for s in self.z]
+        st.loc = list(self.loc)
+        st.known = list(self.known) if self.known is not None else None
+        st.facts = self.facts
+        st.c = {k: (list(v) if type(v) is list else v) for k, v in self.c.items()}
+        st.frames = [f.copy() for f in self.frames]
+        st.pending_ = _copy_pending(self.pending_)
+        st._rng, st._rng_frozen = None, State.rng.share(self)
+        st._trng, st._trng_frozen = None, State.trng.share(self)
+        st.over = self.over
+        st.decisions = self.decisions
+        st.history = list(self.history)
+        st.log = list(self.log) if self.log is not None else None
+        st.actor = self.actor
+        st.layout = self.layout
+        st.steps = self.steps
+        st.ask_forced = self.ask_forced
+        st.auto = None                     # a copy is played by whoever holds it
+        st.memo = None
+        return st
+
+    # ------------------------------------------------------------ running
+    def run(self) -> None:
+        """Run until a decision is needed or the game is over."""
+        codes = self.prog.codes
+        frames = self.frames
+        try:
+            # A block returns True when the loop must look again: it pushed or dropped a
+            # frame, or paused the game for a decision; else it has set the next block.
+            while frames and self.pending_ is None:
+                if len(frames) > FRAME_LIMIT:
+                    self._too_deep()
+                fr = frames[-1]
+                code = codes[fr.key]
+                end = len(code)
+                while True:
+                    pc = fr.pc
+                    if pc >= end:
+                        frames.pop()
+                        break
+                    fr.pc = pc + 1
+                    if code[pc](self, fr):
+                        break
+        except RulesError as exc:
+            if exc.line and exc.path:
+                raise
+            if exc.line:
+                raise RulesError(exc.message, exc.line, self.prog.path, exc.hint) from None
+            raise located(exc, self.prog, self._error_line(exc)) from None
+        except _RUNTIME_ERRORS as exc:
+            raise rules_error(exc, self.prog, self._error_line(exc)) from None
+        if not frames and not self.over:
+            self.over = True
+            if self.log is not None:
+                self.log.append({"t": "end"})
+
+    def _error_line(self, exc: BaseException) -> int:
+        """The game-file line where ``exc`` arose: from the line table of the generated code it
+        passed through, else the line of the block the running frame is in."""
+        line = error_line(exc, self.prog.line_tables)
+        if not line and self.frames:
+            fr = self.frames[-1]
+            line = self.prog.line_of(fr.key, fr.pc - 1)
+        return line
+
+    def _check_options(self, p: dict, exc: BaseException) -> RulesError:
+        """The error for a decision whose options cannot be shown (``exc``): a choice among cards
+        (or players) that offers something else, named at its line."""
+        kind = p["okind"]
+        top = self.prog.card_count if kind == "card" else self.n
+        for pl in p["players"]:
+            if kind not in ("card", "player"):
+                break
+            for v in p["options"][pl] or ():
+                if type(v) is not int or not 0 <= v < top:
+                    what = "none" if v is None else (f"the number {v}" if type(v) is int else "a value")
+                    line = p.get("line") or 0
+                    return RulesError(f"a choice among {kind}s offers {what}, which is not a {kind}" +
+                                      _quote(self.prog, line, 0), line, self.prog.path,
+                                      f"offer only {kind}s here (leave none out with `where it != none`)")
+        return rules_error(exc, self.prog, p.get("line") or 0, "the options of this choice")
+
+    def _too_deep(self) -> None:
+        fr = self.frames[-2]                 # the block that started the one too many
+        chain = []
+        for f in self.frames[-8:]:
+            if f.key.startswith(("action:", "phase:", "trigger:")) and f.key not in chain:
+                chain.append(f.key)
+        what = " and ".join("`" + k.replace(":", " ", 1) + "`" for k in chain[:3])
+        what = (f" ({what} " + ("keeps starting itself)" if len(chain) == 1 else "keep starting each other)")
+                if chain else "")
+        raise RulesError(f"blocks ran inside each other more than {FRAME_LIMIT} deep{what}; the game was "
+                         "stopped", self.prog.line_of(fr.key, fr.pc - 1), self.prog.path,
+                         "an action that does itself needs a condition that stops it")
+
+    @property
+    def finished(self) -> bool:
+        return self.over
+
+    # ----------------------------------------------------------- decisions
+    def pending(self) -> list:
+        """The decisions waiting now, one per player who must act (empty when finished)."""
+        p = self.pending_
+        if p is None:
+            return []
+        out = []
+        for pl in p["players"]:
+            if p["chosen"][pl] == "?":
+                try:
+                    out.append(self._decision(p, pl))
+                except _RUNTIME_ERRORS as exc:
+                    raise self._check_options(p, exc) from None
+        return out
+
+    @staticmethod
+    def _values(p: dict, pl: int) -> list:
+        """The values ``pl`` may choose now: for a choice of several cards, those not picked yet
+        (``none`` once none is left, so that every pick is asked, whatever the hand holds)."""
+        vals = p["options"][pl]
+        picks = p.get("picks")
+        if picks is not None and picks[pl]:
+            got = picks[pl]
+            vals = [v for v in vals if v not in got] or [None]
+        return vals
+
+    def _decision(self, p: dict, pl: int) -> Decision:
+        prog = self.prog
+        kind = p["okind"]
+        vals = self._values(p, pl)
+        opts = prog.options_for(kind, vals, self)
+        default = p["default"][pl]
+        did = prog.option_id(kind, default) if default is not None and default in vals else None
+        if did is None and len(opts) == 1:
+            did = opts[0].id                # a forced choice: Enter takes the only option
+        prompt = p["prompt"]
+        if p.get("ask") is not None:        # said with values
+            prompt = self._asked(p, pl)
+            if self.ask_forced or self.log is not None:
+                prompt = prompt()           # a person may read it later: worked out now
+        elif p.get("need") is not None:
+            prompt = f"{prompt} ({len(p['picks'][pl]) + 1} of {p['need'][pl]})"
+        return Decision(pl, p["kind"], prompt, opts, did, p["line"], p["kind"] == "race")
+
+    def _asked(self, p: dict, pl: int):
+        """The prompt of ``p`` for ``pl``, said with values (``asking "..."``), as a function: the
+        game file's text, with its values as they are now and as ``pl`` may see them."""
+        fn_index, var = p["ask"]
+        V = self.frames[-1].vars if self.frames else {}
+        need = (len(p["picks"][pl]) + 1, p["need"][pl]) if p.get("need") is not None else None
+
+        def prompt() -> str:
+            from .said import seen_text
+            W = V if var is None else {**V, var: pl, "player": pl}
+            try:
+                text = seen_text(self, self.prog.prompt_fns[fn_index](self, W), pl)
+            except _RUNTIME_ERRORS:
+                text = p["prompt"]          # what the choice is about, without its values
+            return text if need is None else f"{text} ({need[0]} of {need[1]})"
+        return prompt
+
+    def waiting_for(self) -> list:
+        """Who has still to answer, as everyone at the table sees it: a forced answer to a secret
+        choice that the engine gave itself (``ask_forced`` off) counts as not given yet."""
+        p = self.pending_
+        if p is None:
+            return []
+        auto = p.get("auto", ())
+        return [pl for pl in p["players"] if p["chosen"][pl] == "?" or pl in auto]
+
+    def apply(self, player: int, option_id: str, reaction_time: Optional[float] = None) -> None:
+        """Make ``player``'s choice in a pending decision, then run on."""
+        p = self.pending_
+        if p is None:
+            raise IllegalChoice("no decision is pending" + (": the game is over" if self.over else ""))
+        if player not in p["players"] or p["chosen"][player] != "?":
+            raise IllegalChoice(f"player {player + 1} has nothing to decide now")
+        kind = p["okind"]
+        vals = self._values(p, player)
+        try:
+            value = self.prog.option_value(kind, vals, option_id)
+        except LookupError:
+            legal = ", ".join(self.prog.option_id(kind, v) for v in vals)
+            raise IllegalChoice(f"{option_id!r} is not a legal option for player {player + 1}; legal: {legal}")
+        if p["kind"] == "race" and reaction_time is None:
+            raise IllegalChoice("a race needs a reaction time (seconds)")
+        if self._take(p, player, value, option_id, reaction_time):
+            self.pending_ = None
+            self.run()
+
+    def _take(self, p: dict, player: int, value, option_id: str, reaction_time=None, record: bool = True) -> bool:
+        """Record one answer of a pending decision; True once every answer is in and the
+        decision is resolved into the running frame.  ``record`` is false for a forced answer the
+        engine gives itself (see :attr:`ask_forced`): it is logged like any other answer but
+        kept out of :attr:`history`, since a replay makes it again."""
+        kind = p["kind"]
+        if kind == "race":
+            p["times"][player] = float(reaction_time)
+        self.decisions += 1
+        if record:
+            self.steps = 0      # a forced answer the engine gives itself does not reset the loop guard
+            self.history.append([player, option_id] if reaction_time is None
+                                else [player, option_id, float(reaction_time)])
+        elif kind == "secret":
+            # an answer the engine gave: the others still see this player as choosing
+            p.setdefault("auto", []).append(player)
+        self.actor = player
+        if self.log is not None:
+            ev = {"t": "decision", "player": player, "kind": p["kind"], "option": option_id, "line": p["line"]}
+            if reaction_time is not None:
+                ev["time"] = float(reaction_time)
+            if p.get("public"):
+                ev["public"] = True
+            if p["kind"] == "secret":
+                # shown at the reveal, in seat order: the order of answers says nothing
+                p.setdefault("answers", []).append(ev)
+            else:
+                self.log.append(ev)
+        if "prefers" in p and self.known is not None:
+            note_choice(self, self.frames[-1].vars, p["prefers"], player, value)
+        picks = p.get("picks")
+        if picks is not None:
+            picks[player].append(value)
+            if len(picks[player]) < p["need"][player]:
+                return False                # more cards to pick: the same player is asked again
+            value = [v for v in picks[player] if v is not None]
+        chosen = p["chosen"]
+        chosen[player] = value
+        for pl in p["players"]:
+            if chosen[pl] == "?":
+                return False
+        self._resolve(p)
+        return True
+
+    def answer_forced(self, p: dict, player: int) -> bool:
+        """Give ``player``'s forced answers (one legal option, or none) when :attr:`ask_forced`
+        is off; True if the decision is then resolved.  Races are always asked: their time counts."""
+        if self.ask_forced or p["kind"] == "race":
+            return False
+        while p["chosen"][player] == "?":
+            vals = self._values(p, player)
+            if len(vals) != 1:
+                return False
+            if self._take(p, player, vals[0], self.prog.option_id(p["okind"], vals[0]), None, record=False):
+                return True
+        return False
+
+    def _resolve(self, p: dict) -> None:
+        fr = self.frames[-1]
+        if p["kind"] == "choose":
+            fr.vars[p["var"]] = p["chosen"][p["players"][0]]
+            return
+        order = list(p["players"])
+        racing = order
+        if p["kind"] == "race":
+            order.sort(key=lambda pl: (p["times"][pl], pl))
+            if p.get("optional"):           # `may choose`: who sat out is not in the race
+                racing = [pl for pl in order if p["chosen"][pl] is not None]
+        fr.vars[p["slot"]] = [[pl, p["chosen"][pl], i + 1] for i, pl in enumerate(racing)]
+        if self.log is not None and order:      # nobody took part: nothing to show
+            self.log.extend(sorted(p.pop("answers", []), key=lambda ev: ev["player"]))
+            self.log.append(self._reveal_event(p, order))
+
+    def _reveal_event(self, p: dict, order: list) -> dict:
+        """The event of a secret choice's reveal or a race's result.
+
+        A chosen card is named with the zone it lies in (``from``), so that each player's
+        filtered log shows it only if that player can see that zone: cards chosen in secret
+        become visible only as far as the zones they go to are visible.
+        """
+        prog = self.prog
+        okind = p["okind"]
+        choices = []
+        for pl in order:
+            v = p["chosen"][pl]
+            if okind == "card":
+                if isinstance(v, list):
+                    ch = {"player": pl, "option": [prog.option_id(okind, c) for c in v],
+                          "from": [self.layout.slot_name[self.loc[c]] for c in v]}
+                elif v is None:
+                    ch = {"player": pl, "option": "none", "from": None}
+                else:
+                    ch = {"player": pl, "option": prog.option_id(okind, v),
+                          "from": self.layout.slot_name[self.loc[v]]}
+            else:
+                ch = {"player": pl, "option": prog.option_id(okind, v)}
+            choices.append(ch)
+        ev = {"t": "reveal" if p["kind"] == "secret" else "race", "line": p["line"], "choices": choices}
+        if p["kind"] == "race":
+            ev["times"] = [p["times"][pl] for pl in order]
+        return ev
+
+    def reaction_time(self, median: float = 0.6, spread: float = 0.28, least: float = 0.1) -> float:
+        """A bot's reaction time in seconds, drawn from the game's seeded source for races.
+
+        Log-normal, as people's times are skewed to the slow side: half the draws are below
+        ``median``; ``spread`` is the standard deviation of the time's logarithm; never below
+        ``least`` (faster than that a person is guessing, not reacting).  The values bots use
+        and where they come from: :mod:`catrules.play.match` (``REFLEXES``)."""
+        return round(max(least, median * self.trng.lognormvariate(0.0, spread)), 4)
+
+    def known_now(self) -> list:
+        """Per card, the players who know which slot it is in (``known``).  While bots that only
+        pick play (``known`` is None, see :meth:`catrules.play.match.Match.run`), what each player
+        sees now: less than they could know, so a sample hides more, never less."""
+        if self.known is not None:
+            return self.known
+        seers = self.layout.seers
+        return [seers[s] for s in self.loc]
+
+    # ------------------------------------------------------------- results
+    def score_now(self) -> list:
+        """The score block evaluated on the table as it is now, for every player."""
+        return scoring.score_now(self)
+
+    def scores(self, final: Optional[bool] = None) -> list:
+        """Each player's score: a dict of the named components plus ``total``; see
+        :func:`catrules.runtime.scoring.scores` (games that ``tally``)."""
+        return scoring.scores(self, final)
+
+    def tally(self, title: Optional[str] = None) -> list:
+        """Score now (the ``tally`` statement): see :func:`catrules.runtime.scoring.tally`."""
+        return scoring.tally(self, title)
+
+    def tallied(self, pl, item: str = "total"):
+        """Player ``pl``'s running total (or one score item's) over the tallies so far; 0 before the first."""
+        return scoring.tallied(self, pl, item)
+
+    def rank_keys(self, scores: list) -> list:
+        """Each player's ranking key by the `winner:` block (higher is better)."""
+        return scoring.rank_keys(self, scores)
+
+    def winners(self, scores: Optional[list] = None) -> list:
+        """The players who win (more than one when tied players share, unless they raced)."""
+        return scoring.winners(self, scores)
+
+    def view(self, player: Optional[int]) -> dict:
+        """What ``player`` may see (``None``: a spectator who sees only public things)."""
+        return self.prog.view(self, player)
+
+    def sample_for(self, player: int, rng: random.Random, keep_future: bool = False) -> "State":
+        """A copy consistent with everything ``player`` has seen, the unknown dealt at random.
+
+        * A card ``player`` can see, or whose slot they know (``known``: they saw it go there, or
+          it has not moved since the game file put it there), stays in that slot; the order of a
+          slot ``player`` cannot see is shuffled (they do not know it).
+        * Every other card trades places at random with the other unknown cards that may be in
+          the same zones (:func:`catrules.runtime.sampling.type_zones`: where the rules can ever put a card of its type),
+          so a token never lands in a hand that only ever holds cards.  Such a trade *renames*
+          the cards: whatever referred to the card at a place (a counter of cards, a frame
+          variable of a known card kind, a pending decision's options) refers to the new card
+          at that place, as the player cannot tell them apart.  A card referred to by a value
+          whose kind is unknown (a frame variable that holds cards or numbers) is not moved.
+        * No card is dealt where a choice showed ``player`` it is not (a player who did not
+          follow a colour has none of it: :mod:`catrules.runtime.inference`).
+        * The unknown cards are dealt in order of their number, not of where they lie: the copy
+          depends on ``rng`` and on what ``player`` may see, nothing else (a bot that searches
+          copies chooses the same whatever the cards it cannot see).
+        * Unless ``keep_future``, later shuffles and draws use a fresh random source drawn from
+          ``rng``, and other players' answers to a simultaneous decision that are already in are
+          forgotten.  With ``keep_future`` both are kept (as in the real game): for testing that
+          what ``player`` sees does not depend on what they cannot see.
+        """
+        from .sampling import redeal, sort_others_options
+        st = self.clone()
+        st.log = None
+        st.known = st.known_now()
+        redeal(st, player, rng)
+        if not keep_future:
+            sort_others_options(st, player)
+            # the future is unknown too: later shuffles and draws use a fresh random source
+            st.rng = random.Random(rng.getrandbits(64))
+            st.trng = random.Random(rng.getrandbits(64))
+            p = st.pending_
+            if p is not None and p["kind"] != "choose":
+                for pl in p["players"]:
+                    if pl != player:
+                        p["chosen"][pl] = "?"
+                        if p.get("picks") is not None:
+                            p["picks"][pl] = []
+                if p.get("answers"):
+                    p["answers"] = [ev for ev in p["answers"] if ev["player"] == player]
+                mine = [pl for pl in p.get("auto", ()) if pl == player]
+                if mine:                    # the player's own forced answer: shown as still choosing
+                    p["auto"] = mine
+                else:
+                    p.pop("auto", None)
+        return st
+
+    # -------------------------------------------------------- serialisation
+    def to_dict(self) -> dict:
+        d = {
+            "format": STATE_FORMAT, "players": self.n, "options": list(self.options), "seed": self.seed,
+            "zones": self.z, "counters": self.c,
+            "frames": [[f.key, f.pc, f.vars, f.depth] for f in self.frames],
+            "pending": self.pending_, "rng": rng_out(State.rng.state(self)),
+            "trng": rng_out(State.trng.state(self)),
+            "over": self.over, "decisions": self.decisions, "history": self.history, "steps": self.steps,
+            "actor": self.actor, "ask_forced": self.ask_forced, "known": self.known_now(),
+        }
+        if self.facts:                  # what choices showed (a save of a game that has none is as before)
+            d["facts"] = [[s, sorted(cards), c, pl] for s, cards, c, pl in self.facts]
+        return d
+
+    @classmethod
+    def from_dict(cls, prog, d: dict) -> "State":
+        """A state from :meth:`to_dict`; raises :class:`SaveError` for data that does not fit ``prog``."""
+        if not isinstance(d, dict):
+            raise SaveError("the saved state is not a record")
+        if d.get("format") == 1 and isinstance(d.get("frames"), list):
+            d = _from_format_1(prog, d)
+        if d.get("format") != STATE_FORMAT:
+            raise SaveError("this saved game was written by another version of catrules")
+        try:
+            check_saved(prog, d)
+            return cls._from_dict(prog, d)
+        except SaveError:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as exc:
+            raise SaveError(f"the saved state is damaged ({describe_error(exc)[0]})") from None
+
+    @classmethod
+    def _from_dict(cls, prog, d: dict) -> "State":
+        st = cls.__new__(cls)
+        st.prog = prog
+        st.n = d["players"]
+        st.options = list(d["options"])
+        st.seed = d["seed"]
+        st.layout = prog.layout(st.n)
+        st.z = d["zones"]
+        st.loc = [0] * prog.card_count
+        for s, zone in enumerate(st.z):
+            for c in cards_in(zone):
+                st.loc[c] = s
+        known = d.get("known")          # saves from before it was kept: everyone knows
+        st.known = list(known) if known is not None else [(1 << st.n) - 1] * prog.card_count
+        st.facts = tuple((s, frozenset(cards), c, pl) for s, cards, c, pl in d.get("facts", ()))
+        st.c = d["counters"]
+        st.frames = [Frame(k, pc, v, depth) for k, pc, v, depth in d["frames"]]
+        st.pending_ = d["pending"]
+        st.rng = rng_in(d["rng"])
+        st.trng = rng_in(d["trng"])
+        st.over = d["over"]
+        st.decisions = d["decisions"]
+        st.history = d["history"]
+        st.steps = d.get("steps", 0)
+        st.actor = d.get("actor")
+        st.ask_forced = bool(d.get("ask_forced", False))
+        st.auto = None
+        st.memo = None
+        st.log = None
+        return st
+
+
+# ------------------------------------------------------------------ helpers
+
+def _from_format_1(prog, d: dict) -> dict:
+    """A state saved in format 1, when a frame's pc counted instructions, in today's format: each
+    pc becomes the block it resumes in (``prog.old_pcs``, kept by the compiler)."""
+    frames = []
+    for fr in d["frames"]:
+        try:
+            key, pc, vars_, depth = fr
+            if key != "tiebreak":           # the same two steps in both formats
+                pc = prog.old_pcs[key][pc]
+        except (KeyError, TypeError, ValueError):
+            raise SaveError("this saved game was written by an older catrules and cannot resume here "
+                            "(a paused block that is not found)") from None
+        frames.append([key, pc, vars_, depth])
+    return {**d, "format": STATE_FORMAT, "frames": frames}
+
+
+
+
+def _copy_pending(p):
+    if p is None:
+        return None
+    q = dict(p)
+    for k in ("chosen", "times", "default"):
+        q[k] = list(p[k])
+    if "answers" in p:
+        q["answers"] = list(p["answers"])
+    if "auto" in p:
+        q["auto"] = list(p["auto"])
+    if "picks" in p:
+        q["picks"] = [list(x) if x is not None else None for x in p["picks"]]
+    return q
+

@@ -1,1 +1,0 @@
-"""The catrules grammar (``catrules.lark``), installed as ``catrules.grammars``."""
