@@ -14,9 +14,11 @@ from ..lang import ast
 from ..check.checked import Checked
 from ..errors import CatrulesError, suggest
 from ..runtime.decisions import NONE_OPTION, SIT_OUT, Option
+from ..runtime.option_ids import card_id, option_id, option_value, player_id
 from ..runtime.places import describe
 from ..runtime.views import view
 from ..runtime.said import symbol_text
+from ..runtime.zone_names import ZoneName
 
 
 # ====================================================================== layout
@@ -35,6 +37,7 @@ class Layout:
     slot_simple: list = dataclasses.field(default_factory=list)   # True for piles and rows
     seers: list = dataclasses.field(default_factory=list)         # per slot, the bitmask of the players who see it
     unseen: dict = dataclasses.field(default_factory=dict)        # per player, the slots they cannot see (sampling)
+    slot_zone_name: list = dataclasses.field(default_factory=list)  # per slot, its ZoneName (slot_name is its text)
 
     def visible(self, slot: int, player) -> bool:
         vis = self.slot_spec[slot].visibility
@@ -106,8 +109,8 @@ class Program:
         self.has_setup = bool(g.setup)
         self.tallies = any(isinstance(n, ast.Tally) for n in ast.walk(g.bodies))
         self.tie_race = bool(g.tie_race)
-        self.card_options = [Option(f"c{i}", self.card_face[i], i, "card") for i in range(self.card_count)]
-        self.player_options = [Option(f"p{i + 1}", f"player {i + 1}", i, "player") for i in range(self.max_players)]
+        self.card_options = [Option(card_id(i), self.card_face[i], i, "card") for i in range(self.card_count)]
+        self.player_options = [Option(player_id(i), f"player {i + 1}", i, "player") for i in range(self.max_players)]
         self._layouts: dict = {}
         self._slot_index: dict = {}
         self.score_public = _score_is_public(checked)
@@ -123,7 +126,7 @@ class Program:
                 d["face"] = self.card_face[i]
             if self.card_text[i] is not None:
                 d["text"] = self.card_text[i]
-        self.card_options = [Option(f"c{i}", self.card_face[i], i, "card") for i in range(self.card_count)]
+        self.card_options = [Option(card_id(i), self.card_face[i], i, "card") for i in range(self.card_count)]
 
     def items_for(self, options) -> list:
         """The score items of a game played with ``options`` (an item with `if OPTIONS`
@@ -166,17 +169,19 @@ class Program:
         lay = self._layouts.get(n)
         if lay is not None:
             return lay
-        base, spec, owner, name, shape, zid = [], [], [], [], [], []
+        base, spec, owner, name, shape, zid, zone_name = [], [], [], [], [], [], []
         for z in self.zones:
             base.append(len(spec))
             owners = range(n) if z.per_player else [-1]
             for o in owners:
                 spec.append(z)
                 owner.append(o)
-                name.append(z.name if o < 0 else f"{z.name} of player {o + 1}")
+                zone_name.append(ZoneName(z.name, o if o >= 0 else None))
+                name.append(zone_name[-1].text)
                 shape.append(z.shape)
                 zid.append(z.index)
         lay = Layout(n, base, spec, owner, name, shape, zid, list(range(n)), [x in ("pile", "row") for x in shape])
+        lay.slot_zone_name = zone_name
         lay.seers = [sum(1 << p for p in range(n) if lay.visible(s, p)) for s in range(len(spec))]
         self._layouts[n] = lay
         return lay
@@ -195,20 +200,7 @@ class Program:
         return 0
 
     # -------------------------------------------------------------- options
-    def option_id(self, kind: str, v) -> str:
-        if v is None:
-            return "none"
-        if kind == "card":
-            return f"c{v}"
-        if kind == "player":
-            return f"p{v + 1}"
-        if kind == "number":
-            return f"n{v}"
-        if v is True:
-            return "yes"
-        if v is False:
-            return "no"
-        return str(v)
+    option_id = staticmethod(option_id)         # the id of a value (catrules.runtime.option_ids)
 
     def options_for(self, kind: str, values, st) -> list:
         """Option objects for the values of a decision (cached for cards and players)."""
@@ -224,21 +216,7 @@ class Program:
             return [po[v] for v in values]
         return [Option(self.option_id(kind, v), self.option_label(kind, v, st), v, kind) for v in values]
 
-    def option_value(self, kind: str, values, oid: str):
-        """The value of option ``oid`` among ``values``, or raise ``LookupError``."""
-        if oid == "none" and None in values:
-            return None
-        if kind == "card" and oid[:1] == "c" and oid[1:].isdigit():
-            v = int(oid[1:])
-            if v in values:
-                return v
-            raise LookupError(oid)
-        if kind in ("line", "place") and oid in values:     # a reference is its own id
-            return oid
-        for v in values:
-            if self.option_id(kind, v) == oid:
-                return v
-        raise LookupError(oid)
+    option_value = staticmethod(option_value)   # the value of an id among the values offered
 
     def option_label(self, kind: str, v, st=None) -> str:
         if kind == "card":

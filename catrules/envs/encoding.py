@@ -30,6 +30,8 @@ from ..lang import ast
 from ..api import Game, load_game
 from ..errors import CatrulesError
 from ..runtime.decisions import TIE_RACE_OPTION
+from ..runtime.option_ids import NO, NONE, YES, card_id, is_numbered, number_id, player_id
+from ..runtime.zone_names import ZoneName
 from ..runtime.sampling import type_zones
 from ..check.types import kind_name
 
@@ -219,13 +221,13 @@ class Spec:
         kinds = choice_kinds(prog)
         unknown = "unknown" in kinds
         ints, texts = _constants(prog)
-        actions = ["none"]
+        actions = [NONE]
         if "bool" in kinds or unknown:
-            actions += ["yes", "no"]
-        actions += [f"c{i}" for i in range(prog.card_count)]
-        actions += [f"p{i + 1}" for i in range(players)]
+            actions += [YES, NO]
+        actions += [card_id(i) for i in range(prog.card_count)]
+        actions += [player_id(i) for i in range(players)]
         if "number" in kinds or unknown:
-            actions += [f"n{v}" for v in _numbers(prog, players, ints)]
+            actions += [number_id(v) for v in _numbers(prog, players, ints)]
         names = set()
         if kinds & {"symbol", "unknown"}:          # symbols, and texts (their type is "symbol" too)
             names |= {str(s) for s in prog.checked.symbols} | texts
@@ -240,8 +242,8 @@ class Spec:
         actions += sorted((seen.ids | set(extra_actions)) - known)
         self.actions = actions
         self.index = {a: i for i, a in enumerate(actions)}
-        plain = {"none", "yes", "no"}
-        self.names = [a for a in actions if a not in plain and not _is_numbered(a)]
+        plain = {NONE, YES, NO}
+        self.names = [a for a in actions if a not in plain and not is_numbered(a)]
         self.encoder = Encoder(prog, players, self.names)
 
     @property
@@ -269,10 +271,6 @@ class Spec:
         if decision is not None:
             m[self.legal(decision)] = 1
         return m
-
-
-def _is_numbered(a: str) -> bool:
-    return len(a) > 1 and a[0] in "cpn" and a[1:].lstrip("-").isdigit()
 
 
 _SPECS: dict = {}
@@ -426,7 +424,7 @@ class Encoder:
         you = view.get("you")
         out = [f"{view.get('game')}: " + (f"what player {you + 1} sees" if you is not None else "what everyone sees")]
         for z in view["zones"]:
-            name = z["zone"] + (f" of player {z['owner'] + 1}" if z.get("owner") is not None else "")
+            name = ZoneName(z["zone"], z.get("owner")).text
             seen = list(_placed(z))
             visible = z.get("cards", z.get("cells", z.get("lines"))) is not None
             if not visible:
@@ -434,9 +432,9 @@ class Encoder:
                 continue
             labels = {cid: _label(c) for cid, c in _cards_of(z)}
             if z["shape"] == "lines":
-                body = " | ".join(" ".join(f"c{c['id']} {_label(c)}" for c in line) for line in z["lines"])
+                body = " | ".join(" ".join(f"{card_id(c['id'])} {_label(c)}" for c in line) for line in z["lines"])
             else:
-                body = ", ".join(f"c{cid} {labels[cid]}" for cid, _p, _l in seen)
+                body = ", ".join(f"{card_id(cid)} {labels[cid]}" for cid, _p, _l in seen)
             out.append(f"{name}: {body or 'empty'}")
         for name, v in view.get("counters", {}).items():
             out.append(f"counter {name}: {_value_text(v)}")
@@ -495,7 +493,7 @@ def _value_text(v) -> str:
         return "[" + ", ".join(_value_text(x) for x in v) + "]"
     if isinstance(v, dict):
         if "id" in v:
-            return f"c{v['id']} {_label(v)}"
+            return f"{card_id(v['id'])} {_label(v)}"
         if v.get("hidden"):
             return "a card not seen"
         if "player" in v and len(v) == 1:

@@ -47,6 +47,7 @@ import pyspiel
 
 from ..errors import CatrulesError
 from ..play.match import visible_event
+from ..runtime.option_ids import card_of
 from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_returns, load, spec as make_spec
 
 #: short name -> the settings it was registered with (a name is registered once per process)
@@ -222,9 +223,8 @@ class CatrulesState(pyspiel.State):
     def _action_to_string(self, player, action):
         sp = self._c().setup.spec
         oid = sp.actions[action]
-        if oid[:1] == "c" and oid[1:].isdigit():
-            return f"{oid} {sp.program.card_face[int(oid[1:])]}"
-        return oid
+        c = card_of(oid)
+        return oid if c is None else f"{oid} {sp.program.card_face[c]}"
 
     def is_terminal(self):
         return self._c().st.finished

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import IllegalChoice
+from .option_ids import NONE
 
 
 class Option:
@@ -143,6 +144,6 @@ def _pending(kind, players, options, default, chosen, okind, var, slot, line, pr
 
 
 #: The one option of a choice with nothing to choose from: the player is still asked.
-NONE_OPTION = Option("none", "nothing to choose", None, "none")
+NONE_OPTION = Option(NONE, "nothing to choose", None, "none")
 #: The option of a race that a player may sit out (``may choose``): not racing.
-SIT_OUT = Option("none", "not me", None, "none")
+SIT_OUT = Option(NONE, "not me", None, "none")

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from .randoms import shuffler as _shuffler
 from .frames import cards_in
 from .inference import exclusions
+from .option_ids import card_id, card_of
 
 if TYPE_CHECKING:
     from .state import State
@@ -282,9 +283,8 @@ def _ren(v, perm):
 
 def _ren_id(oid, perm):
     """A card option id (``c12``) renamed through ``perm``; other ids unchanged."""
-    if isinstance(oid, str) and oid[:1] == "c" and oid[1:].isdigit():
-        return f"c{perm.get(int(oid[1:]), int(oid[1:]))}"
-    return oid
+    c = card_of(oid)
+    return oid if c is None else card_id(perm.get(c, c))
 
 
 def _rename(st: "State", perm: dict, slots=None) -> None:

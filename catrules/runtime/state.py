@@ -399,7 +399,7 @@ class State:
                     ch = {"player": pl, "option": [prog.option_id(okind, c) for c in v],
                           "from": [self.layout.slot_name[self.loc[c]] for c in v]}
                 elif v is None:
-                    ch = {"player": pl, "option": "none", "from": None}
+                    ch = {"player": pl, "option": prog.option_id(okind, v), "from": None}
                 else:
                     ch = {"player": pl, "option": prog.option_id(okind, v),
                           "from": self.layout.slot_name[self.loc[v]]}
