@@ -144,7 +144,7 @@ def _play(args) -> int:
     state = match.state
     head = (f"{game.title}: {players} players, seed {seed}, options: {', '.join(options) or 'none'}; "
             "seats: " + ", ".join(f"{i + 1} {n}" for i, n in enumerate(names)))
-    from ..frontends.painter import plain
+    from ..frontends.pieces import plain
     console.print(plain(("Resumed " if resume is not None else "") + head), style="dim", markup=False)
     if resume is not None and log_path is None and isinstance(cli.get("log"), str):
         console.print(f"(the game was logged to {plain(cli['log'])}; resume with --log FILE to log it again)",

@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 from typing import Iterable, Optional
 
-from rich.cells import cell_len
 from rich.color import Color, ColorParseError
-from rich.measure import Measurement
-from rich.table import Table
 from rich.text import Text
+
+from ..runtime.option_ids import NONE, card_of, number_of, player_of
+from .pieces import Flow, clean, face, flow_text, nice, ordinal, plain
+from .tables import score_notes, tally_table, tally_title
 
 #: Symbol values that name a colour, and the rich colour drawn for them (when the
 #: colour's own name is not a good terminal colour, or not a rich name at all).
@@ -31,28 +32,6 @@ PALETTE = ["cyan", "magenta", "yellow", "turquoise2", "orchid", "medium_purple1"
            "aquamarine1", "khaki1", "plum1", "wheat1", "light_goldenrod1"]
 
 _CARD_META = ("id", "type", "label", "face", "text")     # not attributes of the card
-_SLOT_OF_PLAYER = re.compile(r"^(.*) of player (\d+)$")
-#: Characters a terminal may act on (C0 and C1 controls, DEL; tab and newline are harmless).
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def plain(s: str) -> str:
-    """``s`` with every control character written out (``\\x1b``), so that text from a log,
-    a save or a seat name can never clear the screen, retitle the window or write a link.
-    (Markup like ``[bold]`` needs nothing: it is always drawn as :class:`Text`, never parsed.)"""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", s)
-
-
-def clean(obj):
-    """A copy of an event (dicts, lists, texts) with :func:`plain` texts, keys included."""
-    if isinstance(obj, str):
-        return plain(obj)
-    if isinstance(obj, dict):
-        return {clean(k): clean(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [clean(x) for x in obj]
-    return obj
-
 
 
 # ---------------------------------------------------------------- painting
@@ -70,6 +49,7 @@ class Painter:
         self.cards: dict = {}          # id -> card dict
         self.styles: dict = {}         # symbol value -> style
         self._next = 0
+        self.zone_names = _zone_names(game)     # a zone's name in events -> its ZoneName
         if game is not None:
             for i in range(game.card_count):
                 self.learn(game.card(i))
@@ -218,14 +198,14 @@ class Painter:
                     out.append(", ")
                 out.append_text(self.option_id(x))
             return out
-        if oid == "none":
+        if oid == NONE:
             return Text("nothing", style="dim")
-        if re.fullmatch(r"c\d+", oid):
-            return self.card(int(oid[1:]))
-        if re.fullmatch(r"p\d+", oid):
-            return Text(self.player(int(oid[1:]) - 1))
-        if re.fullmatch(r"n-?\d+", oid):
-            return Text(oid[1:])
+        if card_of(oid) is not None:
+            return self.card(card_of(oid))
+        if player_of(oid) is not None:
+            return Text(self.player(player_of(oid)))
+        if number_of(oid) is not None:
+            return Text(str(number_of(oid)))
         return Text(oid)
 
     # players and zones ---------------------------------------------------
@@ -249,10 +229,16 @@ class Painter:
 
     def slot(self, name: str) -> str:
         """A zone as events name it (``pile of player 2``), from the viewer's side."""
-        m = _SLOT_OF_PLAYER.match(name or "")
-        if m and self.me is not None and int(m.group(2)) == self.me + 1:
-            return f"your {nice(m.group(1))}"
+        zn = self._owned(name)
+        if zn and self.me is not None and zn.owner == self.me:
+            return f"your {nice(zn.zone)}"
         return nice(name or "?")
+
+    def _owned(self, name):
+        """The :class:`ZoneName` of a player's zone as events name it; None for a shared zone
+        or a name this game does not have."""
+        zn = self.zone_names.get(name) if isinstance(name, str) else None
+        return zn if zn is not None and zn.owner is not None else None
 
     def value(self, v) -> Text:
         """A counter's value from a view."""
@@ -286,7 +272,7 @@ class Painter:
         i = 0
         while i < len(evs):
             ev = evs[i]
-            m = _SLOT_OF_PLAYER.match(ev.get("from") or "") if ev.get("t") == "move" else None
+            m = self._owned(ev.get("from")) if ev.get("t") == "move" else None
             j = i + 1
             if ev.get("t") == "move":
                 while j < len(evs) and evs[j].get("t") == "move" and evs[j].get("from") == ev.get("from") \
@@ -300,38 +286,38 @@ class Painter:
                     out.append(self.event(merged))
                     i = j
                     continue
-            md = _SLOT_OF_PLAYER.match(ev.get("to") or "") if ev.get("t") == "move" else None
+            md = self._owned(ev.get("to")) if ev.get("t") == "move" else None
             if md and ev.get("cards") is None:
                 # the same number of hidden cards from one place to each of several players
-                owners = [int(md.group(2))]
+                owners = [md.owner]
                 while j < len(evs):
                     e2 = evs[j]
-                    m2 = _SLOT_OF_PLAYER.match(e2.get("to") or "") if e2.get("t") == "move" else None
-                    if not (m2 and m2.group(1) == md.group(1) and e2.get("from") == ev.get("from")
+                    m2 = self._owned(e2.get("to")) if e2.get("t") == "move" else None
+                    if not (m2 and m2.zone == md.zone and e2.get("from") == ev.get("from")
                             and e2.get("cards") is None and e2.get("count") == ev.get("count")
-                            and int(m2.group(2)) not in owners):
+                            and m2.owner not in owners):
                         break
-                    owners.append(int(m2.group(2)))
+                    owners.append(m2.owner)
                     j += 1
                 if j - i > 1:
                     k = ev.get("count", 0)
-                    line = Text(f"{self.slot(ev.get('from', ''))} → {self._players_of(md.group(1), owners)}  ")
+                    line = Text(f"{self.slot(ev.get('from', ''))} → {self._players_of(md.zone, owners)}  ")
                     line.append(f"{k} card{'s' if k != 1 else ''} each", style="dim")
                     out.append(line)
                     i = j
                     continue
             if m:
-                owners = [int(m.group(2))]
+                owners = [m.owner]
                 while j < len(evs):
                     e2 = evs[j]
-                    m2 = _SLOT_OF_PLAYER.match(e2.get("from") or "") if e2.get("t") == "move" else None
-                    if not (m2 and m2.group(1) == m.group(1) and e2.get("to") == ev.get("to")
-                            and int(m2.group(2)) not in owners):
+                    m2 = self._owned(e2.get("from")) if e2.get("t") == "move" else None
+                    if not (m2 and m2.zone == m.zone and e2.get("to") == ev.get("to")
+                            and m2.owner not in owners):
                         break
-                    owners.append(int(m2.group(2)))
+                    owners.append(m2.owner)
                     j += 1
             if j - i > 1:
-                out.append(self._merged(evs[i:j], m.group(1), owners))
+                out.append(self._merged(evs[i:j], m.zone, owners))
             else:
                 line = self.event(ev)
                 if line is not None:
@@ -340,9 +326,10 @@ class Painter:
         return out
 
     def _players_of(self, base: str, owners: list) -> str:
-        if self.n and sorted(owners) == list(range(1, self.n + 1)):
+        """Zone ``base`` of the players ``owners`` (counted from 0)."""
+        if self.n and sorted(owners) == list(range(self.n)):
             return f"{nice(base)} of everyone"
-        return f"{nice(base)} of players {', '.join(str(o) for o in owners)}"
+        return f"{nice(base)} of players {', '.join(str(o + 1) for o in owners)}"
 
     def _merged(self, evs: list, base: str, owners: list) -> Text:
         src = self._players_of(base, owners)
@@ -389,12 +376,10 @@ class Painter:
                 return line
             return Text(str(ev.get("text", "")), style="bold")
         if t == "tally" and self.short_tally:
-            from .tables import tally_title
             line = Text(tally_title(ev) + ": ", style="bold")
             line.append(" · ".join(f"{self.seat_name(i)} {r.get('total')}" for i, r in enumerate(ev.get("totals", []))))
             return line
         if t == "tally":
-            from .tables import score_notes, tally_table     # tables draw with this painter
             return tally_table(ev, self, score_notes(self.game) if self.game is not None else ())
         if t in ("end game", "end"):
             return Text("the game is over", style="bold") if t == "end" else None
@@ -429,11 +414,11 @@ class Painter:
 
     def _move(self, ev: dict) -> Text:
         src, dst = ev.get("from", ""), ev.get("to", "")
-        ms, md = _SLOT_OF_PLAYER.match(src or ""), _SLOT_OF_PLAYER.match(dst or "")
+        ms, md = self._owned(src), self._owned(dst)
         out = Text()
-        if ms and md and ms.group(2) == md.group(2):
-            who = self.player(int(ms.group(2)) - 1, short=True)
-            out.append(f"{who}: {nice(ms.group(1))} → {nice(md.group(1))}")
+        if ms and md and ms.owner == md.owner:
+            who = self.player(ms.owner, short=True)
+            out.append(f"{who}: {nice(ms.zone)} → {nice(md.zone)}")
         else:
             out.append(f"{self.slot(src)} → {self.slot(dst)}")
         out.append("  ")
@@ -463,72 +448,11 @@ class Painter:
         return out
 
 
-def bullets(lines: list) -> Table:
-    """Lines with a bullet each; a line that wraps stays indented under its bullet."""
-    g = Table.grid(padding=(0, 1))
-    g.add_column(style="dim", no_wrap=True)
-    g.add_column()
-    for ln in lines:
-        g.add_row("•", ln)
-    return g
-
-
-def flow_text(pieces: list, width: Optional[int] = None, start: int = 0, sep: str = " · ") -> Text:
-    """Pieces joined by ``sep``; with ``width``, a line breaks only between two pieces."""
-    out = Text()
-    col = start
-    for i, piece in enumerate(pieces):
-        gap = sep
-        if isinstance(piece, tuple):        # (its own separator, the piece)
-            gap, piece = piece
-        n = cell_len(piece.plain)
-        if i:
-            prev = pieces[i - 1][1] if isinstance(pieces[i - 1], tuple) else pieces[i - 1]
-            gap = " " if prev.plain.endswith(":") else gap     # "19 cards, up to the top: ..."
-            if width is not None and col + len(gap) + n > width:
-                out.append("\n")          # the line break separates the pieces
-                col = 0
-            else:
-                out.append(gap, style="dim")
-                col += len(gap)
-        out.append_text(piece)
-        col += n
-    return out
-
-
-class Flow:
-    """Pieces of text (cards) laid out at the width they get, breaking only between pieces:
-    a card is never cut in two, whatever the width of the table cell it lies in."""
-
-    def __init__(self, pieces: list, sep: str = " · "):
-        self.pieces = pieces
-        self.sep = sep
-
-    def _texts(self) -> list:
-        return [p[1] if isinstance(p, tuple) else p for p in self.pieces]
-
-    @property
-    def plain(self) -> str:
-        return flow_text(self.pieces, None, 0, self.sep).plain
-
-    def __rich_console__(self, console, options):
-        yield flow_text(self.pieces, options.max_width, 0, self.sep)
-
-    def __rich_measure__(self, console, options):
-        lens = [cell_len(p.plain) for p in self._texts()] or [1]
-        total = sum(lens) + len(self.sep) * (len(lens) - 1)
-        return Measurement(min(max(lens), options.max_width), min(total, options.max_width))
-
-
-def face(card: dict) -> str:
-    """A card's short text for lists: its ``face`` if the game gives one, else its label."""
-    return str(card.get("face") or card.get("label", card.get("id")))
-
-
-def nice(name: str) -> str:
-    return str(name).replace("_", " ")
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def _zone_names(game) -> dict:
+    """A game's zone names as events give them -> their :class:`ZoneName` (the names of the
+    largest table hold those of every smaller one); empty without a compiled game."""
+    prog = getattr(game, "program", None)
+    if prog is None:
+        return {}
+    lay = prog.layout(prog.max_players)
+    return dict(zip(lay.slot_name, lay.slot_zone_name))

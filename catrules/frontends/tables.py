@@ -7,14 +7,18 @@ event, :func:`winners_line` who won.  Used by the line UI and the full-screen UI
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from rich import box
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from .painter import Flow, Painter, ordinal
+from .pieces import Flow, ordinal
+
+if TYPE_CHECKING:
+    from .painter import Painter        # tables draw with a painter; the painter draws a tally with them
+
 
 def render_view(p: Painter, view: dict, hide_zone: Optional[set] = None, mine: Iterable = ()) -> Group:
     """The table as ``view`` shows it: shared zones, a row per player, the shared counters; then

@@ -27,7 +27,8 @@ from rich.rule import Rule
 from rich.text import Text
 
 from ..play.seats import Choice, Seat
-from .painter import Painter, bullets, plain
+from .painter import Painter
+from .pieces import bullets, plain
 from .tables import render_view, score_notes, score_table, winners_line
 
 

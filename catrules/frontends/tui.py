@@ -40,7 +40,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from ..play.seats import Choice, Seat
-from .painter import Painter, bullets
+from .painter import Painter
+from .pieces import bullets
 from .tables import (card_counters, others_part, player_flow, score_notes, score_table, shared_counters,
                      shared_part, tally_title, winners_line)
 from .terminal import Quit
