@@ -131,6 +131,7 @@ class _Setup:
 
 
 def _play(args) -> int:
+    """Seat the players, play the game to its end (or save it when stopped); the exit code."""
     from rich.console import Console
 
     from ..frontends.terminal import Quit
