@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from catrules import __version__
-from catrules.cli import NO_TTY_MESSAGE, main
+from catrules.cli import main
+from catrules.cli.play import NO_TTY_MESSAGE
 
 ROOT = Path(__file__).resolve().parent.parent
 MEOW = str(ROOT / "games" / "meow.cat")

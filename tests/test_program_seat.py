@@ -18,7 +18,8 @@ import pytest
 
 import catrules
 from catrules.bots.basic import make_seat
-from catrules.cli import _split_specs, main
+from catrules.cli import main
+from catrules.cli.common import split_specs as _split_specs
 from catrules.play.seats import Choice, Seat
 from catrules.play.program_seat import ProgramSeat, _parse_answer, parse_spec, program_seat
 from catrules.play.match import Match

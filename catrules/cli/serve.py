@@ -5,6 +5,8 @@ from __future__ import annotations
 import glob
 from pathlib import Path
 
+from .common import NO_FILE_HINT, Failure, UsageError
+
 DESCRIPTION = ("Start a web server where people play from their browsers: the lobby at the address "
                "printed lets you pick a game, the players, its options and seats (people or bots), "
                "then gives each person a link of their own and a link for spectators.  Tables are "
@@ -26,14 +28,13 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from ..api import load_game
-    from . import Failure, UsageError
     files = list(args.files) or sorted(glob.glob("games/*.cat"))
     if not files:
         raise UsageError("no game files to serve",
                          "name them: catrules serve FILE.cat ..., or run it where a games/ folder holds them")
     for f in files:
         if not Path(f).is_file():
-            raise UsageError(f"no such game file: {f}", "check the path (game files end in .cat)")
+            raise UsageError(f"no such game file: {f}", NO_FILE_HINT)
         load_game(f)            # a broken file is reported in the language's words, before serving
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port} is not a port", "use a number from 1 to 65535")
