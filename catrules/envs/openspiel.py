@@ -46,7 +46,7 @@ import numpy as np
 import pyspiel
 
 from ..errors import CatrulesError
-from ..play.match import visible_event
+from ..play.views import visible_event
 from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_returns, load, spec as make_spec
 
 #: short name -> the settings it was registered with (a name is registered once per process)

@@ -38,7 +38,7 @@ from typing import IO, Any, Iterator, Optional
 from .. import __version__
 from ..errors import CatrulesError, IllegalChoice
 from .strict_json import BadJSON, read_json
-from .match import visible_event
+from .views import visible_event
 from ..lang.parser import LANGUAGE_VERSION
 
 #: Line types, in the order they appear for one game.
