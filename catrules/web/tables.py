@@ -4,8 +4,8 @@ A :class:`WebTable` plays through a :class:`catrules.play.match.Match` (the bots
 its :class:`~catrules.play.core.Referee`: every answer of a decision is collected before any is
 applied, bots decide from their own view, events are filtered per seat as they happen.  People
 answer whenever their message comes: the table pushes it into the referee, which then lets
-the bots answer and applies what it can.  After every change the table is saved (:mod:`catrules.web.store`), so a
-server restarted on the same data resumes every table exactly.  :class:`Registry` holds
+the bots answer and applies what it can.  After every change the table is saved
+(:mod:`catrules.web.store`), so a server restarted on the same data resumes every table exactly.  :class:`Registry` holds
 the games offered, creates tables and finds a table by a seat's token.
 """
 
