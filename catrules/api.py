@@ -40,6 +40,11 @@ class Game:
         return self.program.path
 
     @property
+    def source(self) -> str:
+        """The game file's text (empty if it was not kept)."""
+        return getattr(self.program.checked.game, "source", "") or ""
+
+    @property
     def min_players(self) -> int:
         return self.program.min_players
 

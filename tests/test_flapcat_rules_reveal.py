@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 import catrules
-from catrules.play.match import visible_event
+from catrules.play.views import visible_event
 from catrules.testing import card, cards, play_until, put, put_line, refresh, zone
 
 GAME_PATH = Path(__file__).resolve().parents[1] / "games" / "flapcat.cat"

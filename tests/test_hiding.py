@@ -13,7 +13,8 @@ import pytest
 from catrules import api
 from catrules.errors import GameFileError, RulesError
 from catrules.play.seats import Choice, Seat
-from catrules.play.match import Match, visible_event
+from catrules.play.match import Match
+from catrules.play.views import visible_event
 from catrules.testing import ScriptedSeat, zone
 
 HERE = Path(__file__).resolve().parent

@@ -10,7 +10,7 @@ import pytest
 
 import catrules
 from catrules.runtime import _insert, _remove, ref_cards
-from catrules.play.match import visible_event
+from catrules.play.views import visible_event
 from catrules.testing import cards, empty, put, refresh, zone
 
 GAMES = Path(__file__).resolve().parent / "games"

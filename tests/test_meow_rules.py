@@ -510,7 +510,7 @@ def test_M07_hands_are_private_to_their_owner(game):
 
 
 def test_M07_deal_events_show_cards_only_to_their_owner(game):
-    from catrules.play.match import visible_event
+    from catrules.play.views import visible_event
     st = game.new_state(players=3, seed=14, log=True)
     deals = [ev for ev in st.log if ev["t"] == "move" and ev["from"] == "deck"
              and _slot(ev["to"])[0] == "hand"]
@@ -1101,7 +1101,7 @@ def test_M18_expert_deals_every_card_in_every_round(game):
 def test_every_player_sees_which_card_was_led(game):
     """The led card is set once it lies face up: every player's history names it (set while it
     was still in the leader's hand, the event would show the others an unseen card)."""
-    from catrules.play.match import visible_event
+    from catrules.play.views import visible_event
     st = game.new_state(players=4, seed=7, log=True)
     rng = random.Random(7)
     while not st.finished:

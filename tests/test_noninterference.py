@@ -31,7 +31,7 @@ import pytest
 
 import catrules
 from catrules.errors import RulesError
-from catrules.play.match import visible_event
+from catrules.play.views import visible_event
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted([*(ROOT / "games").glob("*.cat"), *(ROOT / "docs" / "examples").glob("*.cat"),

@@ -21,7 +21,8 @@ import catrules
 from catrules.bots.basic import GreedyBot, RandomBot, make_seat
 from catrules.cli import main
 from catrules.play.seats import Choice, Seat
-from catrules.play.match import REFLEXES, Match, hick_time, reflex_median
+from catrules.play.match import Match
+from catrules.play.reflexes import REFLEXES, hick_time, reflex_median
 
 ROOT = Path(__file__).resolve().parents[1]
 FLAPCAT = ROOT / "games" / "flapcat.cat"

@@ -13,7 +13,8 @@ from catrules import testing as T
 from catrules.bots.basic import GreedyBot, RandomBot
 from catrules.runtime.state import State
 from catrules.runtime.sampling import type_zones
-from catrules.play.match import Match, lead
+from catrules.play.lookahead import lead
+from catrules.play.match import Match
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "tests" / "games"

@@ -7,7 +7,7 @@ import pytest
 
 import catrules
 from catrules.errors import GameFileError
-from catrules.play.match import visible_event
+from catrules.play.views import visible_event
 
 ROOT = Path(__file__).resolve().parents[1]
 TALK = ROOT / "tests" / "games" / "talk.cat"

@@ -11,7 +11,8 @@ import catrules
 from catrules.runtime.state import Decision, Option
 from catrules.play.seats import Choice, Seat
 from catrules.frontends.terminal import Painter, Quit, Spectator, TerminalSeat, score_table
-from catrules.play.match import Match, visible_event
+from catrules.play.match import Match
+from catrules.play.views import visible_event
 
 ROOT = Path(__file__).resolve().parent.parent
 MEOW = ROOT / "games" / "meow.cat"

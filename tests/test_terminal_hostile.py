@@ -21,7 +21,8 @@ from catrules.play.seats import Choice, Seat
 from catrules.frontends.terminal import Spectator, TerminalSeat
 from catrules.frontends.tui import TableApp, TuiSeat
 from catrules.play.logs import LogWriter, replay
-from catrules.play.match import Match, visible_event
+from catrules.play.match import Match
+from catrules.play.views import visible_event
 
 TESTS = Path(__file__).resolve().parent
 MARKUP = TESTS / "games" / "markup.cat"

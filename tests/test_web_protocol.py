@@ -287,7 +287,7 @@ def test_a_whole_game_sends_each_seat_only_what_it_may_see(tmp_path, game):
 
 
 def test_the_leak_check_finds_unfiltered_events(tmp_path, monkeypatch):
-    monkeypatch.setattr(web_tables, "visible_event", lambda st, ev, p: ev)
+    monkeypatch.setattr("catrules.play.core.visible_event", lambda st, ev, p: ev)
     _pages, _n, problems, _c = whole_game(tmp_path, "meow")
     assert any("never saw" in p for p in problems)
 

@@ -28,7 +28,8 @@ import random
 
 from ..play.seats import Choice, Seat
 from ..runtime.randoms import PLAIN_RANDBELOW
-from ..play.match import REFLEX_RANGE, REFLEXES, lead
+from ..play.lookahead import lead
+from ..play.reflexes import REFLEX_RANGE, REFLEXES
 
 #: Bot kinds understood by :func:`make_seat` (``bot`` is the greedy bot).
 BOT_KINDS = ("random", "greedy", "bot")

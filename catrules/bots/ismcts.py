@@ -40,7 +40,7 @@ import time
 from ..play.autoplay import Autoplay
 from ..errors import RulesError
 from ..play.seats import Choice, Seat
-from ..play.match import FASTEST, REFLEX_SPREAD, reflex_median
+from ..play.reflexes import FASTEST, REFLEX_SPREAD, reflex_median
 
 #: Iterations per decision when the spec gives no budget (``ismcts``).
 DEFAULT_ITERATIONS = 1000

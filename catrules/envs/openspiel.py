@@ -46,7 +46,7 @@ import numpy as np
 import pyspiel
 
 from ..errors import CatrulesError
-from ..play.match import visible_event
+from ..play.views import visible_event
 from ..runtime.option_ids import card_of
 from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_returns, load, spec as make_spec
 

@@ -19,8 +19,10 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from ..errors import RulesError
-from .seats import Choice
 from ..runtime.inference import note_choice
+from .reflexes import race_time_of
+from .seats import Choice
+from .views import LazyView
 
 
 class SeatFailed(Exception):
@@ -76,35 +78,31 @@ class Autoplay:
     def __call__(self, st, p: dict):
         """Answer the pending decision ``p`` (any kind) as :meth:`Match.step` would: every seat
         still to answer is asked, in seat order, before any answer is taken.  None: go on."""
-        chosen, kind, pickers, values = p["chosen"], p["kind"], self.pickers, st._values
-        option_id, okind = st.prog.option_id, p["okind"]
+        kind, pickers = st.decision_kind(), self.pickers
         try:
             while True:
                 if self.after is not None:
                     self.after()
                 answers = []
-                for pl in p["players"]:
-                    if chosen[pl] == "?":
-                        vals = values(p, pl)
-                        pick = pickers[pl]
-                        i, t = pick(st, pl, vals, kind) if pick is not None else self._decide(st, pl, p)
-                        answers.append((pl, vals[i], t))
+                for pl in st.choosers():
+                    vals = st.values_for(pl)
+                    pick = pickers[pl]
+                    i, t = pick(st, pl, vals, kind) if pick is not None else self._decide(st, pl)
+                    answers.append((pl, vals[i], t))
                 for pl, v, t in answers:
-                    if st._take(p, pl, v, option_id(okind, v), t):
-                        st.pending_ = None
+                    if st.take(pl, v, t):
                         return None
         except (RulesError, SeatFailed):
             raise
         except Exception as exc:        # a seat's own failure, not the game's
             raise SeatFailed(exc) from None
 
-    def _decide(self, st, pl: int, p: dict) -> tuple:
+    def _decide(self, st, pl: int) -> tuple:
         """A seat's answer through its ``decide``, as (index among the options, race time)."""
-        from .match import LazyView
-        d = st._decision(p, pl)
+        d = st.decision_for(pl)
         seat = self.seats[pl]
         ch = seat.decide(LazyView(st, pl), d)
         if not isinstance(ch, Choice):
             ch = Choice(str(ch))
         o = d.option(ch.option)
-        return d.options.index(o), (self.match.race_time_of(seat, d, ch.reaction_time) if d.timed else None)
+        return d.options.index(o), (race_time_of(st, seat, d, ch.reaction_time) if d.timed else None)

@@ -37,7 +37,8 @@ from typing import IO, Any, Iterator, Optional
 
 from .. import __version__
 from ..errors import CatrulesError, IllegalChoice
-from .match import visible_event
+from .strict_json import BadJSON, read_json
+from .views import visible_event
 from ..lang.parser import LANGUAGE_VERSION
 
 #: Line types, in the order they appear for one game.
@@ -292,14 +293,10 @@ def iter_games(path: str | Path) -> Iterator[LoggedGame]:
             if not text.strip():
                 continue
             try:
-                obj = json.loads(text, parse_constant=_no_constant)
-            except json.JSONDecodeError as exc:
-                raise LogError(f"not a JSON line ({exc.msg})", path, lineno) from None
-            except RecursionError:
-                raise LogError("not a log line (nested too deeply)", path, lineno) from None
-            except ValueError as exc:            # NaN, Infinity, a number of thousands of digits
-                why = "a number with too many digits" if "digits" in str(exc) else str(exc)[:80]
-                raise LogError(f"not a log line ({why})", path, lineno) from None
+                obj = read_json(text)
+            except BadJSON as exc:               # NaN, Infinity, a number of thousands of digits...
+                what = f"not a JSON line ({exc.why})" if exc.syntax else f"not a log line ({exc.why[:80]})"
+                raise LogError(what, path, lineno) from None
             kind = obj.get("type") if isinstance(obj, dict) else None
             # what a line says counts, not how it is spaced: the digest is of the line as written
             line_bytes = (_dumps(obj) + "\n").encode("utf-8")
@@ -326,10 +323,6 @@ def iter_games(path: str | Path) -> Iterator[LoggedGame]:
             current.last_line = lineno
     if current is not None:
         yield current
-
-
-def _no_constant(name):
-    raise ValueError(f"{name} is not a number")
 
 
 def read_log(path: str | Path) -> list:

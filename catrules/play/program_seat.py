@@ -39,6 +39,7 @@ from collections.abc import Mapping
 from typing import Callable, Optional
 
 from .seats import Choice, Seat
+from .strict_json import BadJSON, read_json
 
 #: The protocol's version, sent in ``hello``.
 PROTOCOL = 1
@@ -286,8 +287,9 @@ def _parse_answer(line: bytes, legal: list, timed: bool) -> tuple:
     if not text:
         return None, "an empty line: answer with an option id"
     try:
-        data = json.loads(text, parse_constant=lambda c: c)
-    except (ValueError, RecursionError):
+        # NaN and Infinity are read as text, so that the answer's check names them as sent
+        data = read_json(text, constants_as_text=True)
+    except BadJSON:
         if text in legal:               # a bare option id, without quotes
             return Choice(text), ""
         shown = repr(text) if len(text) <= 60 else repr(text[:57]) + "..."

@@ -42,12 +42,12 @@ class Table(Protocol):
     def reaction_time(self, reflex="normal", options: int = 4) -> float:
         """A bot's reaction time in seconds for a race among ``options``, drawn from the game's
         seeded source; ``reflex`` is a name (``"fast"``, ``"normal"``, ``"slow"``) or the median
-        time in seconds of a race among four options (see :func:`catrules.play.match.reflex_median`)."""
+        time in seconds of a race among four options (see :func:`catrules.play.reflexes.reflex_median`)."""
 
     def lookahead(self, player: int, option: str, samples: int = 1) -> list:
         """``player``'s score after choosing ``option``, for each of ``samples`` states that are
         consistent with that player's view (cards they cannot see are dealt at random), once
-        the choice has played out (:func:`catrules.play.match.follow`). Each item is the list of
+        the choice has played out (:func:`catrules.play.lookahead.follow`). Each item is the list of
         every player's score dict."""
 
     def lookahead_options(self, player: int, options: list, samples: int = 1) -> list:

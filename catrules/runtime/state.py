@@ -309,6 +309,33 @@ class State:
             self.pending_ = None
             self.run()
 
+    # one answer at a time, for who asks the seats (catrules.play): the pending structure stays private
+    def decision_kind(self) -> Optional[str]:
+        """The kind of the pending decision (``"choose"``, ``"secret"``, ``"race"``); None if none."""
+        return None if self.pending_ is None else self.pending_["kind"]
+
+    def choosers(self) -> list:
+        """The players still to answer the pending decision, in seat order."""
+        p = self.pending_
+        return [] if p is None else [pl for pl in p["players"] if p["chosen"][pl] == "?"]
+
+    def values_for(self, player: int) -> list:
+        """The values ``player`` may choose now in the pending decision."""
+        return self._values(self.pending_, player)
+
+    def decision_for(self, player: int) -> Decision:
+        """``player``'s part of the pending decision, as :meth:`pending` gives it."""
+        return self._decision(self.pending_, player)
+
+    def take(self, player: int, value, reaction_time: Optional[float] = None) -> bool:
+        """Record ``player``'s answer ``value`` (one of :meth:`values_for`) unchecked, without running on
+        (the bot fast path answers inside the running game); True once the decision is resolved."""
+        p = self.pending_
+        if self._take(p, player, value, self.prog.option_id(p["okind"], value), reaction_time):
+            self.pending_ = None
+            return True
+        return False
+
     def _take(self, p: dict, player: int, value, option_id: str, reaction_time=None, record: bool = True) -> bool:
         """Record one answer of a pending decision; True once every answer is in and the
         decision is resolved into the running frame.  ``record`` is false for a forced answer the

@@ -10,11 +10,11 @@ message's content from its player's view and filtered events only.
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Optional
 
 from ..frontends.painter import Painter
+from ..play.strict_json import BadJSON, read_json
 
 #: The largest message a page may send, in characters.
 MESSAGE_LIMIT = 4096
@@ -36,8 +36,8 @@ def read_message(text) -> dict:
     if len(text) > MESSAGE_LIMIT:
         raise Refused(f"the message is too long (more than {MESSAGE_LIMIT} characters)")
     try:
-        msg = json.loads(text, parse_constant=_no_constant)
-    except (ValueError, RecursionError):
+        msg = read_json(text)
+    except BadJSON:
         raise Refused("the message is not valid JSON") from None
     if not isinstance(msg, dict):
         raise Refused("a message is a JSON object with a \"type\"")
@@ -70,10 +70,6 @@ def race_time(t) -> Optional[float]:
 
 def _int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and -1 < v < 1 << 40
-
-
-def _no_constant(name):
-    raise ValueError(name)
 
 
 def painter(game, seat: Optional[int], names: list) -> Painter:

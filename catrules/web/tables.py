@@ -1,10 +1,11 @@
 """Web tables: one game each, with people's seats answering from pages and bots deciding here.
 
-A :class:`WebTable` plays like :class:`catrules.play.match.Match` (which it uses as the bots'
-table): every answer of a decision is collected before any is applied, bots decide from
-their own view, events are filtered per seat as they happen.  People answer whenever their
-message comes.  After every change the table is saved (:mod:`catrules.web.store`), so a
-server restarted on the same data resumes every table exactly.  :class:`Registry` holds
+A :class:`WebTable` plays through a :class:`catrules.play.match.Match` (the bots' table) and
+its :class:`~catrules.play.core.Referee`: every answer of a decision is collected before any is
+applied, bots decide from their own view, events are filtered per seat as they happen.  People
+answer whenever their message comes: the table pushes it into the referee, which then lets
+the bots answer and applies what it can.  After every change the table is saved
+(:mod:`catrules.web.store`), so a server restarted on the same data resumes every table exactly.  :class:`Registry` holds
 the games offered, creates tables and finds a table by a seat's token.
 """
 
@@ -20,8 +21,8 @@ from typing import Optional
 from ..api import load_source
 from ..bots.basic import make_seat
 from ..errors import CatrulesError, IllegalChoice, RulesError
-from ..play.seats import Seat
-from ..play.match import LazyView, Match, visible_event
+from ..play.match import Match
+from ..play.seats import Choice, Seat
 from ..runtime.randoms import rng_out
 from . import protocol
 from .store import Store
@@ -57,6 +58,7 @@ class PageSeat(Seat):
     name = "person"
     interactive = True          # forced choices are asked too: timing tells nothing
     wants_events = False        # the table filters events for the page itself
+    asked = False               # the table waits for the page's message (see Referee.collect)
 
     def decide(self, view, decision):      # pragma: no cover - the table never asks it
         raise RuntimeError("a page's answers come through WebTable.answer")
@@ -81,25 +83,34 @@ class WebTable:
         if snap is None:
             st = self.game.new_state(self.n, seed=self.seed, options=self.options, log=True, ask_forced=True)
             self.match = Match(self.game, st, seats)
-            self.answers: dict = {}
-            self.count = 0          # events so far
         else:
             st = self.game.restore(snap["state"])
             st.log = []
             self.match = Match.resume(self.game, snap, seats, state=st)
-            self.answers = {int(k): v for k, v in snap["answers"].items()}
-            self.count = snap["events"]
             for v in self.seen:
                 self.seen[v] = store.events(self.id, v, protocol.RECENT)
         self.state = self.match.state
+        # the match's referee asks the bots and takes the pages' answers; its events are filed
+        # here for every viewer (pages are sent them, and the store keeps them), not kept in the state
+        self.core = core = self.match.core
+        core.viewers, core.listener, core.keep_log = list(self.seen), self._file, False
+        if snap is not None:
+            core.answers = {int(k): v for k, v in snap["answers"].items()}
+            core.count = snap["events"]
         self.painters = {v: protocol.painter(self.game, v, self.names) for v in self.seen}
         self._rows: list = []
         #: Why the game cannot go on (its rules failed), or None.
         self.broken: Optional[str] = None
         if snap is None:
             with self.lock:
-                self._advance()
+                core.advance()
                 self._save()
+
+    @property
+    def answers(self) -> dict:
+        """The answers to the decision under way that are in but not applied yet: player ->
+        ``[option id, race time or None]``."""
+        return self.core.answers
 
     # --------------------------------------------------------------- play
     @property
@@ -137,58 +148,27 @@ class WebTable:
                 t = protocol.race_time(msg.get("time"))
                 if t is None:
                     return "a race needs your reaction time (\"time\", in seconds)"
-            self.answers[seat] = [msg["option"], t]
+            self.core.answer(seat, Choice(msg["option"], t), d)
             try:
-                self._advance()
+                self.core.advance()
             except RulesError as exc:
                 # the game file's rules failed (a bot's turn, a trigger): said in the language's words
                 self.broken = f"the game stopped: {exc}"
             self._save()
             return None
 
-    def _advance(self) -> None:
-        """Let the bots answer and apply every decision whose answers are all in, until a
-        person must answer or the game is over."""
-        st, m = self.state, self.match
-        self._collect()
-        while not st.finished:
-            ds = st.pending()
-            if not ds:
-                break
-            for d in ds:
-                seat = m.seats[d.player]
-                if d.player not in self.answers and not isinstance(seat, PageSeat):
-                    ch = seat.decide(LazyView(st, d.player), d)
-                    d.option(ch.option)
-                    t = m.race_time_of(seat, d, ch.reaction_time) if d.timed else None
-                    self.answers[d.player] = [ch.option, t]
-            if any(d.player not in self.answers for d in ds):
-                break
-            # every answer is in before any is applied: nobody's choice leaks to another seat
-            answers, self.answers = self.answers, {}
-            for d in ds:
-                option, t = answers[d.player]
-                st.apply(d.player, option, t)
-            self._collect()
-
-    def _collect(self) -> None:
-        """File the new events for each viewer, filtered now (as a match shows them)."""
-        log = self.state.log
-        for ev in log:
-            self.count += 1
-            for v, seen in self.seen.items():
-                mine = visible_event(self.state, ev, v)
-                if mine is not None:
-                    seen.append((self.count, mine))
-                    self._rows.append((v, self.count, mine))
-        log.clear()
-        for v, seen in self.seen.items():
+    def _file(self, _new: list, shown: dict) -> None:
+        """File the new events as each viewer may see them (filtered as they happen, as a match shows them)."""
+        for v, mine in shown.items():
+            seen = self.seen[v]
+            seen.extend(mine)
+            self._rows.extend((v, n, ev) for n, ev in mine)
             if len(seen) > 2 * protocol.RECENT:
                 del seen[:-protocol.RECENT]
 
     def _save(self) -> None:
         snap = {"state": self.state.to_dict(), "bot_rng": rng_out(self.match.rng.getstate()),
-                "answers": {str(k): v for k, v in self.answers.items()}, "events": self.count}
+                "answers": {str(k): v for k, v in self.answers.items()}, "events": self.core.count}
         self.store.save(self.id, snap, self._rows, self.state.finished)
         self._rows = []
 

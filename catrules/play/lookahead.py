@@ -1,0 +1,89 @@
+"""Look-ahead: how a choice plays out, as far as the player who makes it can tell.
+
+A bot's :meth:`~catrules.play.seats.Table.lookahead` makes its choice in imagined games
+(:meth:`~catrules.runtime.state.State.sample_for`) and :func:`follow` plays each on a
+little: the other answers of the same decision are their defaults, the player's own next
+single choices the best ones by the game's ranking (:func:`lead`).
+"""
+
+from __future__ import annotations
+
+from ..runtime.state import State
+
+#: How many of its own follow-up choices a look-ahead makes (a menu, then a place...).
+LOOKAHEAD_FOLLOW = 2
+
+
+class Outcome(list):
+    """Every player's score dict once a look-ahead has played out, plus ``ranks``: each
+    player's ranking key by the game's ``winner:`` block (:meth:`State.rank_keys`; a tuple,
+    higher is better), worked out on the imagined state itself."""
+
+    __slots__ = ("ranks",)
+
+    def __init__(self, scores: list, ranks: list):
+        super().__init__(scores)
+        self.ranks = ranks
+
+
+def lead(ranks: list, me: int) -> tuple:
+    """How far ``me`` is ahead of the best other player: the difference of the ranking keys,
+    component by component (the first is what the winner block ranks by first, the others are
+    its tie-breakers); against nobody, ``me``'s own key."""
+    mine = ranks[me]
+    others = [k for i, k in enumerate(ranks) if i != me]
+    if not others:
+        return tuple(_num(x) for x in mine)
+    best = max(others)
+    return tuple(_num(a) - _num(b) for a, b in zip(mine, best))
+
+
+def _num(v):
+    if isinstance(v, bool) or v is None:
+        return int(bool(v))
+    return v if isinstance(v, (int, float)) else 0
+
+
+def _outcome(st: State) -> Outcome:
+    sc = st.scores()
+    return Outcome(sc, st.rank_keys(sc))
+
+
+def follow(st: State, me: int, depth: int) -> Outcome:
+    """Every player's scores once the decision just made has played out, as far as ``me`` can tell.
+
+    The other players' answers still missing from the same simultaneous decision are their
+    defaults (or first options; in a race, an average reaction time).  When the next decision is
+    ``me``'s own single choice (a menu that leads to a choice of place, say), up to ``depth`` of
+    them are made too, each the best way for ``me`` by the game's ranking (:func:`lead`), so that
+    a choice is judged by where it leads.
+    """
+    while True:
+        kind = st.decision_kind()
+        if kind is None:
+            return _outcome(st)
+        if kind == "choose":
+            pl = next(iter(st.choosers()), me)
+            if pl != me and len(st.values_for(pl)) > 1:
+                return _outcome(st)         # another player's choice: as far as one can tell
+        ds = st.pending()
+        if kind != "choose" and me not in [d.player for d in ds]:
+            for d in ds:
+                st.apply(d.player, d.default or d.options[0].id, 0.6 if d.timed else None)
+            continue
+        if kind == "choose" and len(ds[0].options) == 1:
+            st.apply(ds[0].player, ds[0].options[0].id)      # a forced choice: it plays itself
+            continue
+        break
+    if depth <= 0 or kind != "choose" or ds[0].player != me:
+        return _outcome(st)
+    best, best_lead = None, None
+    for o in ds[0].options:
+        s2 = st.clone()
+        s2.log = None
+        s2.apply(me, o.id)
+        out = follow(s2, me, depth - 1)
+        ld = lead(out.ranks, me)
+        if best_lead is None or ld > best_lead:
+            best, best_lead = out, ld
+    return best
