@@ -54,6 +54,18 @@ def _expr_place(exc: BaseException):
     return found
 
 
+def error_line(exc: BaseException, tables: dict) -> int:
+    """The game-file line of the innermost generated unit code ``exc`` passed through (0: none)."""
+    line = 0
+    tb = exc.__traceback__
+    while tb is not None:
+        table = tables.get(tb.tb_frame.f_code.co_filename)
+        if table is not None and 0 <= tb.tb_lineno < len(table) and table[tb.tb_lineno]:
+            line = table[tb.tb_lineno]
+        tb = tb.tb_next
+    return line
+
+
 def describe_error(exc: BaseException) -> tuple:
     """(message, hint) in the language's words for a Python error raised by a running game."""
     text = str(exc)

@@ -23,10 +23,10 @@ from ..limits import FRAME_LIMIT, STATE_FORMAT
 from .decisions import Decision, Option  # noqa: F401  (Option: imported from here by users)
 from .frames import Frame, cards_in
 from .inference import note_choice
-from .errors import _RUNTIME_ERRORS, _STOPS, _quote, _reraise, describe_error, located, rules_error
+from .errors import (_RUNTIME_ERRORS, _STOPS, _quote, _reraise, describe_error, error_line, located,
+                     rules_error)
 from .randoms import CopyOnWrite, rng_in, rng_out
 from .saved_state import check_saved
-from ..compile.units import error_line
 from . import scoring
 
 
