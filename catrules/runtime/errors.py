@@ -194,7 +194,7 @@ def located(exc: RulesError, prog, line: int, what: str = "") -> RulesError:
 
 def _quote(prog, line: int, col: int, what: str = "") -> str:
     """`` in WHAT (in `source line`, column C)`` for a message."""
-    source = getattr(getattr(getattr(prog, "checked", None), "game", None), "source", "") or ""
+    source = getattr(prog, "source", "") or ""
     lines = source.split("\n")
     src = ""
     if 1 <= line <= len(lines):

@@ -216,7 +216,7 @@ def log_counter(st, name: str, owner, old, new) -> None:
     names = st.layout.slot_name
     ev = {"t": "counter", "name": name}
     if owner is not None:
-        if prog.checked.counters[name].per_card:
+        if prog.counter_per[name] == "card":
             ev["card"] = owner
             ev["zone"] = names[st.loc[owner]]
         else:

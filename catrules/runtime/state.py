@@ -466,7 +466,7 @@ class State:
           it has not moved since the game file put it there), stays in that slot; the order of a
           slot ``player`` cannot see is shuffled (they do not know it).
         * Every other card trades places at random with the other unknown cards that may be in
-          the same zones (:func:`catrules.runtime.sampling.type_zones`: where the rules can ever put a card of its type),
+          the same zones (``Program.zone_types``: where the rules can ever put a card of its type),
           so a token never lands in a hand that only ever holds cards.  Such a trade *renames*
           the cards: whatever referred to the card at a place (a counter of cards, a frame
           variable of a known card kind, a pending decision's options) refers to the new card
