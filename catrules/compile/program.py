@@ -103,8 +103,7 @@ class Program:
         self.counter_per = {c.name: "player" if c.per_player else "card" if c.per_card else None
                             for c in g.counters}
         self.triggers: dict = {}          # zone index -> list of trigger tuples
-        #: per trigger (by the number in its unit key ``trigger:N``): its game-file line and how
-        #: errors name it
+        #: per trigger (``trigger:N``): its game-file line and how errors name it
         self.trigger_lines = [t.line for t in g.triggers]
         self.trigger_labels = [t.label for t in g.triggers]
         #: card type -> the zone indices where the rules can ever put a card of it
