@@ -21,7 +21,7 @@ from typing import Iterable, Optional
 from ..errors import IllegalChoice, RulesError, SaveError
 from ..limits import FRAME_LIMIT, STATE_FORMAT
 from .decisions import Decision, Option  # noqa: F401  (Option: imported from here by users)
-from .frames import Frame
+from .frames import Frame, cards_in  # noqa: F401  (cards_in: imported from here by users)
 from .inference import note_choice
 from .errors import (_RUNTIME_ERRORS, _STOPS, _quote, _reraise, describe_error, error_line, located,
                      rules_error)
