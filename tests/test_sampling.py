@@ -12,7 +12,7 @@ import catrules
 from catrules import testing as T
 from catrules.bots.basic import GreedyBot, RandomBot
 from catrules.runtime.state import State
-from catrules.runtime.sampling import type_zones
+from catrules.compile.zone_types import type_zones
 from catrules.play.lookahead import lead
 from catrules.play.match import Match
 

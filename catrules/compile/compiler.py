@@ -40,6 +40,7 @@ from ..runtime.frames import Frame
 from ..limits import STEP_LIMIT
 from ..errors import RulesError
 from .program import Program
+from .zone_types import type_zones
 from ..runtime.randoms import shuffle as _shuffle
 from ..runtime.said import say
 from ..runtime import (RESUME_EXCHANGE, RESUME_FILL, RESUME_MOVE, _agg, _best_rt, _cards_in, _either, _everyone, _fire, _first, _grid_lines, _last, _lines_rt, _log_move, _minmax_rt, _nopick, _others_rt, _owner_rt, _places_rt, _position, _put, _random_rt, _top_rt, _triggered, as_list, learn, log_counter, move_cards, parse_ref, place_attr)
@@ -50,6 +51,7 @@ from ..runtime import (RESUME_EXCHANGE, RESUME_FILL, RESUME_MOVE, _agg, _best_rt
 def compile_game(checked: Checked) -> Program:
     G = graphmod.build(checked)
     prog = Program(checked, G)
+    prog.zone_types = type_zones(prog)
     _Compiler(prog, checked, G).run()
     return prog
 

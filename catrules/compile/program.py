@@ -59,6 +59,8 @@ class Program:
         self.graph = action_graph
         self.title = g.title
         self.path = g.path
+        #: the game file's text (runtime errors quote its lines)
+        self.source = getattr(g, "source", "") or ""
         self.version = g.version
         self.min_players = g.min_players
         self.max_players = g.max_players
@@ -100,7 +102,16 @@ class Program:
         self.old_pcs: dict = {}
         self.counters: list = []
         self.counter_kind: dict = {}
+        #: counter name -> "player" (one per player), "card" (one per card) or None (one)
+        self.counter_per = {c.name: "player" if c.per_player else "card" if c.per_card else None
+                            for c in g.counters}
         self.triggers: dict = {}          # zone index -> list of trigger tuples
+        #: per trigger (``trigger:N``): its game-file line and how errors name it
+        self.trigger_lines = [t.line for t in g.triggers]
+        self.trigger_labels = [t.label for t in g.triggers]
+        #: card type -> the zone indices where the rules can ever put a card of it
+        #: (:mod:`catrules.compile.zone_types`, set by the compiler)
+        self.zone_types: dict = {}
         self.score_items: list = []
         self.score_only_if: dict = {}     # score item -> f(options) for `= ... if OPTIONS`
         self._items_for: dict = {}

@@ -19,7 +19,7 @@ Generated code holds no text of the game file: names and texts become
 dictionary keys written with :func:`repr`, or objects bound in the
 namespace under names made here.  Each source line remembers the game-file
 line it comes from (:attr:`UnitWriter.lines`), so a runtime error names its
-line as the game file has it (:func:`error_line`).
+line as the game file has it (:func:`catrules.runtime.errors.error_line`).
 """
 
 from __future__ import annotations
@@ -252,15 +252,3 @@ class Suite:
         # blocks (the suite then ended by going to the block where the rest goes on)
         w.cur, w.indent = cur, indent
         return False
-
-
-def error_line(exc: BaseException, tables: dict) -> int:
-    """The game-file line of the innermost generated unit code ``exc`` passed through (0: none)."""
-    line = 0
-    tb = exc.__traceback__
-    while tb is not None:
-        table = tables.get(tb.tb_frame.f_code.co_filename)
-        if table is not None and 0 <= tb.tb_lineno < len(table) and table[tb.tb_lineno]:
-            line = table[tb.tb_lineno]
-        tb = tb.tb_next
-    return line

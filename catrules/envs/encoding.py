@@ -32,7 +32,6 @@ from ..errors import CatrulesError
 from ..runtime.decisions import TIE_RACE_OPTION
 from ..runtime.option_ids import NO, NONE, YES, card_id, is_numbered, number_id, player_id
 from ..runtime.zone_names import ZoneName
-from ..runtime.sampling import type_zones
 from ..check.types import kind_name
 
 #: Seeded random games played when a spec is made, to find what the game file does not say.
@@ -145,7 +144,7 @@ def _references(prog, players: int, kinds: set, seen_lines: dict) -> list:
     lay = prog.layout(players)
     unknown = "unknown" in kinds
     out = []
-    tz = type_zones(prog)
+    tz = prog.zone_types
     for s, sp in enumerate(lay.slot_spec):
         if sp.shape == "grid" and ("line" in kinds or unknown):
             out += [f"row:{s}:{i}" for i in range(sp.rows)] + [f"col:{s}:{j}" for j in range(sp.cols)]

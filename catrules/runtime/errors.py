@@ -54,6 +54,18 @@ def _expr_place(exc: BaseException):
     return found
 
 
+def error_line(exc: BaseException, tables: dict) -> int:
+    """The game-file line of the innermost generated unit code ``exc`` passed through (0: none)."""
+    line = 0
+    tb = exc.__traceback__
+    while tb is not None:
+        table = tables.get(tb.tb_frame.f_code.co_filename)
+        if table is not None and 0 <= tb.tb_lineno < len(table) and table[tb.tb_lineno]:
+            line = table[tb.tb_lineno]
+        tb = tb.tb_next
+    return line
+
+
 def describe_error(exc: BaseException) -> tuple:
     """(message, hint) in the language's words for a Python error raised by a running game."""
     text = str(exc)
@@ -70,71 +82,12 @@ def describe_error(exc: BaseException) -> tuple:
     if isinstance(exc, OverflowError):
         return "a number too big", f"numbers are limited to {NUMBER_LIMIT:,}"
     if isinstance(exc, KeyError):
-        key = exc.args[0] if exc.args else None
-        if isinstance(key, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
-            return (f"`{key}` has no value here", "it is set only on some paths (in a branch or a loop "
-                    "that did not run); set it before using it")
-        if key is None:
-            return "none is not a card", "check for none first (`if x != none`)"
-        if isinstance(key, bool):
-            return "true or false is not a card", "a card was expected here"
-        if isinstance(key, int):
-            return f"the number {key} is not a card", "a card was expected here"
-        return f"{_kind(type(key).__name__)} is not a card", "a card was expected here"
+        return _key_error(exc)
     if isinstance(exc, IndexError):
         return ("a position, player or card number out of range",
                 "check the number (players are counted from the first one; lists can be empty)")
     if isinstance(exc, TypeError):
-        m = re.search(r"unsupported operand type\(s\) for ([^:]+): '(\w+)' and '(\w+)'", text)
-        m2 = re.search(r'can only concatenate (\w+) \(not "(\w+)"\) to', text)
-        if m or m2:
-            op, a, b = m.groups() if m else ("+", m2.group(1), m2.group(2))
-            what = _arith(op.strip(), _kind(a), _kind(b))
-            if "none" in (_kind(a), _kind(b)):
-                return (f"a value here is none, so it cannot {what}",
-                        "check for none first (`if x != none`), or give the counter a start value")
-            return f"cannot {what}", "both sides must be numbers"
-        m = re.search(r"'([<>=]+)' not supported between instances of '(\w+)' and '(\w+)'", text)
-        if m:
-            _op, a, b = m.groups()
-            if a == b == "NoneType":
-                return ("two values here are none, so they cannot be compared",
-                        "check for none first (`if x != none`)")
-            if "NoneType" in (a, b):
-                other = _kind(b if a == "NoneType" else a)
-                return (f"a value here is none, so it cannot be compared with {other}",
-                        "check for none first (`if x != none`)")
-            return f"cannot compare {_kind(a)} with {_kind(b)}", "only numbers (or texts with texts) can be compared"
-        m = re.search(r"bad operand type for unary -: '(\w+)'", text)
-        if m:
-            return f"cannot negate {_kind(m.group(1))}", "`-` needs a number"
-        m = re.search(r"'(\w+)' object is not (iterable|subscriptable)", text)
-        if m:
-            k = _kind(m.group(1))
-            if k == "none":
-                return ("a value here is none where a list or a zone was expected",
-                        "check for none first (`if x != none`)")
-            return f"{k} where a list or a zone was expected", "use a zone, a list or `where`"
-        m = re.search(r"object of type '(\w+)' has no len\(\)", text)
-        if m:
-            return f"{_kind(m.group(1))} where a list or a zone was expected", "`count` needs a list or a zone"
-        m = re.search(r"unhashable type: '(\w+)'", text)
-        if m:
-            return f"{_kind(m.group(1))} where a single card was expected", "a single card was expected here"
-        m = re.search(r"argument of type '(\w+)' is not iterable", text)
-        if m:
-            return (f"`in` needs a list or a zone after it, not {_kind(m.group(1))}",
-                    "write `x in zone` or `x in [a, b]`")
-        m = re.search(r"'(\w+)' object cannot be interpreted as an integer", text)
-        if m:
-            return f"{_kind(m.group(1))} where a whole number was expected", "use a number here"
-        m = re.search(r"list indices must be integers or slices, not (\w+)", text)
-        if m:
-            k = _kind(m.group(1))
-            if k == "none":
-                return "a value here is none where a player was expected", "check for none first"
-            return f"{k} where a player was expected", "a player was expected here"
-        return "a value of the wrong kind here", "a card, a player, a number or a list was expected"
+        return _type_error(text)
     if isinstance(exc, ValueError):
         if "empty" in text:
             return "an empty list where a value was needed", "check `count(...) > 0` first"
@@ -146,6 +99,75 @@ def describe_error(exc: BaseException) -> tuple:
         k = _kind(m.group(1)) if m else "this value"
         return f"{k} has no such property", "check what kind of value is used here"
     return "the game failed here", ""
+
+
+def _key_error(exc: KeyError) -> tuple:
+    """(message, hint) for a missing key: an unset local, or a value where a card was expected."""
+    key = exc.args[0] if exc.args else None
+    if isinstance(key, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+        return (f"`{key}` has no value here", "it is set only on some paths (in a branch or a loop "
+                "that did not run); set it before using it")
+    if key is None:
+        return "none is not a card", "check for none first (`if x != none`)"
+    if isinstance(key, bool):
+        return "true or false is not a card", "a card was expected here"
+    if isinstance(key, int):
+        return f"the number {key} is not a card", "a card was expected here"
+    return f"{_kind(type(key).__name__)} is not a card", "a card was expected here"
+
+
+def _type_error(text: str) -> tuple:
+    """(message, hint) for a value of the wrong kind, from the text of Python's TypeError."""
+    m = re.search(r"unsupported operand type\(s\) for ([^:]+): '(\w+)' and '(\w+)'", text)
+    m2 = re.search(r'can only concatenate (\w+) \(not "(\w+)"\) to', text)
+    if m or m2:
+        op, a, b = m.groups() if m else ("+", m2.group(1), m2.group(2))
+        what = _arith(op.strip(), _kind(a), _kind(b))
+        if "none" in (_kind(a), _kind(b)):
+            return (f"a value here is none, so it cannot {what}",
+                    "check for none first (`if x != none`), or give the counter a start value")
+        return f"cannot {what}", "both sides must be numbers"
+    m = re.search(r"'([<>=]+)' not supported between instances of '(\w+)' and '(\w+)'", text)
+    if m:
+        _op, a, b = m.groups()
+        if a == b == "NoneType":
+            return ("two values here are none, so they cannot be compared",
+                    "check for none first (`if x != none`)")
+        if "NoneType" in (a, b):
+            other = _kind(b if a == "NoneType" else a)
+            return (f"a value here is none, so it cannot be compared with {other}",
+                    "check for none first (`if x != none`)")
+        return f"cannot compare {_kind(a)} with {_kind(b)}", "only numbers (or texts with texts) can be compared"
+    m = re.search(r"bad operand type for unary -: '(\w+)'", text)
+    if m:
+        return f"cannot negate {_kind(m.group(1))}", "`-` needs a number"
+    m = re.search(r"'(\w+)' object is not (iterable|subscriptable)", text)
+    if m:
+        k = _kind(m.group(1))
+        if k == "none":
+            return ("a value here is none where a list or a zone was expected",
+                    "check for none first (`if x != none`)")
+        return f"{k} where a list or a zone was expected", "use a zone, a list or `where`"
+    m = re.search(r"object of type '(\w+)' has no len\(\)", text)
+    if m:
+        return f"{_kind(m.group(1))} where a list or a zone was expected", "`count` needs a list or a zone"
+    m = re.search(r"unhashable type: '(\w+)'", text)
+    if m:
+        return f"{_kind(m.group(1))} where a single card was expected", "a single card was expected here"
+    m = re.search(r"argument of type '(\w+)' is not iterable", text)
+    if m:
+        return (f"`in` needs a list or a zone after it, not {_kind(m.group(1))}",
+                "write `x in zone` or `x in [a, b]`")
+    m = re.search(r"'(\w+)' object cannot be interpreted as an integer", text)
+    if m:
+        return f"{_kind(m.group(1))} where a whole number was expected", "use a number here"
+    m = re.search(r"list indices must be integers or slices, not (\w+)", text)
+    if m:
+        k = _kind(m.group(1))
+        if k == "none":
+            return "a value here is none where a player was expected", "check for none first"
+        return f"{k} where a player was expected", "a player was expected here"
+    return "a value of the wrong kind here", "a card, a player, a number or a list was expected"
 
 
 def rules_error(exc: BaseException, prog, line: int = 0, what: str = "") -> RulesError:
@@ -182,7 +204,7 @@ def located(exc: RulesError, prog, line: int, what: str = "") -> RulesError:
 
 def _quote(prog, line: int, col: int, what: str = "") -> str:
     """`` in WHAT (in `source line`, column C)`` for a message."""
-    source = getattr(getattr(getattr(prog, "checked", None), "game", None), "source", "") or ""
+    source = getattr(prog, "source", "") or ""
     lines = source.split("\n")
     src = ""
     if 1 <= line <= len(lines):

@@ -33,8 +33,7 @@ def note_choice(st, V: dict, index: int, player: int, value) -> None:
         return
     slot = st.loc[value]
     zone = st.layout.slot_zone[slot]
-    from .sampling import type_zones
-    tz = type_zones(prog)
+    tz = prog.zone_types
     ctype = prog.card_type
     shown = []
     for x in range(prog.card_count):

@@ -134,8 +134,15 @@ def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
         for s0, cs in groups:
             learn(st, cs, s0, slot)
         return False
+    return _move_watched(st, fr, cards, slot, where, key, trig)
+
+
+def _move_watched(st, fr, cards: list, slot: int, where, key, trig) -> bool:
+    """:func:`move_cards` card by card, where triggers watch, the game is logged, or the cards
+    go to a given place or a grid or lines: each card logged and its triggers set off as it arrives."""
+    log = st.log
     groups = []
-    lines = log is not None and lay.slot_shape[slot] == "lines"
+    lines = log is not None and st.layout.slot_shape[slot] == "lines"
     for i, c in enumerate(cards):
         if c is None:
             continue
@@ -216,7 +223,7 @@ def log_counter(st, name: str, owner, old, new) -> None:
     names = st.layout.slot_name
     ev = {"t": "counter", "name": name}
     if owner is not None:
-        if prog.checked.counters[name].per_card:
+        if prog.counter_per[name] == "card":
             ev["card"] = owner
             ev["zone"] = names[st.loc[owner]]
         else:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+from .places import describe
+
 
 class Said(tuple):
     """A text worked out into its parts (a tuple, so that it stays plain data)."""
@@ -76,7 +78,6 @@ def _value(st, out: list, kind: str, v) -> None:
             out.append({"card": v, "zone": st.layout.slot_name[st.loc[v]]})
     elif isinstance(v, str):
         if v[:4] in ("row:", "col:", "line", "plac"):
-            from . import describe
             _text(out, describe(st, v))
         else:
             _text(out, symbol_text(v, st.prog.display_names))

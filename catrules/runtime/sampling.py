@@ -1,9 +1,9 @@
 """Imagined games: a copy of a state consistent with what one player has seen.
 
 Bots search and the non-interference test redeal what a player cannot see
-(:meth:`catrules.runtime.state.State.sample_for`).  This module works out where each
-card type can ever be (:func:`type_zones`, from the game file), deals the
-unknown cards again among the places they may be (:func:`redeal`) and renames
+(:meth:`catrules.runtime.state.State.sample_for`).  This module deals the unknown cards
+again among the places they may be (:func:`redeal`; where each card type can ever be was
+worked out when the game was compiled: ``Program.zone_types``) and renames
 every reference to a card that moved, so the copy stays a game the rules could
 have produced.  Nothing here knows any game.
 """
@@ -12,129 +12,10 @@ from __future__ import annotations
 
 import random
 
-from typing import TYPE_CHECKING
-
 from .randoms import shuffler as _shuffler
 from .frames import cards_in
 from .inference import exclusions
 from .option_ids import card_id, card_of
-
-if TYPE_CHECKING:
-    from .state import State
-
-def type_zones(prog) -> dict:
-    """Card type -> the zone indices where the rules can ever put a card of that type.
-
-    Worked out once per program from the game file: a type starts in its own zone, and goes
-    wherever a ``move``, ``fill``, ``exchange`` or ``allot`` may take a card of it.  The types
-    a statement moves come from its card expression (a zone gives the types that may be in
-    it, a variable the types of what it is bound to); where that is not clear, every type;
-    a move to a place may go to any ``lines`` zone.  Repeated until nothing changes.
-    """
-    cached = prog.__dict__.get("_type_zones")
-    if cached is not None:
-        return cached
-    from ..lang import ast
-    ck = prog.checked
-    g = ck.game
-    names = ck.names
-    every = frozenset(prog.cards_of_type)
-    zones_of: dict = {}
-    for ct in g.cards:
-        zones_of.setdefault(ct.name, set()).add(ck.zones[ct.zone].index)
-    lines_zones = {z.index for z in ck.zones.values() if z.shape == "lines"}
-    units = g.bodies
-    nodes = list(ast.walk(units))
-    binds: dict = {}                       # local name -> expressions it is bound to
-    for t in g.triggers:
-        binds.setdefault(t.var, []).append(("zone", ck.zones[t.zone].index))
-    params = {a.name: a.params for a in g.actions}
-    for n in nodes:
-        if isinstance(n, (ast.Choose, ast.Together, ast.ForEach)):
-            binds.setdefault(n.var, []).append(n.source)
-        elif isinstance(n, ast.Assign) and n.name not in ck.counters:
-            binds.setdefault(n.name, []).append(n.value)
-        elif isinstance(n, ast.Do):
-            for k, a in zip(params.get(n.action, ()), n.args):
-                binds.setdefault(k, []).append(a)
-
-    def in_zone(zi):
-        return {t for t, zs in zones_of.items() if zi in zs}
-
-    def types(e, seen=()):
-        if isinstance(e, tuple):                       # ("zone", index): a trigger's card
-            return in_zone(e[1])
-        if e is None or (isinstance(e, ast.Const) and e.value is None):
-            return set()
-        if isinstance(e, ast.Where):
-            return types(e.source, seen)
-        if isinstance(e, (ast.Name, ast.Of)):
-            r = names.get(id(e))
-            if r and r[0] == "zone":
-                return in_zone(r[1].index)
-            if r and r[0] == "cardtype":
-                return {r[1]} if r[1] in every else set(every)
-            if r and r[0] == "local" and isinstance(e, ast.Name) and e.name in binds and e.name not in seen:
-                out = set()
-                for b in binds[e.name]:
-                    out |= types(b, seen + (e.name,))
-                return out
-            return set(every)
-        if isinstance(e, ast.Call) and e.name in ("top", "first", "last", "best", "worst", "random",
-                                                   "bottom") and e.args:
-            return types(e.args[0], seen)
-        if isinstance(e, ast.ListExpr):
-            out = set()
-            for x in e.items:
-                out |= types(x, seen)
-            return out
-        if isinstance(e, ast.IfElse):
-            return types(e.then, seen) | types(e.other, seen)
-        return set(every)
-
-    def dests(e):
-        if isinstance(e, ast.Call) and e.name == "bottom" and e.args:
-            return dests(e.args[0])
-        r = names.get(id(e))
-        if isinstance(e, (ast.Name, ast.Of)) and r and r[0] == "zone":
-            return {r[1].index}
-        return set(lines_zones)                        # a place: in some lines zone
-
-    def zone_of(e):
-        r = names.get(id(e))
-        return {r[1].index} if r and r[0] == "zone" else {z.index for z in ck.zones.values()}
-
-    changed = True
-    while changed:
-        changed = False
-
-        def add(ts, zs):
-            nonlocal changed
-            for t in ts:
-                if not zs <= zones_of[t]:
-                    zones_of[t] |= zs
-                    changed = True
-        for n in nodes:
-            if isinstance(n, ast.Move):
-                add(types(n.cards), dests(n.dest))
-            elif isinstance(n, ast.Fill):
-                add(types(n.source), zone_of(n.zone))
-            elif isinstance(n, ast.Allot):
-                src, into = zone_of(n.source), zone_of(n.into)
-                for a_, b_ in ((src, into), (into, src)):
-                    ts = set()
-                    for zi in a_:
-                        ts |= in_zone(zi)
-                    add(ts, b_)
-            elif isinstance(n, ast.Exchange):
-                for a_, b_ in ((n.first, n.second), (n.second, n.first)):
-                    zs = set()
-                    for t in types(b_):
-                        zs |= zones_of[t]
-                    add(types(a_), zs)
-    out = {t: frozenset(zs) for t, zs in zones_of.items()}
-    prog._type_zones = out
-    return out
 
 
 def redeal(st, player: int, rng: random.Random) -> None:
@@ -153,7 +34,7 @@ def redeal(st, player: int, rng: random.Random) -> None:
         _card_ids(pend["options"][player], shown, prog.card_count)
         _card_ids(pend["chosen"][player], shown, prog.card_count)
     pinned |= shown
-    tz = type_zones(prog)
+    tz = prog.zone_types
     ctype = prog.card_type
     groups: dict = {}                       # where the cards may be -> (cards, their slots)
     z = st.z
@@ -250,7 +131,7 @@ def _card_ids(v, out: set, count: int) -> None:
             _card_ids(x, out, count)
 
 
-def _referenced_unsure(st: "State") -> set:
+def _referenced_unsure(st) -> set:
     """Card ids held by values whose kind is not known to be card or not card (such a card
     stays where it is when a state is sampled, since renaming a number would break the game)."""
     prog = st.prog
@@ -287,7 +168,7 @@ def _ren_id(oid, perm):
     return oid if c is None else card_id(perm.get(c, c))
 
 
-def _rename(st: "State", perm: dict, slots=None) -> None:
+def _rename(st, perm: dict, slots=None) -> None:
     """Rename cards everywhere: card ``old`` becomes ``perm[old]`` (a permutation), in the
     zones (only ``slots``, if given: the cards renamed lie there) and in every value that holds
     cards (by its kind)."""
@@ -317,11 +198,11 @@ def _rename(st: "State", perm: dict, slots=None) -> None:
                 V[k] = [perm.get(v[0], v[0])] + v[1:]
             elif kinds.get(k) == "card":
                 V[k] = _ren(v, perm)
-    per_card = {c.name for c in prog.checked.game.counters if c.per_card}
+    per = prog.counter_per
     for name in list(st.c):
         v = st.c[name]
         card_valued = prog.counter_kind.get(name) == "card"
-        if name in per_card:
+        if per.get(name) == "card":
             col = list(v)
             for old, new in perm.items():
                 col[new] = v[old]

@@ -21,13 +21,13 @@ from typing import Iterable, Optional
 from ..errors import IllegalChoice, RulesError, SaveError
 from ..limits import FRAME_LIMIT, STATE_FORMAT
 from .decisions import Decision, Option  # noqa: F401  (Option: imported from here by users)
-from .frames import Frame, cards_in
+from .frames import Frame, cards_in  # noqa: F401  (cards_in: imported from here by users)
 from .inference import note_choice
-from .errors import _RUNTIME_ERRORS, _STOPS, _quote, _reraise, describe_error, located, rules_error
-from .randoms import CopyOnWrite, rng_in, rng_out
+from .errors import (_RUNTIME_ERRORS, _STOPS, _quote, _reraise, describe_error, error_line, located,
+                     rules_error)
+from .randoms import CopyOnWrite
 from .saved_state import check_saved
-from ..compile.units import error_line
-from . import scoring
+from . import scoring, state_fields
 
 
 
@@ -50,9 +50,8 @@ class State:
     None otherwise.
     """
 
-    __slots__ = ("prog", "n", "options", "seed", "z", "loc", "c", "frames", "pending_",
-                 "_rng", "_rng_frozen", "_trng", "_trng_frozen", "over", "decisions", "history", "log", "actor",
-                 "layout", "steps", "ask_forced", "known", "auto", "memo", "facts")
+    #: the fields, each listed once with how it is copied and saved: :data:`state_fields.FIELDS`
+    __slots__ = state_fields.slot_names()
 
     #: the game's random source (shuffles, draws) and the one of bots' race times; a clone
     #: shares them with its original until either draws (:mod:`catrules.runtime.randoms`)
@@ -65,9 +64,8 @@ class State:
             log: bool = False, ask_forced: bool = False) -> "State":
         prog.check_start(players, options)
         st = cls()
+        state_fields.start(st)              # the fields every game starts the same way
         st.ask_forced = bool(ask_forced)
-        st.auto = None
-        st.memo = None
         st.prog = prog
         st.n = players
         st.options = sorted(set(options))
@@ -80,18 +78,7 @@ class State:
         # per card, the players who know which slot it is in (a bitmask); the game file
         # says where every card starts, so everyone knows at first
         st.known = [(1 << players) - 1] * prog.card_count
-        # what choices showed of where cards are not (catrules.runtime.inference), as a tuple:
-        # a copy shares it
-        st.facts = ()
         st.log = [] if log else None
-        st.actor = None
-        st.c = {}
-        st.frames = []
-        st.pending_ = None
-        st.over = False
-        st.decisions = 0
-        st.history = []
-        st.steps = 0
         for cid, zid in enumerate(prog.initial_zone):
             slot = st.layout.base[zid]
             st.z[slot].append(cid)
@@ -114,32 +101,9 @@ class State:
         st.run()
         return st
 
-    def clone(self) -> "State":
-        st = State.__new__(State)
-        st.prog = self.prog
-        st.n = self.n
-        st.options = self.options
-        st.seed = self.seed
-        st.z = [s[:] if not s or type(s[0]) is not list else [x[:] for x in s] for s in self.z]
-        st.loc = list(self.loc)
-        st.known = list(self.known) if self.known is not None else None
-        st.facts = self.facts
-        st.c = {k: (list(v) if type(v) is list else v) for k, v in self.c.items()}
-        st.frames = [f.copy() for f in self.frames]
-        st.pending_ = _copy_pending(self.pending_)
-        st._rng, st._rng_frozen = None, State.rng.share(self)
-        st._trng, st._trng_frozen = None, State.trng.share(self)
-        st.over = self.over
-        st.decisions = self.decisions
-        st.history = list(self.history)
-        st.log = list(self.log) if self.log is not None else None
-        st.actor = self.actor
-        st.layout = self.layout
-        st.steps = self.steps
-        st.ask_forced = self.ask_forced
-        st.auto = None                     # a copy is played by whoever holds it
-        st.memo = None
-        return st
+    #: a copy to play on: each field copied as :data:`state_fields.FIELDS` says, written out once
+    #: as Python source (a searching bot clones thousands of states a second)
+    clone = state_fields.clone_function(globals())
 
     # ------------------------------------------------------------ running
     def run(self) -> None:
@@ -493,7 +457,7 @@ class State:
           it has not moved since the game file put it there), stays in that slot; the order of a
           slot ``player`` cannot see is shuffled (they do not know it).
         * Every other card trades places at random with the other unknown cards that may be in
-          the same zones (:func:`catrules.runtime.sampling.type_zones`: where the rules can ever put a card of its type),
+          the same zones (``Program.zone_types``: where the rules can ever put a card of its type),
           so a token never lands in a hand that only ever holds cards.  Such a trade *renames*
           the cards: whatever referred to the card at a place (a counter of cards, a frame
           variable of a known card kind, a pending decision's options) refers to the new card
@@ -537,18 +501,8 @@ class State:
 
     # -------------------------------------------------------- serialisation
     def to_dict(self) -> dict:
-        d = {
-            "format": STATE_FORMAT, "players": self.n, "options": list(self.options), "seed": self.seed,
-            "zones": self.z, "counters": self.c,
-            "frames": [[f.key, f.pc, f.vars, f.depth] for f in self.frames],
-            "pending": self.pending_, "rng": rng_out(State.rng.state(self)),
-            "trng": rng_out(State.trng.state(self)),
-            "over": self.over, "decisions": self.decisions, "history": self.history, "steps": self.steps,
-            "actor": self.actor, "ask_forced": self.ask_forced, "known": self.known_now(),
-        }
-        if self.facts:                  # what choices showed (a save of a game that has none is as before)
-            d["facts"] = [[s, sorted(cards), c, pl] for s, cards, c, pl in self.facts]
-        return d
+        """The state as plain data (JSON), its fields in the order of :data:`state_fields.FIELDS`."""
+        return state_fields.save(self, STATE_FORMAT)
 
     @classmethod
     def from_dict(cls, prog, d: dict) -> "State":
@@ -570,33 +524,7 @@ class State:
     @classmethod
     def _from_dict(cls, prog, d: dict) -> "State":
         st = cls.__new__(cls)
-        st.prog = prog
-        st.n = d["players"]
-        st.options = list(d["options"])
-        st.seed = d["seed"]
-        st.layout = prog.layout(st.n)
-        st.z = d["zones"]
-        st.loc = [0] * prog.card_count
-        for s, zone in enumerate(st.z):
-            for c in cards_in(zone):
-                st.loc[c] = s
-        known = d.get("known")          # saves from before it was kept: everyone knows
-        st.known = list(known) if known is not None else [(1 << st.n) - 1] * prog.card_count
-        st.facts = tuple((s, frozenset(cards), c, pl) for s, cards, c, pl in d.get("facts", ()))
-        st.c = d["counters"]
-        st.frames = [Frame(k, pc, v, depth) for k, pc, v, depth in d["frames"]]
-        st.pending_ = d["pending"]
-        st.rng = rng_in(d["rng"])
-        st.trng = rng_in(d["trng"])
-        st.over = d["over"]
-        st.decisions = d["decisions"]
-        st.history = d["history"]
-        st.steps = d.get("steps", 0)
-        st.actor = d.get("actor")
-        st.ask_forced = bool(d.get("ask_forced", False))
-        st.auto = None
-        st.memo = None
-        st.log = None
+        state_fields.load(st, prog, d)
         return st
 
 

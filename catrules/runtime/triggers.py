@@ -34,7 +34,7 @@ def _fire(st, fr, fired) -> bool:
         labels = [k for k in _chain_labels(st)] + [fired[0][0]]
         raise RulesError(f"a chain of triggered effects went {CHAIN_LIMIT} links deep and was stopped: "
                          + " -> ".join(_trigger_label(prog, k) for k in labels[-6:]),
-                         prog.checked.game.triggers[int(fired[0][0].split(":")[1])].line, prog.path,
+                         prog.trigger_lines[int(fired[0][0].split(":")[1])], prog.path,
                          "give the trigger a guard (`if ...`) so that the chain ends")
     for key, V in reversed(fired):
         st.frames.append(Frame(key, 0, V, depth))
@@ -46,4 +46,4 @@ def _chain_labels(st):
 
 
 def _trigger_label(prog, key: str) -> str:
-    return prog.checked.game.triggers[int(key.split(":")[1])].label
+    return prog.trigger_labels[int(key.split(":")[1])]

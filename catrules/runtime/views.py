@@ -37,13 +37,12 @@ def view(prog, st, p) -> dict:
             e["cards"] = [prog.card_dicts[c] for c in content] if vis else None
         zones.append(e)
     counters = {}
-    for name, _pp, _i in prog.counters:
+    for name, per, _i in prog.counters:
         v = st.c[name]
         kind = prog.counter_kind.get(name)
-        decl = prog.checked.counters[name]
-        if isinstance(v, list) and decl.per_player:
+        if isinstance(v, list) and per == "player":
             counters[name] = [_show(prog, st, kind, x, p) for x in v]
-        elif decl.per_card:     # only the cards that have a value, keyed by card id
+        elif per == "card":     # only the cards that have a value, keyed by card id
             vis = st.layout.visible
             counters[name] = {str(i): _show(prog, st, kind, x, p) for i, x in enumerate(v)
                               if x is not None and vis(st.loc[i], p)}

@@ -1,0 +1,150 @@
+"""The fields of a game's state, each listed once: how a copy, a save and a new game treat it.
+
+A :class:`~catrules.runtime.state.State` is plain data.  :data:`FIELDS` names each of its
+fields with how :meth:`State.clone` copies it, the key a save keeps it under (the keys of
+:meth:`State.to_dict` come in the table's order; none: not saved, worked out again on load),
+how it is saved and loaded where that is not the value itself, and the value a new game
+starts with where that does not come from :meth:`State.new`'s arguments.  The state's
+``__slots__``, its clone, its save and its load are all made from this one table.
+
+A bot that searches clones states thousands of times a second, so the clone is written out
+as Python source from the table, once, and runs as fast as one written by hand.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable, NamedTuple, Optional
+
+from .frames import Frame, cards_in
+from .randoms import rng_in, rng_out
+
+#: ``start`` of a field that :meth:`State.new` sets from its arguments
+FROM_NEW = object()
+
+
+class Field(NamedTuple):
+    name: str                          # the attribute
+    copy: str                          # how a clone takes it: a key of _COPIES
+    key: Optional[str] = None          # its key in a save; None: not saved
+    start: Any = FROM_NEW              # its value in a new game (copied: a new list each time)
+    save: Optional[Callable] = None    # f(state) -> what a save keeps (None: the value itself)
+    load: Optional[Callable] = None    # f(saved, state, prog) -> the value (None: saved[key], else start)
+    optional: bool = False             # left out of a save while empty (saves from before it was kept)
+
+
+def _locations(d, st, prog) -> list:
+    loc = [0] * prog.card_count
+    for s, zone in enumerate(st.z):
+        for c in cards_in(zone):
+            loc[c] = s
+    return loc
+
+
+def _known(d, st, prog) -> list:
+    known = d.get("known")          # saves from before it was kept: everyone knows
+    return list(known) if known is not None else [(1 << st.n) - 1] * prog.card_count
+
+
+FIELDS = (
+    Field("prog", "same", load=lambda d, st, prog: prog),
+    Field("n", "same", "players"),
+    Field("options", "same", "options", save=lambda st: list(st.options),
+          load=lambda d, st, prog: list(d["options"])),
+    Field("seed", "same", "seed"),
+    Field("layout", "same", load=lambda d, st, prog: prog.layout(st.n)),
+    Field("z", "zones", "zones"),
+    Field("loc", "list", load=_locations),
+    Field("c", "counters", "counters", start={}),
+    Field("frames", "frames", "frames", start=[],
+          save=lambda st: [[f.key, f.pc, f.vars, f.depth] for f in st.frames],
+          load=lambda d, st, prog: [Frame(k, pc, v, depth) for k, pc, v, depth in d["frames"]]),
+    Field("pending_", "pending", "pending", start=None),
+    # the game's random source (shuffles, draws) and the one of bots' race times
+    Field("rng", "random", "rng", save=lambda st: rng_out(type(st).rng.state(st)),
+          load=lambda d, st, prog: rng_in(d["rng"])),
+    Field("trng", "random", "trng", save=lambda st: rng_out(type(st).trng.state(st)),
+          load=lambda d, st, prog: rng_in(d["trng"])),
+    Field("over", "same", "over", start=False),
+    Field("decisions", "same", "decisions", start=0),
+    Field("history", "list", "history", start=[]),
+    Field("steps", "same", "steps", start=0, load=lambda d, st, prog: d.get("steps", 0)),
+    Field("actor", "same", "actor", start=None, load=lambda d, st, prog: d.get("actor")),
+    Field("ask_forced", "same", "ask_forced", load=lambda d, st, prog: bool(d.get("ask_forced", False))),
+    Field("known", "list or none", "known", save=lambda st: st.known_now(), load=_known),
+    # what choices showed (catrules.runtime.inference), as a tuple: a copy shares it
+    Field("facts", "same", "facts", start=(), optional=True,
+          save=lambda st: [[s, sorted(cards), c, pl] for s, cards, c, pl in st.facts],
+          load=lambda d, st, prog: tuple((s, frozenset(cards), c, pl) for s, cards, c, pl in d.get("facts", ()))),
+    Field("log", "list or none", load=lambda d, st, prog: None),
+    Field("auto", "start", start=None),    # a copy is played by whoever holds it
+    Field("memo", "start", start=None),
+)
+
+
+def slot_names(fields=FIELDS) -> tuple:
+    """The ``__slots__`` of the fields: a random source keeps two (see
+    :class:`catrules.runtime.randoms.CopyOnWrite`: its own and a frozen one)."""
+    out = []
+    for f in fields:
+        out += [f"_{f.name}", f"_{f.name}_frozen"] if f.copy == "random" else [f.name]
+    return tuple(out)
+
+
+#: Per way of copying, the clone's line for field ``{f}``.
+_COPIES = {
+    "same": "st.{f} = self.{f}",
+    "list": "st.{f} = list(self.{f})",
+    "list or none": "st.{f} = list(self.{f}) if self.{f} is not None else None",
+    # a slot's cards, or a zone of lines' lines
+    "zones": "st.{f} = [s[:] if not s or type(s[0]) is not list else [x[:] for x in s] for s in self.{f}]",
+    "counters": "st.{f} = {{k: (list(v) if type(v) is list else v) for k, v in self.{f}.items()}}",
+    "frames": "st.{f} = [f.copy() for f in self.{f}]",
+    "pending": "st.{f} = _copy_pending(self.{f})",
+    "random": "st._{f}, st._{f}_frozen = None, State.{f}.share(self)",
+    "start": "st.{f} = {start!r}",
+}
+
+
+def clone_function(namespace: dict, fields=FIELDS):
+    """``State.clone`` written out from the table; ``namespace``: the globals it runs in (the
+    state module's, where ``State`` and ``_copy_pending`` are)."""
+    lines = ["def clone(self):", "    st = State.__new__(State)"]
+    lines += ["    " + _COPIES[f.copy].format(f=f.name, start=f.start) for f in fields]
+    lines.append("    return st")
+    code = compile("\n".join(lines) + "\n", "<State.clone>", "exec")
+    local: dict = {}
+    exec(code, namespace, local)
+    fn = local["clone"]
+    fn.__doc__ = "A copy of the state to play on, sharing what neither changes (see state_fields)."
+    return fn
+
+
+def start(st) -> None:
+    """Set the fields every new game starts the same way."""
+    for f in FIELDS:
+        if f.start is not FROM_NEW:
+            setattr(st, f.name, copy.copy(f.start))
+
+
+def save(st, fmt: int) -> dict:
+    """The saved fields of ``st`` as plain data, format ``fmt`` first."""
+    d = {"format": fmt}
+    for f in FIELDS:
+        if f.key is None or (f.optional and not getattr(st, f.name)):
+            continue
+        d[f.key] = f.save(st) if f.save is not None else getattr(st, f.name)
+    return d
+
+
+def load(st, prog, d: dict) -> None:
+    """Set every field of the new ``st`` from ``d`` (a save of a game of ``prog``), in the
+    table's order (a field may use those before it)."""
+    for f in FIELDS:
+        if f.load is not None:
+            v = f.load(d, st, prog)
+        elif f.key is not None:
+            v = d[f.key]
+        else:
+            v = copy.copy(f.start)
+        setattr(st, f.name, v)
