@@ -39,6 +39,11 @@ class Game:
     def path(self) -> str:
         return self.program.path
 
+    @path.setter
+    def path(self, path: str) -> None:
+        """The name logs and errors give the game file (a copy loaded elsewhere keeps its first name)."""
+        self.program.path = path
+
     @property
     def source(self) -> str:
         """The game file's text (empty if it was not kept)."""
@@ -78,6 +83,31 @@ class Game:
     def display_names(self) -> dict:
         """How the game writes its symbols for people (``show wild_card as "WILD!"``)."""
         return self.program.display_names
+
+    @property
+    def checked(self):
+        """The checked game (its syntax tree and name tables), for tools that read the rules
+        themselves: the rules summary, the vocabulary of an RL environment."""
+        return self.program.checked
+
+    @property
+    def has_tallies(self) -> bool:
+        """Whether the rules tally the scores during the game (``tally``), not only at the end."""
+        return self.program.tallies
+
+    def counter_kind(self, name: str) -> Optional[str]:
+        """What kind of value counter ``name`` holds (``"card"``, ``"player"``, ...; None if unknown)."""
+        return self.program.counter_kind.get(name)
+
+    def score_items_for(self, options) -> list:
+        """The score items of a game played with ``options``, ``(name, counted)`` each (an item
+        with ``if OPTIONS`` exists only in games where they hold)."""
+        return [(name, counted) for name, counted, _fn in self.program.items_for(tuple(options))]
+
+    def check_start(self, players: int, options=()) -> None:
+        """Raise :class:`~catrules.errors.CatrulesError`, saying why, unless a game can start with
+        ``players`` and ``options``."""
+        self.program.check_start(players, options)
 
     def card(self, card_id: int) -> dict:
         """A card's attributes (``id``, ``type``, ``label`` and its own)."""

@@ -26,7 +26,7 @@ _SEES = {"public": "everyone", "owner": "its owner only", "hidden": "nobody (onl
 
 def summary(game) -> str:
     """The Markdown summary of a loaded game (:class:`catrules.api.Game`)."""
-    checked = game.program.checked
+    checked = game.checked
     g = checked.game
     out: list = [f"# {g.title}", ""]
     out.append(f"A game for {_players(g)}, generated from `{Path(g.path).name}`.")

@@ -283,7 +283,7 @@ def spec(game, players: int, options=(), explore: int = EXPLORE_GAMES, extra_act
         raise CatrulesError(f"players must be a whole number, not {players!r}")
     if not isinstance(explore, int) or explore < 0:
         raise CatrulesError(f"explore must be a number of games (0 or more), not {explore!r}")
-    source = getattr(g.program.checked.game, "source", "") or ""
+    source = g.source
     key = (str(Path(g.path).resolve()) if g.path else "", hashlib.sha256(source.encode()).hexdigest(),
            players, tuple(sorted(set(options))), explore, tuple(extra_actions))
     sp = _SPECS.get(key)

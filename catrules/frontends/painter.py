@@ -398,7 +398,7 @@ class Painter:
             name += f" of {self.card(ev['card']).plain}"
         out = Text(f"{name}: ", style="dim")
         v = ev.get("value")
-        kind = self.game.program.counter_kind.get(ev.get("name")) if self.game is not None else None
+        kind = self.game.counter_kind(ev.get("name")) if self.game is not None else None
         if ev.get("hidden"):
             out.append("a card you cannot see", style="dim")
         elif kind == "card" and isinstance(v, int) and not isinstance(v, bool):

@@ -262,7 +262,7 @@ class TableApp(App):
                 title = "if it ended now"
             elif tally is None:
                 return Text("scores are counted at the end" + (" (and at each tally)" if p.game is not None
-                                                                 and p.game.program.tallies else ""),
+                                                                 and p.game.has_tallies else ""),
                             style="dim")
             else:
                 rows = [(pl, r.get("total")) for pl, r in enumerate(tally.get("totals", []))]

@@ -167,7 +167,7 @@ class PlayBalance:
             raise CatrulesError("the game stopped before its end")
         rows = st.scores()
         won = tuple(st.winners(rows))
-        names = [n for n, _c, _f in game.program.items_for(st.options)]
+        names = [n for n, _c in game.score_items_for(st.options)]
         totals = tuple(_number(r["total"]) for r in rows)
         items = tuple(tuple(_number(r.get(n)) for n in names) for r in rows)
         changes, codes = track.drama(won)
@@ -477,10 +477,10 @@ def balance(game, players: int, games: int, seed: int = 1, bots: Sequence[str] |
                              "without it and with it")
         conditions.append(tuple(sorted(options + [compare_option])))
     for cond in conditions:
-        game.program.check_start(players, cond)        # a wrong player count or option fails here
+        game.check_start(players, cond)        # a wrong player count or option fails here
     items = [(c, MAIN, i) for c in range(len(conditions)) for i in range(games)]
     items += [(c, SKILL, j) for c in range(len(conditions)) for j in range(skill_games)]
-    tallies = [Tally(players, specs, list(c), [(n, k) for n, k, _f in game.program.items_for(c)])
+    tallies = [Tally(players, specs, list(c), game.score_items_for(c))
                for c in conditions]
     tell = None if progress is None else (lambda done: progress(done, len(items)))
     start = time.perf_counter()

@@ -110,7 +110,7 @@ class GameText:
     @classmethod
     def of(cls, game) -> "GameText":
         """The text of a loaded :class:`~catrules.api.Game` (and of its base files)."""
-        tree = game.program.checked.game
+        tree = game.checked.game
         path = str(game.path)
         if not tree.sources:            # no base file: the text alone is the game
             text = cls(path, ((path, tree.source),))
@@ -145,7 +145,7 @@ class GameText:
                 f.parent.mkdir(parents=True, exist_ok=True)
                 f.write_text(text, encoding="utf-8")
             game = load_game(Path(tmp, self.files[0][0]))
-        game.program.path = self.path       # as it was named: logs and errors say so
+        game.path = self.path       # as it was named: logs and errors say so
         return game
 
 

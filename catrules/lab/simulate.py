@@ -164,7 +164,7 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
     workers = resolve_jobs(jobs)
     specs = _seat_specs(seats, players)
     options = sorted(set(options))
-    game.program.check_start(players, options)     # a wrong player count or option fails here
+    game.check_start(players, options)     # a wrong player count or option fails here
     if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < players):
         raise ValueError(f"the viewer must be one of the {players} players, not {viewer!r}")
 
