@@ -20,6 +20,7 @@ from typing import Callable, Optional
 
 from ..errors import RulesError
 from .seats import Choice
+from ..runtime.decisions import UNANSWERED
 from ..runtime.inference import note_choice
 
 
@@ -76,15 +77,15 @@ class Autoplay:
     def __call__(self, st, p: dict):
         """Answer the pending decision ``p`` (any kind) as :meth:`Match.step` would: every seat
         still to answer is asked, in seat order, before any answer is taken.  None: go on."""
-        chosen, kind, pickers, values = p["chosen"], p["kind"], self.pickers, st._values
-        option_id, okind = st.prog.option_id, p["okind"]
+        chosen, kind, pickers, values = p.chosen, p.kind, self.pickers, st._values
+        option_id, okind = st.prog.option_id, p.okind
         try:
             while True:
                 if self.after is not None:
                     self.after()
                 answers = []
-                for pl in p["players"]:
-                    if chosen[pl] == "?":
+                for pl in p.players:
+                    if chosen[pl] is UNANSWERED:
                         vals = values(p, pl)
                         pick = pickers[pl]
                         i, t = pick(st, pl, vals, kind) if pick is not None else self._decide(st, pl, p)

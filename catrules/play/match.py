@@ -261,7 +261,7 @@ class Match:
 
     def _is_race(self) -> bool:
         p = self.state.pending_
-        return bool(p and p["kind"] == "race")
+        return bool(p and p.kind == "race")
 
     # ------------------------------------------------------------- running
     def flush_events(self) -> None:
@@ -474,20 +474,20 @@ def follow(st: State, me: int, depth: int) -> Outcome:
         p = st.pending_
         if p is None:
             return _outcome(st)
-        if p["kind"] == "choose":
-            pl = next((q for q in p["players"] if p["chosen"][q] == "?"), me)
+        if p.kind == "choose":
+            pl = next((q for q in p.players if p.awaits(q)), me)
             if pl != me and len(st._values(p, pl)) > 1:
                 return _outcome(st)         # another player's choice: as far as one can tell
         ds = st.pending()
-        if p["kind"] != "choose" and me not in [d.player for d in ds]:
+        if p.kind != "choose" and me not in [d.player for d in ds]:
             for d in ds:
                 st.apply(d.player, d.default or d.options[0].id, 0.6 if d.timed else None)
             continue
-        if p["kind"] == "choose" and len(ds[0].options) == 1:
+        if p.kind == "choose" and len(ds[0].options) == 1:
             st.apply(ds[0].player, ds[0].options[0].id)      # a forced choice: it plays itself
             continue
         break
-    if depth <= 0 or p["kind"] != "choose" or ds[0].player != me:
+    if depth <= 0 or p.kind != "choose" or ds[0].player != me:
         return _outcome(st)
     best, best_lead = None, None
     for o in ds[0].options:
