@@ -186,13 +186,12 @@ class ISMCTSBot(Seat):
             p = st.pending_
             if p is None:
                 break
-            chosen = p["chosen"]
-            pl = me if first else next(q for q in p["players"] if chosen[q] == "?")
+            pl = me if first else next(q for q in p.players if p.awaits(q))
             first = False
             vals = st._values(p, pl)
-            okind = p["okind"]
+            okind = p.okind
             ids = [st.prog.option_id(okind, v) for v in vals]
-            timed = p["kind"] == "race"
+            timed = p.kind == "race"
             if len(ids) == 1:
                 st.apply(pl, ids[0], _race_time(st, 1) if timed else None)
                 continue

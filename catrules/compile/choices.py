@@ -1,9 +1,9 @@
 """Compiling choices: one player's choice, a menu, secret and race choices, and how a
-pending decision is kept.
+pending decision (:class:`~catrules.runtime.decisions.Pending`) is built.
 
 Part of the compiler (:mod:`catrules.compile.compiler`, whose ``_Compiler`` mixes
 :class:`ChoiceStatements` in).  A choice pauses the game with a *pending
-decision*, plain data saved with the state; a forced choice (one legal option,
+decision*, saved with the state; a forced choice (one legal option,
 or none) is a decision like any other (:func:`_ask_one`).  ``secretly`` and
 ``race`` choices ask several players at once, then loop over their answers
 (:meth:`ChoiceStatements.s_Together`), on the same helpers.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..lang import ast
 from ..errors import RulesError
-from ..runtime.decisions import _ask_one, _pending
+from ..runtime.decisions import UNANSWERED, Pending, _ask_one
 from .units import Suite
 from ..runtime.places import as_list
 
@@ -186,21 +186,21 @@ class ChoiceStatements:
                 if optional:
                     o = o + [None]          # `may choose`: "not me" sits the race out
                 # everyone named is asked, with one option or none too: nobody learns who was forced
-                opts[pl], dflt[pl], chosen[pl] = (o or [None]), d, "?"
+                opts[pl], dflt[pl], chosen[pl] = (o or [None]), d, UNANSWERED
                 if needs is not None:
                     needs[pl] = need(st, V)
                     if needs[pl] == 0:
                         chosen[pl] = []
             who = [pl for pl in who if chosen[pl] is not None]
-            p = _pending(mode, who, opts, dflt, chosen, kind, var, slot, line, prompt, False, needs, ask)
+            p = Pending(mode, who, opts, dflt, chosen, kind, var, slot, line, prompt, False, needs, ask)
             if optional:
-                p["optional"] = True
+                p.optional = True
             V[idx] = 0
-            if "?" not in chosen:               # those not asked hold None or []
+            if UNANSWERED not in chosen:        # those not asked hold None or []
                 st._resolve(p)
                 return None
             for pl in who:
-                if chosen[pl] == "?" and st.answer_forced(p, pl):
+                if chosen[pl] is UNANSWERED and st.answer_forced(p, pl):
                     return None
             st.pending_ = p
             if auto is not None:

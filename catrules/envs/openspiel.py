@@ -286,14 +286,14 @@ def _answer_again(st, real, player: int, rng) -> None:
     sample forgot, so that the same player is to answer as in ``real``: the engine's own forced
     answers, then the others' answers (a race answer keeps its time, which everyone saw)."""
     p = st.pending_
-    if p is None or p["kind"] == "choose" or real.finished:
+    if p is None or p.kind == "choose" or real.finished:
         return
-    if player in (real.pending_.get("auto") or ()) and player not in p.get("auto", ()):
+    if player in (real.pending_.auto or ()) and player not in (p.auto or ()):
         # the engine answered ``player``'s forced choice itself: to everyone, ``player`` is still
         # choosing (the sample forgets that mark with the others' answers)
-        p.setdefault("auto", []).append(player)
-    for q in p["players"]:
-        if q != player and p["chosen"][q] == "?" and st.answer_forced(p, q):
+        p.add_auto(player)
+    for q in p.players:
+        if q != player and p.awaits(q) and st.answer_forced(p, q):
             return
     turn = real.pending()[0].player
     while not st.finished:
@@ -303,7 +303,7 @@ def _answer_again(st, real, player: int, rng) -> None:
         d = ds[0]
         t = None
         if d.timed:
-            t = p["times"][d.player] if p["times"][d.player] is not None else st.reaction_time()
+            t = p.times[d.player] if p.times[d.player] is not None else st.reaction_time()
         st.apply(d.player, rng.choice(d.options).id, t)
 
 

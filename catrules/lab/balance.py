@@ -127,8 +127,8 @@ def first_chooser(st) -> int:
     p = st.pending_
     if p is None:
         return -1
-    waiting = [pl for pl in p["players"] if p["chosen"][pl] == "?"]
-    return waiting[0] if len(waiting) == 1 and p["kind"] != "race" else -1
+    waiting = [pl for pl in p.players if p.awaits(pl)]
+    return waiting[0] if len(waiting) == 1 and p.kind != "race" else -1
 
 
 def _number(v):

@@ -26,5 +26,5 @@ from .moves import (RESUME_EXCHANGE, RESUME_FILL, RESUME_MOVE, _insert, _log_mov
                     log_counter, move_cards, move_one)
 from .values import (GUARDS, _add, _agg, _best_rt, _everyone, _first, _fits, _last, _minmax_rt,  # noqa: F401
                      _mul, _nopick, _others_rt, _owner_rt, _random_rt, _top_rt)
-from .decisions import (NONE_OPTION, SIT_OUT, TIE_RACE_OPTION, Decision, Option, _ask_one,  # noqa: F401
-                        _pending, _tie_race_code)
+from .decisions import (NONE_OPTION, SIT_OUT, TIE_RACE_OPTION, UNANSWERED, Decision, Option, Pending,  # noqa: F401
+                        _ask_one, _tie_race_code)

@@ -1,5 +1,6 @@
-"""Decisions: what a player is asked, as a pending decision kept in the state (plain data), and
-as the :class:`Decision` and :class:`Option` objects a person or a program is given.
+"""Decisions: what a player is asked, as the :class:`Pending` decision kept in the state (saved
+with it as plain data), and as the :class:`Decision` and :class:`Option` objects a person or a
+program is given.
 """
 
 from __future__ import annotations
@@ -65,6 +66,142 @@ class Decision:
                 "timed": self.timed, "default": self.default, "options": [o.to_dict() for o in self.options]}
 
 
+class _Unanswered:
+    """The type of :data:`UNANSWERED` (one object, kept one through copies and pickles)."""
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNANSWERED"
+
+    def __reduce__(self):
+        return "UNANSWERED"
+
+
+#: A player's answer to a pending decision while it is awaited (saved as "?").
+UNANSWERED = _Unanswered()
+
+#: The fields of a pending decision that every save holds, in their saved order.
+_FIELDS = ("kind", "players", "options", "default", "chosen", "times", "okind", "var", "slot", "line",
+           "prompt")
+#: Those a save holds only when they are set, in their saved order (then ``auto`` and
+#: ``answers``, in the order they arose).
+_OPTIONAL = ("public", "need", "picks", "ask", "prefers", "optional")
+
+
+class Pending:
+    """A decision the game waits for: per-player lists (indexed by seat) of options, defaults,
+    answers (:data:`UNANSWERED` while awaited) and race times.
+
+    ``kind`` is "choose", "secret" or "race"; ``okind`` the kind of the options; the answer goes
+    to the frame variable ``var`` (choose) or, as ``[player, answer, position]`` items, to
+    ``slot`` (secret, race).  ``need`` (per player) is set for a choice of several cards: each
+    pick is one decision, the picks so far are kept in ``picks``.  ``public`` marks a choice
+    everyone sees (``openly``); ``optional`` a race one may sit out (``may choose``).  ``ask``
+    (``[i, var]``) names the prompt said with values, ``prog.prompt_fns[i]``, worked out when a
+    player reads it (``var``, if any, is then that player); ``prompt`` is the text without its
+    values.  ``prefers`` indexes ``prog.prefer_fns`` (what an answer tells the others).  While a
+    secret choice is open, ``auto`` lists the players whose forced answer the engine gave (to the
+    others they are still choosing), ``answers`` the decision events kept for the reveal.
+
+    Saved as a record (:meth:`to_dict`, :meth:`from_dict`) with the keys and key order of the
+    plain dictionary it once was, "?" for an awaited answer."""
+    __slots__ = _FIELDS + _OPTIONAL + ("auto", "answers", "auto_first")
+
+    def __init__(self, kind, players, options, default, chosen, okind, var, slot, line, prompt,
+                 public=False, need=None, ask=None):
+        self.kind = kind
+        self.players = players
+        self.options = options
+        self.default = default
+        self.chosen = chosen
+        self.times = [None] * len(chosen)
+        self.okind = okind
+        self.var = var
+        self.slot = slot
+        self.line = line
+        self.prompt = prompt
+        self.public = True if public else None
+        self.need = need
+        self.picks = None if need is None else [[] if x is not None else None for x in need]
+        self.ask = ask
+        self.prefers = None
+        self.optional = None
+        self.auto = None
+        self.answers = None
+        self.auto_first = False     # both kept: ``auto`` arose first (their order in a save)
+
+    def __repr__(self) -> str:
+        return f"Pending({self.kind!r}, players={self.players})"
+
+    def awaits(self, player: int) -> bool:
+        """Whether ``player``'s answer is still awaited."""
+        return self.chosen[player] is UNANSWERED
+
+    def add_auto(self, player: int) -> None:
+        """Mark a forced answer the engine gave ``player`` in a secret choice (see ``auto``)."""
+        if self.auto is None:
+            self.auto, self.auto_first = [], self.answers is None
+        self.auto.append(player)
+
+    def add_answer(self, ev: dict) -> None:
+        """Keep the event of a secret answer for the reveal (see ``answers``)."""
+        if self.answers is None:
+            self.answers = []
+        self.answers.append(ev)
+
+    def copy(self) -> "Pending":
+        """A copy whose answers change apart from this one's (the options are shared)."""
+        q = Pending.__new__(Pending)
+        q.kind, q.players, q.options, q.okind = self.kind, self.players, self.options, self.okind
+        q.var, q.slot, q.line, q.prompt = self.var, self.slot, self.line, self.prompt
+        q.public, q.need, q.ask, q.prefers, q.optional = self.public, self.need, self.ask, self.prefers, self.optional
+        q.chosen, q.times, q.default = list(self.chosen), list(self.times), list(self.default)
+        picks = self.picks
+        q.picks = [list(x) if x is not None else None for x in picks] if picks is not None else None
+        q.answers = list(self.answers) if self.answers is not None else None
+        q.auto = list(self.auto) if self.auto is not None else None
+        q.auto_first = self.auto_first
+        return q
+
+    def to_dict(self) -> dict:
+        """The decision as saved: "?" for an awaited answer, the optional keys only when set."""
+        d = {}
+        for k in _FIELDS:
+            d[k] = getattr(self, k)
+        d["chosen"] = ["?" if c is UNANSWERED else c for c in self.chosen]
+        for k in _OPTIONAL:
+            v = getattr(self, k)
+            if v is not None:
+                d[k] = v
+        if self.auto is not None and self.auto_first:
+            d["auto"] = self.auto
+        if self.answers is not None:
+            d["answers"] = self.answers
+        if self.auto is not None and not self.auto_first:
+            d["auto"] = self.auto
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Pending":
+        """A decision from :meth:`to_dict` (as :mod:`catrules.runtime.saved_state` checked it)."""
+        p = cls.__new__(cls)
+        for k in _FIELDS + _OPTIONAL + ("auto", "answers"):
+            setattr(p, k, d.get(k))
+        p.chosen = [UNANSWERED if c == "?" else c for c in d["chosen"]]
+        keys = list(d)
+        p.auto_first = "auto" in d and ("answers" not in d or keys.index("auto") < keys.index("answers"))
+        return p
+
+    def __getitem__(self, key: str):
+        """The field ``key`` as saved (read only: "?" for an awaited answer), for code that reads
+        a pending decision as the record it is saved as."""
+        if key == "chosen":
+            return ["?" if c is UNANSWERED else c for c in self.chosen]
+        if key in _FIELDS or key in _OPTIONAL or key in ("auto", "answers"):
+            return getattr(self, key)
+        raise KeyError(key)
+
+
 #: The one option of the race that `ties race` runs among tied players.
 TIE_RACE_OPTION = "slap"
 
@@ -83,9 +220,9 @@ def _tie_race_code(line: int) -> list:
         n = st.n
         opts, chosen = [None] * n, [None] * n
         for pl in tied:
-            opts[pl], chosen[pl] = [TIE_RACE_OPTION], "?"
-        st.pending_ = _pending("race", tied, opts, [None] * n, chosen, "value", "x", "order", line,
-                               "a tie: race to break it (the fastest wins)")
+            opts[pl], chosen[pl] = [TIE_RACE_OPTION], UNANSWERED
+        st.pending_ = Pending("race", tied, opts, [None] * n, chosen, "value", "x", "order", line,
+                              "a tie: race to break it (the fastest wins)")
         return True
 
     def done(st, fr):
@@ -106,41 +243,16 @@ def _ask_one(st, V, who, options, default, kind, var, line, prompt, public=False
     if need is not None and need <= 0:
         V[var] = []
         return None
-    chosen[who], opts[who], dflt[who] = "?", (options or [None]), default
-    p = _pending("choose", [who], opts, dflt, chosen, kind, var, None, line, prompt, public,
-                 None if need is None else [need if pl == who else None for pl in range(n)], ask)
-    if prefers is not None:
-        p["prefers"] = prefers          # prog.prefer_fns: what an answer tells the others
+    chosen[who], opts[who], dflt[who] = UNANSWERED, (options or [None]), default
+    p = Pending("choose", [who], opts, dflt, chosen, kind, var, None, line, prompt, public,
+                None if need is None else [need if pl == who else None for pl in range(n)], ask)
+    p.prefers = prefers                 # prog.prefer_fns: what an answer tells the others
     if st.answer_forced(p, who):
         return None
     st.pending_ = p
     if st.auto is not None:
         return st.auto(st, p)
     return True
-
-
-def _pending(kind, players, options, default, chosen, okind, var, slot, line, prompt, public=False,
-             need=None, ask=None) -> dict:
-    """A pending decision as the state keeps it (plain data, saved with the game): per-player
-    lists of options, defaults, answers ("?" while awaited) and race times, indexed by seat.
-
-    ``need`` (per player) is set for a choice of several cards: each pick is one decision, the
-    picks so far are kept in ``picks``.  ``public`` marks a choice everyone sees (``openly``).
-    ``ask`` (``[i, var]``) names the prompt said with values, ``prog.prompt_fns[i]``, worked out
-    when a player reads it (``var``, if any, is then that player); ``prompt`` is the text
-    without its values.
-    """
-    p = {"kind": kind, "players": players, "options": options, "default": default, "chosen": chosen,
-         "times": [None] * len(chosen), "okind": okind, "var": var, "slot": slot, "line": line,
-         "prompt": prompt}
-    if public:
-        p["public"] = True
-    if need is not None:
-        p["need"] = need
-        p["picks"] = [[] if x is not None else None for x in need]
-    if ask is not None:
-        p["ask"] = ask
-    return p
 
 
 #: The one option of a choice with nothing to choose from: the player is still asked.

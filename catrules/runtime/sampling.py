@@ -30,9 +30,9 @@ def redeal(st, player: int, rng: random.Random) -> None:
     # exactly where they are (a choice from the top cards of a face-down pile, say)
     shown: set = set()
     pend = st.pending_
-    if pend is not None and pend["okind"] == "card" and player in pend["players"]:
-        _card_ids(pend["options"][player], shown, prog.card_count)
-        _card_ids(pend["chosen"][player], shown, prog.card_count)
+    if pend is not None and pend.okind == "card" and player in pend.players:
+        _card_ids(pend.options[player], shown, prog.card_count)
+        _card_ids(pend.chosen[player], shown, prog.card_count)
     pinned |= shown
     tz = prog.zone_types
     ctype = prog.card_type
@@ -106,9 +106,9 @@ def sort_others_options(st, player: int) -> None:
     """The others' options of the card decision pending now in order of their number: in an
     imagined game, an order that their hidden cards did not set."""
     pend = st.pending_
-    if pend is not None and pend["okind"] == "card":
-        opts = pend["options"]
-        for pl in pend["players"]:
+    if pend is not None and pend.okind == "card":
+        opts = pend.options
+        for pl in pend.players:
             if pl != player and opts[pl] and None not in opts[pl]:
                 opts[pl] = sorted(opts[pl])
 
@@ -210,11 +210,11 @@ def _rename(st, perm: dict, slots=None) -> None:
         elif card_valued:
             st.c[name] = _ren(v, perm)
     p = st.pending_
-    if p is not None and p["okind"] == "card":
-        p["options"] = [_ren(o, perm) if o is not None else None for o in p["options"]]
-        p["default"] = [_ren(d, perm) for d in p["default"]]
-        p["chosen"] = [_ren(c, perm) if type(c) in (int, list) else c for c in p["chosen"]]
-        if p.get("picks") is not None:
-            p["picks"] = [_ren(x, perm) if x is not None else None for x in p["picks"]]
-        if p.get("answers"):                  # secret answers waiting for the reveal (events)
-            p["answers"] = [{**ev, "option": _ren_id(ev["option"], perm)} for ev in p["answers"]]
+    if p is not None and p.okind == "card":
+        p.options = [_ren(o, perm) if o is not None else None for o in p.options]
+        p.default = [_ren(d, perm) for d in p.default]
+        p.chosen = [_ren(c, perm) if type(c) in (int, list) else c for c in p.chosen]
+        if p.picks is not None:
+            p.picks = [_ren(x, perm) if x is not None else None for x in p.picks]
+        if p.answers:                         # secret answers waiting for the reveal (events)
+            p.answers = [{**ev, "option": _ren_id(ev["option"], perm)} for ev in p.answers]

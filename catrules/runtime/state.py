@@ -20,7 +20,7 @@ from typing import Iterable, Optional
 
 from ..errors import IllegalChoice, RulesError, SaveError
 from ..limits import FRAME_LIMIT, STATE_FORMAT
-from .decisions import Decision, Option  # noqa: F401  (Option: imported from here by users)
+from .decisions import UNANSWERED, Decision, Option, Pending  # noqa: F401  (Option: imported from here by users)
 from .frames import Frame, cards_in  # noqa: F401  (cards_in: imported from here by users)
 from .inference import note_choice
 from .errors import (_RUNTIME_ERRORS, _STOPS, _quote, _reraise, describe_error, error_line, located,
@@ -149,22 +149,22 @@ class State:
             line = self.prog.line_of(fr.key, fr.pc - 1)
         return line
 
-    def _check_options(self, p: dict, exc: BaseException) -> RulesError:
+    def _check_options(self, p: Pending, exc: BaseException) -> RulesError:
         """The error for a decision whose options cannot be shown (``exc``): a choice among cards
         (or players) that offers something else, named at its line."""
-        kind = p["okind"]
+        kind = p.okind
         top = self.prog.card_count if kind == "card" else self.n
-        for pl in p["players"]:
+        for pl in p.players:
             if kind not in ("card", "player"):
                 break
-            for v in p["options"][pl] or ():
+            for v in p.options[pl] or ():
                 if type(v) is not int or not 0 <= v < top:
                     what = "none" if v is None else (f"the number {v}" if type(v) is int else "a value")
-                    line = p.get("line") or 0
+                    line = p.line or 0
                     return RulesError(f"a choice among {kind}s offers {what}, which is not a {kind}" +
                                       _quote(self.prog, line, 0), line, self.prog.path,
                                       f"offer only {kind}s here (leave none out with `where it != none`)")
-        return rules_error(exc, self.prog, p.get("line") or 0, "the options of this choice")
+        return rules_error(exc, self.prog, p.line or 0, "the options of this choice")
 
     def _too_deep(self) -> None:
         fr = self.frames[-2]                 # the block that started the one too many
@@ -190,8 +190,8 @@ class State:
         if p is None:
             return []
         out = []
-        for pl in p["players"]:
-            if p["chosen"][pl] == "?":
+        for pl in p.players:
+            if p.chosen[pl] is UNANSWERED:
                 try:
                     out.append(self._decision(p, pl))
                 except _RUNTIME_ERRORS as exc:
@@ -199,40 +199,40 @@ class State:
         return out
 
     @staticmethod
-    def _values(p: dict, pl: int) -> list:
+    def _values(p: Pending, pl: int) -> list:
         """The values ``pl`` may choose now: for a choice of several cards, those not picked yet
         (``none`` once none is left, so that every pick is asked, whatever the hand holds)."""
-        vals = p["options"][pl]
-        picks = p.get("picks")
+        vals = p.options[pl]
+        picks = p.picks
         if picks is not None and picks[pl]:
             got = picks[pl]
             vals = [v for v in vals if v not in got] or [None]
         return vals
 
-    def _decision(self, p: dict, pl: int) -> Decision:
+    def _decision(self, p: Pending, pl: int) -> Decision:
         prog = self.prog
-        kind = p["okind"]
+        kind = p.okind
         vals = self._values(p, pl)
         opts = prog.options_for(kind, vals, self)
-        default = p["default"][pl]
+        default = p.default[pl]
         did = prog.option_id(kind, default) if default is not None and default in vals else None
         if did is None and len(opts) == 1:
             did = opts[0].id                # a forced choice: Enter takes the only option
-        prompt = p["prompt"]
-        if p.get("ask") is not None:        # said with values
+        prompt = p.prompt
+        if p.ask is not None:               # said with values
             prompt = self._asked(p, pl)
             if self.ask_forced or self.log is not None:
                 prompt = prompt()           # a person may read it later: worked out now
-        elif p.get("need") is not None:
-            prompt = f"{prompt} ({len(p['picks'][pl]) + 1} of {p['need'][pl]})"
-        return Decision(pl, p["kind"], prompt, opts, did, p["line"], p["kind"] == "race")
+        elif p.need is not None:
+            prompt = f"{prompt} ({len(p.picks[pl]) + 1} of {p.need[pl]})"
+        return Decision(pl, p.kind, prompt, opts, did, p.line, p.kind == "race")
 
-    def _asked(self, p: dict, pl: int):
+    def _asked(self, p: Pending, pl: int):
         """The prompt of ``p`` for ``pl``, said with values (``asking "..."``), as a function: the
         game file's text, with its values as they are now and as ``pl`` may see them."""
-        fn_index, var = p["ask"]
+        fn_index, var = p.ask
         V = self.frames[-1].vars if self.frames else {}
-        need = (len(p["picks"][pl]) + 1, p["need"][pl]) if p.get("need") is not None else None
+        need = (len(p.picks[pl]) + 1, p.need[pl]) if p.need is not None else None
 
         def prompt() -> str:
             from .said import seen_text
@@ -240,7 +240,7 @@ class State:
             try:
                 text = seen_text(self, self.prog.prompt_fns[fn_index](self, W), pl)
             except _RUNTIME_ERRORS:
-                text = p["prompt"]          # what the choice is about, without its values
+                text = p.prompt             # what the choice is about, without its values
             return text if need is None else f"{text} ({need[0]} of {need[1]})"
         return prompt
 
@@ -250,24 +250,24 @@ class State:
         p = self.pending_
         if p is None:
             return []
-        auto = p.get("auto", ())
-        return [pl for pl in p["players"] if p["chosen"][pl] == "?" or pl in auto]
+        auto = p.auto or ()
+        return [pl for pl in p.players if p.chosen[pl] is UNANSWERED or pl in auto]
 
     def apply(self, player: int, option_id: str, reaction_time: Optional[float] = None) -> None:
         """Make ``player``'s choice in a pending decision, then run on."""
         p = self.pending_
         if p is None:
             raise IllegalChoice("no decision is pending" + (": the game is over" if self.over else ""))
-        if player not in p["players"] or p["chosen"][player] != "?":
+        if player not in p.players or p.chosen[player] is not UNANSWERED:
             raise IllegalChoice(f"player {player + 1} has nothing to decide now")
-        kind = p["okind"]
+        kind = p.okind
         vals = self._values(p, player)
         try:
             value = self.prog.option_value(kind, vals, option_id)
         except LookupError:
             legal = ", ".join(self.prog.option_id(kind, v) for v in vals)
             raise IllegalChoice(f"{option_id!r} is not a legal option for player {player + 1}; legal: {legal}")
-        if p["kind"] == "race" and reaction_time is None:
+        if p.kind == "race" and reaction_time is None:
             raise IllegalChoice("a race needs a reaction time (seconds)")
         if self._take(p, player, value, option_id, reaction_time):
             self.pending_ = None
@@ -276,12 +276,12 @@ class State:
     # one answer at a time, for who asks the seats (catrules.play): the pending structure stays private
     def decision_kind(self) -> Optional[str]:
         """The kind of the pending decision (``"choose"``, ``"secret"``, ``"race"``); None if none."""
-        return None if self.pending_ is None else self.pending_["kind"]
+        return None if self.pending_ is None else self.pending_.kind
 
     def choosers(self) -> list:
         """The players still to answer the pending decision, in seat order."""
         p = self.pending_
-        return [] if p is None else [pl for pl in p["players"] if p["chosen"][pl] == "?"]
+        return [] if p is None else [pl for pl in p.players if p.chosen[pl] is UNANSWERED]
 
     def values_for(self, player: int) -> list:
         """The values ``player`` may choose now in the pending decision."""
@@ -295,19 +295,19 @@ class State:
         """Record ``player``'s answer ``value`` (one of :meth:`values_for`) unchecked, without running on
         (the bot fast path answers inside the running game); True once the decision is resolved."""
         p = self.pending_
-        if self._take(p, player, value, self.prog.option_id(p["okind"], value), reaction_time):
+        if self._take(p, player, value, self.prog.option_id(p.okind, value), reaction_time):
             self.pending_ = None
             return True
         return False
 
-    def _take(self, p: dict, player: int, value, option_id: str, reaction_time=None, record: bool = True) -> bool:
+    def _take(self, p: Pending, player: int, value, option_id: str, reaction_time=None, record: bool = True) -> bool:
         """Record one answer of a pending decision; True once every answer is in and the
         decision is resolved into the running frame.  ``record`` is false for a forced answer the
         engine gives itself (see :attr:`ask_forced`): it is logged like any other answer but
         kept out of :attr:`history`, since a replay makes it again."""
-        kind = p["kind"]
+        kind = p.kind
         if kind == "race":
-            p["times"][player] = float(reaction_time)
+            p.times[player] = float(reaction_time)
         self.decisions += 1
         if record:
             self.steps = 0      # a forced answer the engine gives itself does not reset the loop guard
@@ -315,65 +315,68 @@ class State:
                                 else [player, option_id, float(reaction_time)])
         elif kind == "secret":
             # an answer the engine gave: the others still see this player as choosing
-            p.setdefault("auto", []).append(player)
+            p.add_auto(player)
         self.actor = player
         if self.log is not None:
-            ev = {"t": "decision", "player": player, "kind": p["kind"], "option": option_id, "line": p["line"]}
+            ev = {"t": "decision", "player": player, "kind": kind, "option": option_id, "line": p.line}
             if reaction_time is not None:
                 ev["time"] = float(reaction_time)
-            if p.get("public"):
+            if p.public:
                 ev["public"] = True
-            if p["kind"] == "secret":
+            if kind == "secret":
                 # shown at the reveal, in seat order: the order of answers says nothing
-                p.setdefault("answers", []).append(ev)
+                p.add_answer(ev)
             else:
                 self.log.append(ev)
-        if "prefers" in p and self.known is not None:
-            note_choice(self, self.frames[-1].vars, p["prefers"], player, value)
-        picks = p.get("picks")
+        if p.prefers is not None and self.known is not None:
+            note_choice(self, self.frames[-1].vars, p.prefers, player, value)
+        picks = p.picks
         if picks is not None:
             picks[player].append(value)
-            if len(picks[player]) < p["need"][player]:
+            if len(picks[player]) < p.need[player]:
                 return False                # more cards to pick: the same player is asked again
             value = [v for v in picks[player] if v is not None]
-        chosen = p["chosen"]
+        chosen = p.chosen
         chosen[player] = value
-        for pl in p["players"]:
-            if chosen[pl] == "?":
+        for pl in p.players:
+            if chosen[pl] is UNANSWERED:
                 return False
         self._resolve(p)
         return True
 
-    def answer_forced(self, p: dict, player: int) -> bool:
+    def answer_forced(self, p: Pending, player: int) -> bool:
         """Give ``player``'s forced answers (one legal option, or none) when :attr:`ask_forced`
         is off; True if the decision is then resolved.  Races are always asked: their time counts."""
-        if self.ask_forced or p["kind"] == "race":
+        if self.ask_forced or p.kind == "race":
             return False
-        while p["chosen"][player] == "?":
+        while p.chosen[player] is UNANSWERED:
             vals = self._values(p, player)
             if len(vals) != 1:
                 return False
-            if self._take(p, player, vals[0], self.prog.option_id(p["okind"], vals[0]), None, record=False):
+            if self._take(p, player, vals[0], self.prog.option_id(p.okind, vals[0]), None, record=False):
                 return True
         return False
 
-    def _resolve(self, p: dict) -> None:
+    def _resolve(self, p: Pending) -> None:
         fr = self.frames[-1]
-        if p["kind"] == "choose":
-            fr.vars[p["var"]] = p["chosen"][p["players"][0]]
+        if p.kind == "choose":
+            fr.vars[p.var] = p.chosen[p.players[0]]
             return
-        order = list(p["players"])
+        order = list(p.players)
         racing = order
-        if p["kind"] == "race":
-            order.sort(key=lambda pl: (p["times"][pl], pl))
-            if p.get("optional"):           # `may choose`: who sat out is not in the race
-                racing = [pl for pl in order if p["chosen"][pl] is not None]
-        fr.vars[p["slot"]] = [[pl, p["chosen"][pl], i + 1] for i, pl in enumerate(racing)]
+        chosen = p.chosen
+        if p.kind == "race":
+            times = p.times
+            order.sort(key=lambda pl: (times[pl], pl))
+            if p.optional:                  # `may choose`: who sat out is not in the race
+                racing = [pl for pl in order if chosen[pl] is not None]
+        fr.vars[p.slot] = [[pl, chosen[pl], i + 1] for i, pl in enumerate(racing)]
         if self.log is not None and order:      # nobody took part: nothing to show
-            self.log.extend(sorted(p.pop("answers", []), key=lambda ev: ev["player"]))
+            answers, p.answers = p.answers or [], None
+            self.log.extend(sorted(answers, key=lambda ev: ev["player"]))
             self.log.append(self._reveal_event(p, order))
 
-    def _reveal_event(self, p: dict, order: list) -> dict:
+    def _reveal_event(self, p: Pending, order: list) -> dict:
         """The event of a secret choice's reveal or a race's result.
 
         A chosen card is named with the zone it lies in (``from``), so that each player's
@@ -381,10 +384,10 @@ class State:
         become visible only as far as the zones they go to are visible.
         """
         prog = self.prog
-        okind = p["okind"]
+        okind = p.okind
         choices = []
         for pl in order:
-            v = p["chosen"][pl]
+            v = p.chosen[pl]
             if okind == "card":
                 if isinstance(v, list):
                     ch = {"player": pl, "option": [prog.option_id(okind, c) for c in v],
@@ -397,9 +400,9 @@ class State:
             else:
                 ch = {"player": pl, "option": prog.option_id(okind, v)}
             choices.append(ch)
-        ev = {"t": "reveal" if p["kind"] == "secret" else "race", "line": p["line"], "choices": choices}
-        if p["kind"] == "race":
-            ev["times"] = [p["times"][pl] for pl in order]
+        ev = {"t": "reveal" if p.kind == "secret" else "race", "line": p.line, "choices": choices}
+        if p.kind == "race":
+            ev["times"] = [p.times[pl] for pl in order]
         return ev
 
     def reaction_time(self, median: float = 0.6, spread: float = 0.28, least: float = 0.1) -> float:
@@ -484,19 +487,19 @@ class State:
             st.rng = random.Random(rng.getrandbits(64))
             st.trng = random.Random(rng.getrandbits(64))
             p = st.pending_
-            if p is not None and p["kind"] != "choose":
-                for pl in p["players"]:
+            if p is not None and p.kind != "choose":
+                for pl in p.players:
                     if pl != player:
-                        p["chosen"][pl] = "?"
-                        if p.get("picks") is not None:
-                            p["picks"][pl] = []
-                if p.get("answers"):
-                    p["answers"] = [ev for ev in p["answers"] if ev["player"] == player]
-                mine = [pl for pl in p.get("auto", ()) if pl == player]
+                        p.chosen[pl] = UNANSWERED
+                        if p.picks is not None:
+                            p.picks[pl] = []
+                if p.answers:
+                    p.answers = [ev for ev in p.answers if ev["player"] == player]
+                mine = [pl for pl in p.auto or () if pl == player]
                 if mine:                    # the player's own forced answer: shown as still choosing
-                    p["auto"] = mine
+                    p.auto = mine
                 else:
-                    p.pop("auto", None)
+                    p.auto = None
         return st
 
     # -------------------------------------------------------- serialisation
@@ -544,21 +547,3 @@ def _from_format_1(prog, d: dict) -> dict:
                             "(a paused block that is not found)") from None
         frames.append([key, pc, vars_, depth])
     return {**d, "format": STATE_FORMAT, "frames": frames}
-
-
-
-
-def _copy_pending(p):
-    if p is None:
-        return None
-    q = dict(p)
-    for k in ("chosen", "times", "default"):
-        q[k] = list(p[k])
-    if "answers" in p:
-        q["answers"] = list(p["answers"])
-    if "auto" in p:
-        q["auto"] = list(p["auto"])
-    if "picks" in p:
-        q["picks"] = [list(x) if x is not None else None for x in p["picks"]]
-    return q
-

@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Callable, NamedTuple, Optional
 
+from .decisions import Pending
 from .frames import Frame, cards_in
 from .randoms import rng_in, rng_out
 
@@ -59,7 +60,9 @@ FIELDS = (
     Field("frames", "frames", "frames", start=[],
           save=lambda st: [[f.key, f.pc, f.vars, f.depth] for f in st.frames],
           load=lambda d, st, prog: [Frame(k, pc, v, depth) for k, pc, v, depth in d["frames"]]),
-    Field("pending_", "pending", "pending", start=None),
+    Field("pending_", "pending", "pending", start=None,
+          save=lambda st: st.pending_.to_dict() if st.pending_ is not None else None,
+          load=lambda d, st, prog: Pending.from_dict(d["pending"]) if d["pending"] is not None else None),
     # the game's random source (shuffles, draws) and the one of bots' race times
     Field("rng", "random", "rng", save=lambda st: rng_out(type(st).rng.state(st)),
           load=lambda d, st, prog: rng_in(d["rng"])),
@@ -100,7 +103,7 @@ _COPIES = {
     "zones": "st.{f} = [s[:] if not s or type(s[0]) is not list else [x[:] for x in s] for s in self.{f}]",
     "counters": "st.{f} = {{k: (list(v) if type(v) is list else v) for k, v in self.{f}.items()}}",
     "frames": "st.{f} = [f.copy() for f in self.{f}]",
-    "pending": "st.{f} = _copy_pending(self.{f})",
+    "pending": "st.{f} = self.{f}.copy() if self.{f} is not None else None",
     "random": "st._{f}, st._{f}_frozen = None, State.{f}.share(self)",
     "start": "st.{f} = {start!r}",
 }
@@ -108,7 +111,7 @@ _COPIES = {
 
 def clone_function(namespace: dict, fields=FIELDS):
     """``State.clone`` written out from the table; ``namespace``: the globals it runs in (the
-    state module's, where ``State`` and ``_copy_pending`` are)."""
+    state module's, where ``State`` is)."""
     lines = ["def clone(self):", "    st = State.__new__(State)"]
     lines += ["    " + _COPIES[f.copy].format(f=f.name, start=f.start) for f in fields]
     lines.append("    return st")

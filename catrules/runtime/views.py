@@ -54,14 +54,14 @@ def view(prog, st, p) -> dict:
            "decisions": [d.to_dict() for d in st.pending() if d.player == p],
            "waiting_for": st.waiting_for() if pend else [],
            "last_line": None}
-    if pend is not None and pend["kind"] != "choose" and p is not None and p in pend["players"]:
-        mine = pend["chosen"][p]
-        if mine == "?" and pend.get("picks") and pend["picks"][p]:
-            mine = pend["picks"][p]             # a choice of several cards, part made
+    if pend is not None and pend.kind != "choose" and p is not None and p in pend.players:
+        mine = pend.chosen[p]
+        if pend.awaits(p) and pend.picks and pend.picks[p]:
+            mine = pend.picks[p]                # a choice of several cards, part made
         if isinstance(mine, list):
-            out["my_choice"] = [prog.option_id(pend["okind"], x) for x in mine]
-        elif mine != "?":
-            out["my_choice"] = prog.option_id(pend["okind"], mine)
+            out["my_choice"] = [prog.option_id(pend.okind, x) for x in mine]
+        elif not pend.awaits(p):
+            out["my_choice"] = prog.option_id(pend.okind, mine)
     if st.over:
         sc = st.scores()
         out["scores"] = sc
