@@ -183,15 +183,13 @@ class ISMCTSBot(Seat):
         first = True
         c = self.exploration
         while True:
-            p = st.pending_
-            if p is None:
+            choosers = st.choosers()
+            if not choosers:
                 break
-            pl = me if first else next(q for q in p.players if p.awaits(q))
+            pl = me if first else choosers[0]
             first = False
-            vals = st._values(p, pl)
-            okind = p.okind
-            ids = [st.prog.option_id(okind, v) for v in vals]
-            timed = p.kind == "race"
+            ids = st.option_ids_for(pl)
+            timed = st.decision_kind() == "race"
             if len(ids) == 1:
                 st.apply(pl, ids[0], _race_time(st, 1) if timed else None)
                 continue
@@ -238,8 +236,8 @@ class ISMCTSBot(Seat):
         auto = Autoplay(_Rollout(st.n, rng), stop_at_horizon if horizon is not None else None)
         st.auto = auto
         try:
-            while st.pending_ is not None:
-                auto(st, st.pending_)   # the decision the game paused at, answered as later ones
+            while st.decision_kind() is not None:
+                auto.answer_pending(st)     # the decision the game paused at, answered as later ones
                 st.run()
         except _Horizon:
             pass                        # the table as it is: scored by _results

@@ -124,11 +124,11 @@ class Tracker:
 def first_chooser(st) -> int:
     """Who is to choose in a new game (it runs to its first choice; a forced one is answered by
     the engine): -1 for none, or when several players answer it together (a secret choice, a race)."""
-    p = st.pending_
-    if p is None:
+    kind = st.decision_kind()
+    if kind is None:
         return -1
-    waiting = [pl for pl in p.players if p.awaits(pl)]
-    return waiting[0] if len(waiting) == 1 and p.kind != "race" else -1
+    waiting = st.choosers()
+    return waiting[0] if len(waiting) == 1 and kind != "race" else -1
 
 
 def _number(v):

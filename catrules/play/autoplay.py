@@ -75,9 +75,11 @@ class Autoplay:
         st.history.append([who, st.prog.option_id(kind, v)])
         return v
 
-    def __call__(self, st, p: dict):
-        """Answer the pending decision ``p`` (any kind) as :meth:`Match.step` would: every seat
-        still to answer is asked, in seat order, before any answer is taken.  None: go on."""
+    def answer_pending(self, st, p=None):
+        """Answer the state's pending decision (any kind) as :meth:`Match.step` would: every seat
+        still to answer is asked, in seat order, before any answer is taken.  None: go on.  The
+        engine calls it where a decision arises (``p``, its own record of the decision, is not
+        read: the state's public answering methods are)."""
         kind, pickers = st.decision_kind(), self.pickers
         try:
             while True:
@@ -96,6 +98,8 @@ class Autoplay:
             raise
         except Exception as exc:        # a seat's own failure, not the game's
             raise SeatFailed(exc) from None
+
+    __call__ = answer_pending
 
     def _decide(self, st, pl: int) -> tuple:
         """A seat's answer through its ``decide``, as (index among the options, race time)."""

@@ -287,6 +287,12 @@ class State:
         """The values ``player`` may choose now in the pending decision."""
         return self._values(self.pending_, player)
 
+    def option_ids_for(self, player: int) -> list:
+        """The ids of the options ``player`` may choose now (as :meth:`apply` takes them)."""
+        p = self.pending_
+        option_id, okind = self.prog.option_id, p.okind
+        return [option_id(okind, v) for v in self._values(p, player)]
+
     def decision_for(self, player: int) -> Decision:
         """``player``'s part of the pending decision, as :meth:`pending` gives it."""
         return self._decision(self.pending_, player)
