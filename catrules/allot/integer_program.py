@@ -83,246 +83,329 @@ def _dp_or_milp(polys, vec_alts, masks, caps, spare):
 
 
 def _best_choice(polys, vec_alts, masks, caps, spare):
+    """The integer program's answer: (choice per target, the keys' values), or None."""
     lib = _milp()
     if lib is None:
         return None
-    np, Bounds, LinearConstraint, milp = lib
-    n_t, G = len(vec_alts), len(masks)
-    K = max((len(v) for row in vec_alts for v in row), default=0)
-    # ---- variables
-    xi = []                       # xi[t][a] -> column
-    col = 0
-    for row in vec_alts:
-        xi.append(list(range(col, col + len(row))))
-        col += len(row)
-    n_x = col
-    hall = K <= 10               # few needs: Hall's condition, as the search checks it; else a flow
-    yk = {}
-    for k in range(K if not hall else 0):
-        for g in range(G):
-            if masks[g] >> k & 1:
-                yk[k, g] = col
-                col += 1
-    sk = zg = None
-    if spare and not hall:
-        sk = list(range(col, col + K))
-        col += K
-        zg = list(range(col, col + G))
-        col += G
-    # products of two targets' choices, from every key's pair terms
-    objs, consts, pairs = [], [], {}
-    for hi, p in polys:
-        sign = 1 if hi else -1
-        lin, const = {}, p.c
-        for t, r in p.lin.items():
-            const += r[0]
-            for a in range(1, len(r)):
-                lin[xi[t][a - 1]] = lin.get(xi[t][a - 1], 0) + r[a] - r[0]
-        for (s, t), m in p.quad.items():
-            base = m[0][0]
-            const += base
-            for i in range(1, len(m)):
-                lin[xi[s][i - 1]] = lin.get(xi[s][i - 1], 0) + m[i][0] - base
-            for j in range(1, len(m[0])):
-                lin[xi[t][j - 1]] = lin.get(xi[t][j - 1], 0) + m[0][j] - base
-            for i in range(1, len(m)):
-                for j in range(1, len(m[0])):
-                    r = m[i][j] - m[i][0] - m[0][j] + base
-                    if r:
-                        key = (xi[s][i - 1], xi[t][j - 1])
-                        if key not in pairs:
-                            pairs[key] = col
-                            col += 1
-                        lin[pairs[key]] = lin.get(pairs[key], 0) + r
-        objs.append((sign, lin))
-        consts.append(const)
-    n = col
-    if n == 0:                    # nothing to choose: every target eats nothing
-        return [None] * n_t, tuple((1 if hi else -1) * p.c for hi, p in polys)
-    # ---- constraints
-    rows, lo, up = [], [], []
+    prog = _Program(lib, polys, vec_alts, masks, caps, spare)
+    if prog.n == 0:                    # nothing to choose: every target eats nothing
+        return [None] * prog.n_t, tuple((1 if hi else -1) * p.c for hi, p in polys)
+    prog.add_constraints()
+    x = prog.best_keys()
+    if x is None:
+        return None
+    return prog.tie_break(x)
 
-    def row(coefs, a, b):
-        r = np.zeros(n)
+
+class _Program:
+    """The integer program of one allotment: its columns (variables), its rows (constraints)
+    and bounds, and HiGHS asked for the best keys, then for the search's tie-break."""
+
+    def __init__(self, lib, polys, vec_alts, masks, caps, spare):
+        self.np, self.Bounds, self.LinearConstraint, self.milp = lib
+        self.vec_alts, self.masks, self.caps, self.spare = vec_alts, masks, caps, spare
+        self.n_t, self.G = len(vec_alts), len(masks)
+        self.K = max((len(v) for row in vec_alts for v in row), default=0)
+        self.hall = self.K <= 10     # few needs: Hall's condition, as the search checks it; else a flow
+        self.col = 0
+        self._choice_columns()
+        self._flow_columns()
+        self._objectives(polys)
+        self.n = self.col
+        self.rows, self.lo, self.up = [], [], []
+        self.sizes = [len(r) for r in vec_alts]
+
+    # ---- variables
+    def _choice_columns(self) -> None:
+        """x[t][a]: target t eats its wanted list a."""
+        self.xi = []                  # xi[t][a] -> column
+        for row in self.vec_alts:
+            self.xi.append(list(range(self.col, self.col + len(row))))
+            self.col += len(row)
+        self.n_x = self.col
+
+    def _flow_columns(self) -> None:
+        """For the flow (many needs): y[k,g] units of need k from resource type g; s[k] spares
+        standing in for need k, z[g] spares taken from type g."""
+        K, G, masks = self.K, self.G, self.masks
+        self.yk = {}
+        for k in range(K if not self.hall else 0):
+            for g in range(G):
+                if masks[g] >> k & 1:
+                    self.yk[k, g] = self.col
+                    self.col += 1
+        self.sk = self.zg = None
+        if self.spare and not self.hall:
+            self.sk = list(range(self.col, self.col + K))
+            self.col += K
+            self.zg = list(range(self.col, self.col + G))
+            self.col += G
+
+    def _objectives(self, polys) -> None:
+        """Each key as (sign, linear costs by column) and its constant; a column per product
+        of two targets' choices, from every key's pair terms."""
+        xi = self.xi
+        self.objs, self.consts, self.pairs = [], [], {}
+        pairs = self.pairs
+        for hi, p in polys:
+            sign = 1 if hi else -1
+            lin, const = {}, p.c
+            for t, r in p.lin.items():
+                const += r[0]
+                for a in range(1, len(r)):
+                    lin[xi[t][a - 1]] = lin.get(xi[t][a - 1], 0) + r[a] - r[0]
+            for (s, t), m in p.quad.items():
+                base = m[0][0]
+                const += base
+                for i in range(1, len(m)):
+                    lin[xi[s][i - 1]] = lin.get(xi[s][i - 1], 0) + m[i][0] - base
+                for j in range(1, len(m[0])):
+                    lin[xi[t][j - 1]] = lin.get(xi[t][j - 1], 0) + m[0][j] - base
+                for i in range(1, len(m)):
+                    for j in range(1, len(m[0])):
+                        r = m[i][j] - m[i][0] - m[0][j] + base
+                        if r:
+                            key = (xi[s][i - 1], xi[t][j - 1])
+                            if key not in pairs:
+                                pairs[key] = self.col
+                                self.col += 1
+                            lin[pairs[key]] = lin.get(pairs[key], 0) + r
+            self.objs.append((sign, lin))
+            self.consts.append(const)
+
+    # ---- constraints
+    def row(self, coefs, a, b) -> None:
+        r = self.np.zeros(self.n)
         for j, v in coefs:
             r[j] += v
-        rows.append(r)
-        lo.append(a)
-        up.append(b)
-    for t in range(n_t):
-        if xi[t]:
-            row([(j, 1) for j in xi[t]], -np.inf, 1)
-    if hall:
-        # for every set S of needs: what S asks for fits in the cards serving S plus up to
-        # `spare` others (rows that no choice can break are left out)
-        total = sum(caps)
+        self.rows.append(r)
+        self.lo.append(a)
+        self.up.append(b)
+
+    def add_constraints(self) -> None:
+        """At most one list per target; the needs met fit the resources; the products; the bounds."""
+        inf = self.np.inf
+        for t in range(self.n_t):
+            if self.xi[t]:
+                self.row([(j, 1) for j in self.xi[t]], -inf, 1)
+        if self.hall:
+            self._hall_rows()
+        self._flow_rows()
+        self._product_rows()
+        self._bounds()
+
+    def _hall_rows(self) -> None:
+        """For every set S of needs: what S asks for fits in the cards serving S plus up to
+        `spare` others (rows that no choice can break are left out)."""
+        K, vec_alts, xi, spare = self.K, self.vec_alts, self.xi, self.spare
+        total = sum(self.caps)
         for S in range(1, 1 << K):
-            served = sum(c for m, c in zip(masks, caps) if m & S)
+            served = sum(c for m, c in zip(self.masks, self.caps) if m & S)
             room = served + min(spare, total - served)
             coefs = [(xi[t][a], sum(v[k] for k in range(K) if S >> k & 1))
                      for t, r in enumerate(vec_alts) for a, v in enumerate(r)]
             most = sum(max((sum(v[k] for k in range(K) if S >> k & 1) for v in r), default=0)
                        for r in vec_alts)
             if most > room:
-                row([(j, v) for j, v in coefs if v], -np.inf, room)
-    for k in range(K if not hall else 0):
-        coefs = [(yk[k, g], 1) for g in range(G) if (k, g) in yk]
-        if spare:
-            coefs.append((sk[k], 1))
-        coefs += [(xi[t][a], -v[k]) for t, r in enumerate(vec_alts) for a, v in enumerate(r) if v[k]]
-        row(coefs, 0, 0)
-    for g in range(G if not hall else 0):
-        coefs = [(yk[k, g], 1) for k in range(K) if (k, g) in yk]
-        if spare:
-            coefs.append((zg[g], 1))
-        row(coefs, -np.inf, caps[g])
-    if spare and not hall:
-        row([(j, 1) for j in sk] + [(j, -1) for j in zg], 0, 0)
-        row([(j, 1) for j in sk], -np.inf, spare)
-    # w = x[s,a] * x[t,b]: at most x[s,a] summed over t's choices b (t eats one list at most),
-    # the same the other way round; at least x[s,a] + x[t,b] - 1 only where some key would
-    # gain from a w below the product (everywhere else a w below it never helps any program)
-    owner = {j: t for t, cols in enumerate(xi) for j in cols}
-    groups: dict = {}
-    for (a, b), w in pairs.items():
-        groups.setdefault((a, owner[b]), []).append(w)
-        groups.setdefault((b, owner[a]), []).append(w)
-        if any(sign * lin.get(w, 0) < 0 for sign, lin in objs):
-            row([(a, 1), (b, 1), (w, -1)], -np.inf, 1)
-    for (a, _t), ws in groups.items():
-        row([(w, 1) for w in ws] + [(a, -1)], -np.inf, 0)
-    integrality = np.zeros(n)
-    integrality[:n_x] = 1
-    lb, ub = np.zeros(n), np.full(n, np.inf)
-    ub[:n_x] = 1
-    for w in pairs.values():
-        ub[w] = 1
-    opts = dict(HIGHS_OPTIONS)
-    sizes = [len(r) for r in vec_alts]
+                self.row([(j, v) for j, v in coefs if v], -self.np.inf, room)
 
-    def solve(cost, infeasible=None):
+    def _flow_rows(self) -> None:
+        """With many needs: the units of each need come from the types serving it or the
+        spares; no type gives more than it has (no rows with Hall's condition)."""
+        K, G, yk, sk, zg, spare = self.K, self.G, self.yk, self.sk, self.zg, self.spare
+        inf = self.np.inf
+        for k in range(K if not self.hall else 0):
+            coefs = [(yk[k, g], 1) for g in range(G) if (k, g) in yk]
+            if spare:
+                coefs.append((sk[k], 1))
+            coefs += [(self.xi[t][a], -v[k]) for t, r in enumerate(self.vec_alts) for a, v in enumerate(r) if v[k]]
+            self.row(coefs, 0, 0)
+        for g in range(G if not self.hall else 0):
+            coefs = [(yk[k, g], 1) for k in range(K) if (k, g) in yk]
+            if spare:
+                coefs.append((zg[g], 1))
+            self.row(coefs, -inf, self.caps[g])
+        if spare and not self.hall:
+            self.row([(j, 1) for j in sk] + [(j, -1) for j in zg], 0, 0)
+            self.row([(j, 1) for j in sk], -inf, spare)
+
+    def _product_rows(self) -> None:
+        """w = x[s,a] * x[t,b]: at most x[s,a] summed over t's choices b (t eats one list at most),
+        the same the other way round; at least x[s,a] + x[t,b] - 1 only where some key would
+        gain from a w below the product (everywhere else a w below it never helps any program)."""
+        owner = {j: t for t, cols in enumerate(self.xi) for j in cols}
+        groups: dict = {}
+        for (a, b), w in self.pairs.items():
+            groups.setdefault((a, owner[b]), []).append(w)
+            groups.setdefault((b, owner[a]), []).append(w)
+            if any(sign * lin.get(w, 0) < 0 for sign, lin in self.objs):
+                self.row([(a, 1), (b, 1), (w, -1)], -self.np.inf, 1)
+        for (a, _t), ws in groups.items():
+            self.row([(w, 1) for w in ws] + [(a, -1)], -self.np.inf, 0)
+
+    def _bounds(self) -> None:
+        """The choices and products are 0/1, the flows whole numbers from 0."""
+        np, n = self.np, self.n
+        self.integrality = np.zeros(n)
+        self.integrality[:self.n_x] = 1
+        self.lb, self.ub = np.zeros(n), np.full(n, np.inf)
+        self.ub[:self.n_x] = 1
+        for w in self.pairs.values():
+            self.ub[w] = 1
+        self.opts = dict(HIGHS_OPTIONS)
+
+    # ---- HiGHS
+    def solve(self, cost, infeasible=None):
         """HiGHS's answer, or None; ``infeasible`` when it proves there is none."""
-        A = np.array(rows) if rows else np.zeros((0, n))
-        cons = [LinearConstraint(A, np.array(lo), np.array(up))] if rows else []
+        np, rows = self.np, self.rows
+        A = np.array(rows) if rows else np.zeros((0, self.n))
+        cons = [self.LinearConstraint(A, np.array(self.lo), np.array(self.up))] if rows else []
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            res = milp(cost, integrality=integrality, bounds=Bounds(lb, ub), constraints=cons,
-                       options=dict(opts))
+            res = self.milp(cost, integrality=self.integrality, bounds=self.Bounds(self.lb, self.ub),
+                            constraints=cons, options=dict(self.opts))
         if res.status == 2 and infeasible is not None:
             return infeasible
         if res.status != 0 or res.x is None:
             return None
         return res
 
-    def rank_cost(t, weight):
+    def rank_cost(self, t, weight):
         """Cost of the ranks from target t on: t's times ``weight``, each later one's once (a
         target's rank is its wanted list's index, or its number of lists for nothing)."""
-        cost = np.zeros(n)
-        for s in range(t, n_t):
-            for b, j in enumerate(xi[s]):
-                cost[j] = (b - sizes[s]) * (weight if s == t else 1)
+        cost = self.np.zeros(self.n)
+        for s in range(t, self.n_t):
+            for b, j in enumerate(self.xi[s]):
+                cost[j] = (b - self.sizes[s]) * (weight if s == t else 1)
         return cost
 
-    def exact(xv):
+    def exact(self, xv):
         """The choices rounded to 0/1, each w the product it stands for."""
-        xv = np.round(xv)
-        for (a, b), w in pairs.items():
+        xv = self.np.round(xv)
+        for (a, b), w in self.pairs.items():
             xv[w] = xv[a] * xv[b]
         return xv
 
     # ---- the keys: one program when safe weights exist (a later key's whole range is less
     # than one unit of the one before), else one per key
-    def span(lin):
+    def _span(self, lin):
         """How far the key can move: per target its best choice less its worst, plus the products."""
-        out = sum(abs(v) for c, v in lin.items() if c >= n_x)
-        for cols in xi:
+        out = sum(abs(v) for c, v in lin.items() if c >= self.n_x)
+        for cols in self.xi:
             vs = [lin.get(c, 0) for c in cols] + [0]
             out += max(vs) - min(vs)
         return out + 1
-    spans = [span(lin) for _sign, lin in objs]
-    weights, w_ = [], 1
-    for span in reversed(spans):
-        weights.append(w_)
-        w_ *= span
-    weights.reverse()
-    low = 1 + sum(sizes)                       # the ranks' sum, second to the keys
-    stages = [list(range(len(objs)))] if w_ * low < COMBINE_BELOW else [[j] for j in range(len(objs))]
-    x = None
-    key_rows = len(rows)                       # the rows below hold the keys at their best
-    for stage in stages:
-        mult = low if len(stages) == 1 else 1
-        lin_all: dict = {}
-        for j in stage:
-            sign, lin = objs[j]
-            for c, v in lin.items():
-                lin_all[c] = lin_all.get(c, 0) + sign * v * (weights[j] if len(stages) == 1 else 1)
-        cost = np.zeros(n)
-        for c, v in lin_all.items():
-            cost[c] = -v * mult
-        keys_cost = cost.copy()
-        if len(stages) == 1:
-            cost += rank_cost(0, 1)
-        res = solve(cost)
-        if res is None:
-            return None
-        x = res.x
-        xv = exact(x)
-        best_keys = (keys_cost, float(keys_cost @ xv))
-        # keep these keys at their best for what follows, one row each (whole numbers: half a
-        # unit is safe; small rows keep the later programs easy for HiGHS)
-        for j in stage:
-            sign, lin = objs[j]
-            got = sum(sign * v * xv[c] for c, v in lin.items())
-            row([(c, sign * v) for c, v in lin.items()], round(got) - 0.5, np.inf)
-    if x is None:
-        res = solve(np.zeros(n))
-        if res is None:
-            return None
-        x = res.x
 
-    def key_values(xv):
+    def _stages(self):
+        """The keys' weights (each above the whole span of those after it) and the programs
+        to solve: all keys in one when the weights stay exact, else one per key."""
+        spans = [self._span(lin) for _sign, lin in self.objs]
+        weights, w_ = [], 1
+        for span in reversed(spans):
+            weights.append(w_)
+            w_ *= span
+        weights.reverse()
+        low = 1 + sum(self.sizes)                   # the ranks' sum, second to the keys
+        n_keys = len(self.objs)
+        stages = [list(range(n_keys))] if w_ * low < COMBINE_BELOW else [[j] for j in range(n_keys)]
+        return weights, low, stages
+
+    def best_keys(self):
+        """The program's answer with every key at its best (and, in one program, the least
+        ranks' sum second), or None; rows added hold the keys there for what follows."""
+        np, n, objs = self.np, self.n, self.objs
+        weights, low, self.stages = self._stages()
+        stages = self.stages
+        x = None
+        self.key_rows = len(self.rows)             # the rows below hold the keys at their best
+        for stage in stages:
+            mult = low if len(stages) == 1 else 1
+            lin_all: dict = {}
+            for j in stage:
+                sign, lin = objs[j]
+                for c, v in lin.items():
+                    lin_all[c] = lin_all.get(c, 0) + sign * v * (weights[j] if len(stages) == 1 else 1)
+            cost = np.zeros(n)
+            for c, v in lin_all.items():
+                cost[c] = -v * mult
+            keys_cost = cost.copy()
+            if len(stages) == 1:
+                cost += self.rank_cost(0, 1)
+            res = self.solve(cost)
+            if res is None:
+                return None
+            x = res.x
+            xv = self.exact(x)
+            self.best_keys_cost = (keys_cost, float(keys_cost @ xv))
+            # keep these keys at their best for what follows, one row each (whole numbers: half a
+            # unit is safe; small rows keep the later programs easy for HiGHS)
+            for j in stage:
+                sign, lin = objs[j]
+                got = sum(sign * v * xv[c] for c, v in lin.items())
+                self.row([(c, sign * v) for c, v in lin.items()], round(got) - 0.5, np.inf)
+        if x is None:
+            res = self.solve(np.zeros(n))
+            if res is None:
+                return None
+            x = res.x
+        return x
+
+    def key_values(self, xv):
         """The search's score: sign * (const + sum), from the 0/1 choices (w as products)."""
-        xv = exact(xv)
+        xv = self.exact(xv)
         return tuple(round(sign * (const + sum(v * xv[c] for c, v in lin.items())))
-                     for (sign, lin), const in zip(objs, consts))
-    # ---- the search's own tie-break: target by target, the least rank
+                     for (sign, lin), const in zip(self.objs, self.consts))
 
-    def chosen(xv, t):
-        for a, j in enumerate(xi[t]):
+    # ---- the search's own tie-break: target by target, the least rank
+    def chosen(self, xv, t):
+        for a, j in enumerate(self.xi[t]):
             if xv[j] > 0.5:
                 return a
         return None
 
-    def fix(t, a):
-        for b, j in enumerate(xi[t]):
-            lb[j] = ub[j] = 1 if b == a else 0
-    t = 0
-    while t < n_t:
-        a = chosen(x, t)
-        if a == 0 or not xi[t]:
-            fix(t, a)
-            t += 1
-            continue
-        if len(stages) == 1:
-            # can t have a smaller rank at all? Asked as "the best keys when it does" (without
-            # the rows that hold the keys): HiGHS proves that far quicker than infeasibility
-            r = sizes[t] if a is None else a
-            held = rows[key_rows:], lo[key_rows:], up[key_rows:]
-            del rows[key_rows:], lo[key_rows:], up[key_rows:]
-            row([(j, 1) for j in xi[t][:r]], 1, np.inf)
-            res = solve(best_keys[0], infeasible=False)
-            del rows[key_rows:], lo[key_rows:], up[key_rows:]
-            rows.extend(held[0]), lo.extend(held[1]), up.extend(held[2])
-            if res is None:
-                return None
-            if res is False or res.fun > best_keys[1] + 0.5:      # worse keys: t keeps its rank
-                fix(t, a)
+    def fix(self, t, a) -> None:
+        for b, j in enumerate(self.xi[t]):
+            self.lb[j] = self.ub[j] = 1 if b == a else 0
+
+    def tie_break(self, x):
+        """Among the best ways, the search's: target by target, the least rank it can have;
+        (choice per target, the keys' values), or None if HiGHS does not answer."""
+        n_t, xi, sizes = self.n_t, self.xi, self.sizes
+        t = 0
+        while t < n_t:
+            a = self.chosen(x, t)
+            if a == 0 or not xi[t]:
+                self.fix(t, a)
                 t += 1
                 continue
-        res = solve(rank_cost(t, 1 + sum(sizes[t + 1:])))      # t's rank first, then the rest
+            if len(self.stages) == 1:
+                smaller = self._smaller_rank_keeps_keys(t, a)
+                if smaller is None:
+                    return None
+                if not smaller:                         # worse keys: t keeps its rank
+                    self.fix(t, a)
+                    t += 1
+                    continue
+            res = self.solve(self.rank_cost(t, 1 + sum(sizes[t + 1:])))      # t's rank first, then the rest
+            if res is None:
+                return None
+            x = res.x
+            self.fix(t, self.chosen(x, t))
+            t += 1
+        return [self.chosen(x, t) for t in range(n_t)], self.key_values(x)
+
+    def _smaller_rank_keeps_keys(self, t, a):
+        """Can t have a smaller rank than ``a`` with the best keys? Asked as "the best keys when it
+        does" (without the rows that hold the keys): HiGHS proves that far quicker than
+        infeasibility. None if HiGHS does not answer."""
+        rows, lo, up, key_rows = self.rows, self.lo, self.up, self.key_rows
+        r = self.sizes[t] if a is None else a
+        held = rows[key_rows:], lo[key_rows:], up[key_rows:]
+        del rows[key_rows:], lo[key_rows:], up[key_rows:]
+        self.row([(j, 1) for j in self.xi[t][:r]], 1, self.np.inf)
+        res = self.solve(self.best_keys_cost[0], infeasible=False)
+        del rows[key_rows:], lo[key_rows:], up[key_rows:]
+        rows.extend(held[0]), lo.extend(held[1]), up.extend(held[2])
         if res is None:
             return None
-        x = res.x
-        fix(t, chosen(x, t))
-        t += 1
-    return [chosen(x, t) for t in range(n_t)], key_values(x)
+        return not (res is False or res.fun > self.best_keys_cost[1] + 0.5)

@@ -11,6 +11,7 @@ complete way scored by the keys. Both keep the same way when several tie.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable, NamedTuple, Optional
 
 from ..errors import RulesError
 from ..runtime import as_list
@@ -120,21 +121,96 @@ def _greedy_plan(dem, caps, masks, spare):
     return used
 
 
+class Allotment(NamedTuple):
+    """One ``allot`` to solve: the resources in pile ``source`` go to pile ``into``, each of
+    the ``targets`` getting one of its ``wants`` (lists of needs) or nothing."""
+    source: int                 # the slot of the pile shared out
+    into: int                   # the slot of the pile the used cards go to
+    targets: list
+    wants: list                 # per target, its wanted lists of needs (or single needs)
+    serves: Callable            # serves(st, resource, need) -> truth
+    spare: int                  # how many resources may stand in for any need
+    keys: list                  # [(highest?, key(st, V))], the ``prefer`` line
+    note: Optional[int]         # the counter column that records each target's meal, or None
+    line: int                   # of the statement, for errors
+    maximal: bool = False       # leave no target out that could still be met
+    model: object = None        # a :class:`keys.KeyModel`: the solver may try first
+
+
+class _Shape(NamedTuple):
+    """An allotment read as needs: what each target wants, which resources serve what."""
+    needs: list                 # every need wanted, in the order first wanted
+    alts: list                  # per target, its wanted lists as tuples of needs
+    vec_alts: list              # the same as counts per need
+    by_mask: dict               # the resources by the set of needs they serve (bits)
+    masks: list                 # those sets, fewest needs first
+    caps: list                  # how many resources each set has
+
+
+class _Packing(NamedTuple):
+    """How a demand (units per need) is packed into one int: ``field`` bits at each shift."""
+    row_max: list               # per target, the most of each need one of its lists asks
+    most: list                  # per need, what all targets together could ask
+    field: int
+    shifts: list
+
+
+class _Fit(NamedTuple):
+    """Whether demands fit the resources, memoised (see :func:`_feasibility`)."""
+    fits: Callable              # fits(demand)
+    fits_with: Callable         # fits_with(target, demand): one of its lists still fits
+    plan_for: Callable          # plan_for(demand): resources used per type, or None
+    fit_memo: dict
+    with_memo: list
+
+
 def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, maximal=False, model=None):
+    """:func:`best_allotment` of the :class:`Allotment` these arguments make (the compiled
+    ``allot`` and tests call it so)."""
+    return best_allotment(st, V, Allotment(ss, si, ts, wants, serves, spare, keys, note, line, maximal, model))
+
+
+def best_allotment(st, V, job: Allotment):
     """Search every way to give each target one of its wanted lists of needs, or nothing.
 
-    Returns ``(used cards, meal per target)`` for the way best by ``keys``.
+    Returns ``(used cards, meal per target)`` for the way best by the keys.
     Resources that serve the same needs are interchangeable, so the search
     runs over the needs met: a demand is packed into one int, its feasibility
     (Hall's condition, or a small max-flow) memoised within the call; each
     complete way is scored by moving the cards and evaluating the keys, then
-    undone. ``model`` (an :class:`allot_keys.KeyModel`) lets the
+    undone. ``job.model`` (an :class:`allot_keys.KeyModel`) lets the
     solver try first.
     """
     global last_method
+    shape = _shape(st, job)
+    packing = _packing(shape.vec_alts, len(shape.needs))
+    packed = [[_pack(v, packing.shifts) for v in row] for row in shape.vec_alts]
+    hall = _hall_conditions(shape, job.spare, len(st.z[job.source]), packing)
+    fit = _feasibility(hall, shape, job.spare, packing, packed)
+    chosen = [None] * len(job.targets)
+    way = _way_maker(shape, chosen, fit.plan_for)
+    score_of = _scorer(st, V, job)
+    ways = 1
+    for row in shape.alts:
+        ways *= len(row) + 1
+    if job.model is not None and USE_SOLVER and ways >= SOLVER_FROM:
+        w = _by_solver(st, V, job, shape, packed, fit, chosen, way, score_of)
+        if w is not None:
+            last_method = "solver"
+            return w
+    last_method = "search"
+    best = [None, None]
+    leaf = _leaf_keeper(st, job.line, way, score_of, best)
+    most_after = _most_after(packing, len(job.targets), job.maximal)
+    _depth_first(packed, fit, most_after, job.maximal, chosen, leaf)(0, 0, ())
+    return best[1]
+
+
+def _shape(st, job: Allotment) -> _Shape:
+    """The needs the targets want, as lists and as counts per need; the resources by the needs they serve."""
     needs: list = []
     alts = []
-    for w in wants:
+    for w in job.wants:
         row = []
         for meal in w:
             m = tuple(as_list(st, meal)) if isinstance(meal, (list, tuple)) else (meal,)
@@ -145,17 +221,16 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
         alts.append(row)
     kidx = {x: i for i, x in enumerate(needs)}
     K = len(needs)
-    res = list(st.z[ss])
     by_mask: dict = {}
-    for r in res:
+    serves = job.serves
+    for r in list(st.z[job.source]):
         mask = 0
         for i, x in enumerate(needs):
             if serves(st, r, x):
                 mask |= 1 << i
         by_mask.setdefault(mask, []).append(r)
-    order = sorted(by_mask, key=lambda m: (bin(m).count("1"), m))
-    masks = order
-    caps = [len(by_mask[m]) for m in order]
+    masks = sorted(by_mask, key=lambda m: (bin(m).count("1"), m))
+    caps = [len(by_mask[m]) for m in masks]
     vec_alts = []
     for row in alts:
         vr = []
@@ -165,47 +240,59 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
                 v[kidx[x]] += 1
             vr.append(tuple(v))
         vec_alts.append(vr)
-    memo: dict = {}
-    total = len(res)
-    n_t = len(ts)
-    # A demand (cubes wanted per need) is packed into one int, `width` bits a need, so that
-    # adding a wanted list is one addition and memo keys hash fast; no need can overflow
-    # into the next since no field exceeds what all targets together could ask for.
+    return _Shape(needs, alts, vec_alts, by_mask, masks, caps)
+
+
+def _packing(vec_alts, K) -> _Packing:
+    """A demand (cubes wanted per need) is packed into one int, `width` bits a need, so that
+    adding a wanted list is one addition and memo keys hash fast; no need can overflow
+    into the next since no field exceeds what all targets together could ask for."""
     zero = (0,) * K
     row_max = [tuple(map(max, *row)) if len(row) > 1 else row[0] if row else zero for row in vec_alts]
     most = [sum(col) for col in zip(*row_max)] or zero   # per need, what all targets could ask
     width = max(max(most, default=0), 1).bit_length()
-    field = (1 << width) - 1
-    shifts = [width * k for k in range(K)]
+    return _Packing(row_max, most, (1 << width) - 1, [width * k for k in range(K)])
 
-    def pack(v):
-        d = 0
-        for x, sh in zip(v, shifts):
-            d |= x << sh
-        return d
-    packed = [[pack(v) for v in row] for row in vec_alts]
 
-    def unpack(d):
-        return tuple([(d >> sh) & field for sh in shifts])
-    # Hall's condition for the flow: for every set S of needs, what S asks for must fit
-    # in the resources serving S plus up to `spare` of the others.
-    hall = None
-    if K <= 10:
-        hall = []
-        for S, ks in _subsets(K):
-            c = 0
-            for m, n in zip(masks, caps):
-                if m & S:
-                    c += n
-            room = c + min(spare, total - c)
-            asked = 0
-            for k in ks:
-                asked += most[k]
-            if asked > room:         # else no demand of the search can break it
-                hall.append(([shifts[k] for k in ks], room))
-    # the search meets the same demands again and again: answers are memoised
+def _pack(v, shifts) -> int:
+    d = 0
+    for x, sh in zip(v, shifts):
+        d |= x << sh
+    return d
+
+
+def _hall_conditions(shape: _Shape, spare, total, packing: _Packing):
+    """Hall's condition for the flow: for every set S of needs, what S asks for must fit
+    in the resources serving S plus up to `spare` of the others. [(shifts of S's needs, room)]
+    for the sets some demand could break; None above 10 needs (the flow decides then)."""
+    K = len(packing.shifts)
+    if K > 10:
+        return None
+    hall = []
+    most, shifts = packing.most, packing.shifts
+    for S, ks in _subsets(K):
+        c = 0
+        for m, n in zip(shape.masks, shape.caps):
+            if m & S:
+                c += n
+        room = c + min(spare, total - c)
+        asked = 0
+        for k in ks:
+            asked += most[k]
+        if asked > room:         # else no demand of the search can break it
+            hall.append(([shifts[k] for k in ks], room))
+    return hall
+
+
+def _feasibility(hall, shape: _Shape, spare, packing: _Packing, packed) -> _Fit:
+    """Whether a demand fits (by Hall's condition, else a plan found), and whether some list
+    of a target still fits on top of a demand: the search meets the same demands again and
+    again, so the answers are memoised."""
+    caps, masks = shape.caps, shape.masks
+    field, shifts = packing.field, packing.shifts
+    memo: dict = {}
     fit_memo: dict = {}
-    with_memo = [{} for _ in range(n_t)]
+    with_memo = [{} for _ in packed]
 
     def fits(dem):
         got = fit_memo.get(dem)
@@ -226,20 +313,10 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
 
     def plan_for(dem):
         if dem not in memo:
-            d = unpack(dem)
+            d = tuple([(dem >> sh) & field for sh in shifts])
             memo[dem] = (_greedy_plan(d, caps, masks, spare) or _max_flow_plan(d, caps, masks, spare)
                          if dem else [0] * len(caps))
         return memo[dem]
-
-    best = [None, None]
-    chosen = [None] * n_t
-    leaves = [0]
-    orig_src, orig_into = st.z[ss], st.z[si]
-
-    # with `maximal`, what every later target could add at most (to prune "nothing" early)
-    most_after = [0] * (n_t + 1)
-    for i in range(n_t - 1 if maximal else -1, -1, -1):
-        most_after[i] = most_after[i + 1] + pack(row_max[i])
 
     def fits_with(i, base):
         memo_i = with_memo[i]
@@ -254,8 +331,30 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
                     break
             memo_i[base] = got
         return got
+    return _Fit(fits, fits_with, plan_for, fit_memo, with_memo)
 
-    signed_keys = [(1 if hi else -1, f) for hi, f in keys]
+
+def _way_maker(shape: _Shape, chosen, plan_for):
+    """way(demand): (the cards used, the meal per target) for the lists ``chosen`` now, or None."""
+    by_mask, masks, alts = shape.by_mask, shape.masks, shape.alts
+    used_memo: dict = {}
+
+    def way(dem):
+        used = used_memo.get(dem)
+        if used is None:
+            per_type = plan_for(dem)
+            if per_type is None:       # cannot happen when Hall's condition held; kept as a guard
+                return None
+            used = used_memo[dem] = [c for m, k in zip(masks, per_type) for c in by_mask[m][:k]]
+        return list(used), [alts[i][a] if a is not None else None for i, a in enumerate(chosen)]
+    return way
+
+
+def _scorer(st, V, job: Allotment):
+    """score_of(used, meals): the keys' values (signed: higher is better) once that way is made, then undone."""
+    ss, si, ts, note = job.source, job.into, job.targets, job.note
+    orig_src, orig_into = st.z[ss], st.z[si]
+    signed_keys = [(1 if hi else -1, f) for hi, f in job.keys]
 
     def score_of(used, meals):
         _apply_allotment(st, ss, si, used, ts, meals, note)
@@ -272,20 +371,40 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
             for t in ts:
                 col[t] = None
         return score
+    return score_of
 
-    def unmet_fits(dem):
-        return any(chosen[i] is None and fits_with(i, dem) for i in range(n_t))
 
-    used_memo: dict = {}
+def _by_solver(st, V, job: Allotment, shape: _Shape, packed, fit: _Fit, chosen, way, score_of):
+    """The solver's way, checked: it fits, is maximal if asked, and scores what it said; else None."""
+    from . import integer_program as allot_solver
+    from .keys import NotLinear
+    try:
+        polys = job.model.polys(st, V, job.source, job.into, job.targets, shape.alts)
+    except NotLinear:
+        return None
+    except Exception:          # noqa: BLE001 - the search meets (and reports) the same error
+        return None
+    got = allot_solver.best_choice(polys, shape.vec_alts, shape.masks, shape.caps, job.spare)
+    if got is None:
+        return None
+    choice, score = got
+    n_t = len(chosen)
+    chosen[:] = choice
+    dem = sum(packed[i][a] for i, a in enumerate(choice) if a is not None)
+    try:
+        if not fit.fits(dem) or (job.maximal and any(chosen[i] is None and fit.fits_with(i, dem)
+                                                     for i in range(n_t))):
+            return None
+        w = way(dem)
+        return w if w is not None and score_of(*w) == score else None
+    finally:
+        chosen[:] = [None] * n_t
 
-    def way(dem):
-        used = used_memo.get(dem)
-        if used is None:
-            per_type = plan_for(dem)
-            if per_type is None:       # cannot happen when Hall's condition held; kept as a guard
-                return None
-            used = used_memo[dem] = [c for m, k in zip(masks, per_type) for c in by_mask[m][:k]]
-        return list(used), [alts[i][a] if a is not None else None for i, a in enumerate(chosen)]
+
+def _leaf_keeper(st, line, way, score_of, best):
+    """leaf(demand): score the complete way chosen now and keep it in ``best`` if better;
+    stops the search past :data:`ALLOT_LIMIT` ways."""
+    leaves = [0]
 
     def leaf(dem):
         leaves[0] += 1
@@ -298,30 +417,22 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
         score = score_of(*w)
         if best[0] is None or score > best[0]:
             best[0], best[1] = score, w
+    return leaf
 
-    def by_solver():
-        """The solver's way, checked: it fits, is maximal if asked, and scores what it said."""
-        from . import integer_program as allot_solver
-        from .keys import NotLinear
-        try:
-            polys = model.polys(st, V, ss, si, ts, alts)
-        except NotLinear:
-            return None
-        except Exception:          # noqa: BLE001 - the search meets (and reports) the same error
-            return None
-        got = allot_solver.best_choice(polys, vec_alts, masks, caps, spare)
-        if got is None:
-            return None
-        choice, score = got
-        chosen[:] = choice
-        dem = sum(packed[i][a] for i, a in enumerate(choice) if a is not None)
-        try:
-            if not fits(dem) or (maximal and unmet_fits(dem)):
-                return None
-            w = way(dem)
-            return w if w is not None and score_of(*w) == score else None
-        finally:
-            chosen[:] = [None] * n_t
+
+def _most_after(packing: _Packing, n_t, maximal):
+    """With `maximal`, what every later target could add at most (to prune "nothing" early)."""
+    most_after = [0] * (n_t + 1)
+    for i in range(n_t - 1 if maximal else -1, -1, -1):
+        most_after[i] = most_after[i + 1] + _pack(packing.row_max[i], packing.shifts)
+    return most_after
+
+
+def _depth_first(packed, fit: _Fit, most_after, maximal, chosen, leaf):
+    """dfs(target, demand so far, targets left out): every way from that target on, each
+    target's lists in order, then nothing; ``leaf`` at each complete way."""
+    fits, fits_with, fit_memo, with_memo = fit.fits, fit.fits_with, fit.fit_memo, fit.with_memo
+    n_t = len(chosen)
 
     def dfs(i, dem, unmet):
         # `unmet`: the targets left out so far (with `maximal`, those that could be met)
@@ -349,18 +460,7 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
                 return               # i would fit whatever comes after: leaving it out never pays
             unmet += (i,)
         dfs(i + 1, dem, unmet)
-
-    ways = 1
-    for row in alts:
-        ways *= len(row) + 1
-    if model is not None and USE_SOLVER and ways >= SOLVER_FROM:
-        w = by_solver()
-        if w is not None:
-            last_method = "solver"
-            return w
-    last_method = "search"
-    dfs(0, 0, ())
-    return best[1]
+    return dfs
 
 
 @lru_cache(maxsize=None)

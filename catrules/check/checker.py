@@ -251,117 +251,139 @@ class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
             self.stmt(st, sc)
 
     def stmt(self, s, sc: _Scope) -> None:
-        rep = self.rep
-        if isinstance(s, ast.Move):
-            t = self.expr(s.cards, sc)
-            what = element(t) if t.kind == "list" else t
-            if family(what) in ("number", "truth value", "symbol"):
-                self.rep.error(s.cards, f"`move` moves cards; this is {describe(t)}",
-                               "move a card, a list of cards or a zone's cards (`move c to deck`)")
-            self.dest(s.dest, sc)
-        elif isinstance(s, ast.Shuffle):
-            self.zone_expr(s.zone, sc, "shuffle")
-        elif isinstance(s, ast.Fill):
-            z = self.zone_expr(s.zone, sc, "fill")
-            if z is not None and z.shape != "grid":
-                rep.error(s.zone, f"`fill` works on grid zones; `{z.name}` is a {z.shape}",
-                          "declare the zone as `grid R by C`, or use `move top(...) to ...`")
-            self.expr(s.source, sc)
-        elif isinstance(s, ast.Exchange):
-            self.expr(s.first, sc)
-            self.expr(s.second, sc)
-        elif isinstance(s, (ast.Assign, ast.Add)):
-            self.assign_target(s, sc)
-            t = self.expr(s.value if isinstance(s, ast.Assign) else s.amount, sc)
-            if isinstance(s, ast.Add):
-                self.need_number(s.amount, t, "`add`")
-            self.note_set(s, t if isinstance(s, ast.Assign) else NUMBER, sc)
-        elif isinstance(s, ast.Choose):
-            self.actor(s, s.actor, sc)
-            t = self.expr(s.source, sc)
-            self.choose_count(s.count, sc, s.source, t)
-            self.note_local(sc, s.var, list_of(element(t)) if s.count is not None else element(t))
-            self.choose_opts(s.opts, s.var, t, sc)
-        elif isinstance(s, ast.Play):
-            if s.phase not in self.phases and self.rejected.get(s.phase) != "phase":
-                rep.error(s, f"unknown phase `{s.phase}`", suggest(s.phase, self.phases) or
-                          "declare it with `phase NAME:`")
-        elif isinstance(s, ast.Do):
-            a = self.actions.get(s.action)
-            if a is None:
-                rep.error(s, f"unknown action `{s.action}`", suggest(s.action, self.actions) or
-                          "declare it with `action NAME(...):`")
-            elif len(s.args) != len(a.params):
-                rep.error(s, f"action `{s.action}` takes {len(a.params)} argument(s), not {len(s.args)}",
-                          f"write `do {s.action}({', '.join(a.params)})`")
-            self.note_args(("action", s.action), [self.expr(arg, sc) for arg in s.args])
-        elif isinstance(s, ast.Announce):
-            self.text_expr(s.text, sc, "`announce`")
-        elif isinstance(s, (ast.EndGame, ast.Nothing)):
-            pass
-        elif isinstance(s, ast.Tally):
-            if not self.g.score:
-                rep.error(s, "`tally` with no `score:` block", "add a `score:` block: `tally` adds its items "
-                          "to each player's running totals")
-            if s.title is not None:
-                self.text_expr(s.title, sc, "a tally's title")
-        elif isinstance(s, ast.StopLoop):
-            if sc.loops == 0:
-                rep.error(s, "`stop` outside a loop", "`stop` leaves the innermost repeat or for each")
-        elif isinstance(s, ast.If):
-            known = frozenset()           # what the earlier conditions being false tells
-            for cond, body in s.branches:
-                self.expr(cond, sc.knowing(known))
-                self.block(body, sc.knowing(known | not_none(cond, True)))
-                known |= not_none(cond, False)
-            if s.otherwise:
-                self.block(s.otherwise, sc.knowing(known))
-        elif isinstance(s, ast.RepeatTimes):
-            self.need_number(s.count, self.expr(s.count, sc), "`repeat ... times`",
-                             "count a list first: `repeat count(hand of p) times:`")
-            self.block(s.body, sc.with_(loops=sc.loops + 1))
-        elif isinstance(s, ast.RepeatUntil):
-            self.expr(s.cond, sc)
-            self.block(s.body, sc.with_(loops=sc.loops + 1))
-        elif isinstance(s, ast.ForPlayers):
-            if s.start is not None:
-                self.expr(s.start, sc)
-            if s.among is not None:
-                self.expr(s.among, sc)
-            self.note_local(sc, s.var, PLAYER)
-            self.block(s.body, sc.with_(loops=sc.loops + 1))
-        elif isinstance(s, ast.ForEach):
-            self.note_local(sc, s.var, element(self.expr(s.source, sc)))
-            self.block(s.body, sc.with_(loops=sc.loops + 1))
-        elif isinstance(s, ast.Menu):
-            self.actor(s, s.actor, sc)
-            seen = set()
-            for label, cond, body, pos in s.branches:
-                if label in seen:
-                    rep.error((pos["line"], pos["column"]), f"the choice \"{label}\" is offered twice",
-                              "give each branch its own name")
-                seen.add(label)
-                if cond is not None:
-                    self.expr(cond, sc)
-                self.block(body, sc)
-            self.menu_opts(s, sc)
-        elif isinstance(s, ast.Allot):
-            self.allot(s, sc)
-        elif isinstance(s, ast.Together):
-            if s.among is not None:
-                self.expr(s.among, sc)
-            inner = sc.with_(player=True)
-            t = self.expr(s.source, inner)
-            self.choose_count(s.count, inner, s.source, t)
-            self.note_local(sc, s.player, PLAYER)
-            self.note_local(sc, s.var, list_of(element(t)) if s.count is not None else element(t))
-            if s.mode == "race":
-                self.note_local(sc, "position", NUMBER)
-                self.note_local(sc, "racers", list_of(PLAYER))
-            self.choose_opts(s.opts, s.var, t, inner)
-            self.block(s.body, inner.with_(loops=0))
-        else:  # pragma: no cover - the parser makes no other statement
-            rep.error(s, f"unknown statement {type(s).__name__}")
+        for kind in type(s).__mro__:
+            check = _STMT_CHECKS.get(kind)
+            if check is not None:
+                getattr(self, check)(s, sc)
+                return
+        self.rep.error(s, f"unknown statement {type(s).__name__}")  # pragma: no cover - the parser makes no other
+
+    # the check of each kind of statement (see _STMT_CHECKS)
+    def stmt_move(self, s: ast.Move, sc: _Scope) -> None:
+        t = self.expr(s.cards, sc)
+        what = element(t) if t.kind == "list" else t
+        if family(what) in ("number", "truth value", "symbol"):
+            self.rep.error(s.cards, f"`move` moves cards; this is {describe(t)}",
+                           "move a card, a list of cards or a zone's cards (`move c to deck`)")
+        self.dest(s.dest, sc)
+
+    def stmt_shuffle(self, s: ast.Shuffle, sc: _Scope) -> None:
+        self.zone_expr(s.zone, sc, "shuffle")
+
+    def stmt_fill(self, s: ast.Fill, sc: _Scope) -> None:
+        z = self.zone_expr(s.zone, sc, "fill")
+        if z is not None and z.shape != "grid":
+            self.rep.error(s.zone, f"`fill` works on grid zones; `{z.name}` is a {z.shape}",
+                           "declare the zone as `grid R by C`, or use `move top(...) to ...`")
+        self.expr(s.source, sc)
+
+    def stmt_exchange(self, s: ast.Exchange, sc: _Scope) -> None:
+        self.expr(s.first, sc)
+        self.expr(s.second, sc)
+
+    def stmt_assign(self, s, sc: _Scope) -> None:
+        """`set` and `add`."""
+        self.assign_target(s, sc)
+        t = self.expr(s.value if isinstance(s, ast.Assign) else s.amount, sc)
+        if isinstance(s, ast.Add):
+            self.need_number(s.amount, t, "`add`")
+        self.note_set(s, t if isinstance(s, ast.Assign) else NUMBER, sc)
+
+    def stmt_choose(self, s: ast.Choose, sc: _Scope) -> None:
+        self.actor(s, s.actor, sc)
+        t = self.expr(s.source, sc)
+        self.choose_count(s.count, sc, s.source, t)
+        self.note_local(sc, s.var, list_of(element(t)) if s.count is not None else element(t))
+        self.choose_opts(s.opts, s.var, t, sc)
+
+    def stmt_play(self, s: ast.Play, sc: _Scope) -> None:
+        if s.phase not in self.phases and self.rejected.get(s.phase) != "phase":
+            self.rep.error(s, f"unknown phase `{s.phase}`", suggest(s.phase, self.phases) or
+                           "declare it with `phase NAME:`")
+
+    def stmt_do(self, s: ast.Do, sc: _Scope) -> None:
+        a = self.actions.get(s.action)
+        if a is None:
+            self.rep.error(s, f"unknown action `{s.action}`", suggest(s.action, self.actions) or
+                           "declare it with `action NAME(...):`")
+        elif len(s.args) != len(a.params):
+            self.rep.error(s, f"action `{s.action}` takes {len(a.params)} argument(s), not {len(s.args)}",
+                           f"write `do {s.action}({', '.join(a.params)})`")
+        self.note_args(("action", s.action), [self.expr(arg, sc) for arg in s.args])
+
+    def stmt_announce(self, s: ast.Announce, sc: _Scope) -> None:
+        self.text_expr(s.text, sc, "`announce`")
+
+    def stmt_plain(self, s, sc: _Scope) -> None:
+        """`end the game`, `do nothing`: nothing to check."""
+
+    def stmt_tally(self, s: ast.Tally, sc: _Scope) -> None:
+        if not self.g.score:
+            self.rep.error(s, "`tally` with no `score:` block", "add a `score:` block: `tally` adds its items "
+                           "to each player's running totals")
+        if s.title is not None:
+            self.text_expr(s.title, sc, "a tally's title")
+
+    def stmt_stop(self, s: ast.StopLoop, sc: _Scope) -> None:
+        if sc.loops == 0:
+            self.rep.error(s, "`stop` outside a loop", "`stop` leaves the innermost repeat or for each")
+
+    def stmt_if(self, s: ast.If, sc: _Scope) -> None:
+        known = frozenset()           # what the earlier conditions being false tells
+        for cond, body in s.branches:
+            self.expr(cond, sc.knowing(known))
+            self.block(body, sc.knowing(known | not_none(cond, True)))
+            known |= not_none(cond, False)
+        if s.otherwise:
+            self.block(s.otherwise, sc.knowing(known))
+
+    def stmt_repeat_times(self, s: ast.RepeatTimes, sc: _Scope) -> None:
+        self.need_number(s.count, self.expr(s.count, sc), "`repeat ... times`",
+                         "count a list first: `repeat count(hand of p) times:`")
+        self.block(s.body, sc.with_(loops=sc.loops + 1))
+
+    def stmt_repeat_until(self, s: ast.RepeatUntil, sc: _Scope) -> None:
+        self.expr(s.cond, sc)
+        self.block(s.body, sc.with_(loops=sc.loops + 1))
+
+    def stmt_for_players(self, s: ast.ForPlayers, sc: _Scope) -> None:
+        if s.start is not None:
+            self.expr(s.start, sc)
+        if s.among is not None:
+            self.expr(s.among, sc)
+        self.note_local(sc, s.var, PLAYER)
+        self.block(s.body, sc.with_(loops=sc.loops + 1))
+
+    def stmt_for_each(self, s: ast.ForEach, sc: _Scope) -> None:
+        self.note_local(sc, s.var, element(self.expr(s.source, sc)))
+        self.block(s.body, sc.with_(loops=sc.loops + 1))
+
+    def stmt_menu(self, s: ast.Menu, sc: _Scope) -> None:
+        self.actor(s, s.actor, sc)
+        seen = set()
+        for label, cond, body, pos in s.branches:
+            if label in seen:
+                self.rep.error((pos["line"], pos["column"]), f"the choice \"{label}\" is offered twice",
+                               "give each branch its own name")
+            seen.add(label)
+            if cond is not None:
+                self.expr(cond, sc)
+            self.block(body, sc)
+        self.menu_opts(s, sc)
+
+    def stmt_together(self, s: ast.Together, sc: _Scope) -> None:
+        if s.among is not None:
+            self.expr(s.among, sc)
+        inner = sc.with_(player=True)
+        t = self.expr(s.source, inner)
+        self.choose_count(s.count, inner, s.source, t)
+        self.note_local(sc, s.player, PLAYER)
+        self.note_local(sc, s.var, list_of(element(t)) if s.count is not None else element(t))
+        if s.mode == "race":
+            self.note_local(sc, "position", NUMBER)
+            self.note_local(sc, "racers", list_of(PLAYER))
+        self.choose_opts(s.opts, s.var, t, inner)
+        self.block(s.body, inner.with_(loops=0))
 
     def allot(self, s: ast.Allot, sc: _Scope) -> None:
         rep = self.rep
@@ -523,3 +545,14 @@ class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
         if isinstance(node, ast.Of):
             return node.name in self.zones
         return False
+
+
+#: The check of each kind of statement: a method of :class:`_Checker`.
+_STMT_CHECKS = {
+    ast.Move: "stmt_move", ast.Shuffle: "stmt_shuffle", ast.Fill: "stmt_fill", ast.Exchange: "stmt_exchange",
+    ast.Assign: "stmt_assign", ast.Add: "stmt_assign", ast.Choose: "stmt_choose", ast.Play: "stmt_play",
+    ast.Do: "stmt_do", ast.Announce: "stmt_announce", ast.EndGame: "stmt_plain", ast.Nothing: "stmt_plain",
+    ast.Tally: "stmt_tally", ast.StopLoop: "stmt_stop", ast.If: "stmt_if", ast.RepeatTimes: "stmt_repeat_times",
+    ast.RepeatUntil: "stmt_repeat_until", ast.ForPlayers: "stmt_for_players", ast.ForEach: "stmt_for_each",
+    ast.Menu: "stmt_menu", ast.Allot: "allot", ast.Together: "stmt_together",
+}

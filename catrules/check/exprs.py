@@ -102,105 +102,114 @@ class ExprChecker:
         return t
 
     def _expr(self, e, sc: Scope) -> Type:
-        rep = self.rep
-        if isinstance(e, ast.Const):
-            v = e.value
-            return NONE if v is None else BOOL if isinstance(v, bool) else NUMBER if isinstance(v, int) else TEXT
-        if isinstance(e, ast.Keyword):
-            if e.word == "player" and not sc.player:
-                rep.error(e, "`player` means nobody here",
-                          "`player` is the scored player in score and winner blocks, the zone's owner in a "
-                          "trigger, and the chooser in `secretly`/`race` blocks; use a variable instead")
-            return PLAYER if e.word == "player" else list_of(PLAYER)
-        if isinstance(e, ast.Name):
-            r = self.names[id(e)] = self.resolve(e, sc)
-            kind = r[0]
-            if kind == "local":
-                self.reads.add((sc.unit, e.name))
-                return self.local_type(sc, e.name)
-            if kind == "attr":
-                return self.attr_types.get(e.name, ANY)
-            if kind == "counter":
-                return self.counter_types.get(e.name, ANY)
-            if kind == "zone":
-                return Type("zone", CARD)
-            if kind == "option":
-                return BOOL
-            if kind == "define":
-                return self.define_types.get(e.name, ANY)
-            if kind == "cardtype":
-                return list_of(cards_of([e.name]))
-            return SYMBOL if e.name in self.symbols else ANY
-        if isinstance(e, ast.Attr):
-            tt = self.expr(e.target, sc)
-            if e.name not in self.attributes and e.name not in PLACE_ATTRS:
-                rep.error(e, f"unknown attribute `{e.name}`",
-                          suggest(e.name, self.attributes + sorted(PLACE_ATTRS)) or
-                          "attributes come from the card rows (`with colour red, ...`)")
-                return ANY
-            if tt.kind in ("number", "bool", "symbol", "text", "player", "list", "zone"):
-                rep.error(e, f"`.{e.name}` is an attribute of a card or a place; this is {describe(tt)}",
-                          "write `c.NAME` for a card c, or use the attribute inside `where`")
-                return ANY
-            if e.name in self.attributes and e.name in PLACE_ATTRS:
-                t = ANY
-            elif e.name in self.attributes:
-                t = self.attr_types.get(e.name, ANY)
-            else:
-                t = PLACE_ATTR_TYPES[e.name]
-            return t.maybe() if tt.none else t
-        if isinstance(e, ast.Of):
-            return self.of(e, sc)
-        if isinstance(e, ast.Call):
-            return self.call(e, sc)
-        if isinstance(e, ast.ListExpr):
-            t = None
-            for it in e.items:
-                t = join(t, self.expr(it, sc))
-            return list_of(t or ANY)
-        if isinstance(e, ast.Unary):
-            t = self.expr(e.operand, sc)
-            if e.op == "not":
-                return BOOL
-            self.need_number(e.operand, t, "`-`")
-            return NUMBER
-        if isinstance(e, ast.Binary):
-            return self.binary(e, sc)
-        if isinstance(e, ast.IfElse):
-            self.expr(e.cond, sc)
-            a = self.expr(e.then, sc.knowing(not_none(e.cond, True)))
-            b = self.expr(e.other, sc.knowing(not_none(e.cond, False)))
-            return join(a, b)
-        if isinstance(e, ast.Where):
-            src = self.expr(e.source, sc)
-            el = element(src)
-            if e.cond is not None:
-                if e.var:
-                    inner = sc.bind(e.var, el)
-                else:
-                    inner = self.element_scope(e.source, src, sc, e.cond, e)
-                self.expr(e.cond, inner)
-            return list_of(el)
-        if isinstance(e, ast.Text):
-            if id(e) not in self.texts_ok:
-                rep.error(e, "a text with values in braces can only be said: in `announce`, `asking`, "
-                             "`tally`, a card's `show`/`describe`, or a definition",
-                          "keep the values in variables, and write the text where it is said")
-            for part in e.parts:
-                if not isinstance(part, str):
-                    self.expr(part, sc)
-            return TEXT
-        if isinstance(e, ast.Pick):
-            self.expr(e.key, sc)
-            t = None
-            for k, v in e.cases:
-                self.expr(k, sc)
-                t = join(t, self.expr(v, sc))
-            if e.default is not None:
-                t = join(t, self.expr(e.default, sc))
-            return t or ANY
-        rep.error(e, f"unexpected expression {type(e).__name__}")  # pragma: no cover
+        for kind in type(e).__mro__:
+            check = _EXPR_CHECKS.get(kind)
+            if check is not None:
+                return getattr(self, check)(e, sc)
+        self.rep.error(e, f"unexpected expression {type(e).__name__}")  # pragma: no cover
         return ANY
+
+    # the type of each kind of expression (see _EXPR_CHECKS)
+    def expr_const(self, e: ast.Const, sc: Scope) -> Type:
+        v = e.value
+        return NONE if v is None else BOOL if isinstance(v, bool) else NUMBER if isinstance(v, int) else TEXT
+
+    def expr_keyword(self, e: ast.Keyword, sc: Scope) -> Type:
+        if e.word == "player" and not sc.player:
+            self.rep.error(e, "`player` means nobody here",
+                           "`player` is the scored player in score and winner blocks, the zone's owner in a "
+                           "trigger, and the chooser in `secretly`/`race` blocks; use a variable instead")
+        return PLAYER if e.word == "player" else list_of(PLAYER)
+
+    def expr_name(self, e: ast.Name, sc: Scope) -> Type:
+        r = self.names[id(e)] = self.resolve(e, sc)
+        kind = r[0]
+        if kind == "local":
+            self.reads.add((sc.unit, e.name))
+            return self.local_type(sc, e.name)
+        if kind == "attr":
+            return self.attr_types.get(e.name, ANY)
+        if kind == "counter":
+            return self.counter_types.get(e.name, ANY)
+        if kind == "zone":
+            return Type("zone", CARD)
+        if kind == "option":
+            return BOOL
+        if kind == "define":
+            return self.define_types.get(e.name, ANY)
+        if kind == "cardtype":
+            return list_of(cards_of([e.name]))
+        return SYMBOL if e.name in self.symbols else ANY
+
+    def expr_attr(self, e: ast.Attr, sc: Scope) -> Type:
+        rep = self.rep
+        tt = self.expr(e.target, sc)
+        if e.name not in self.attributes and e.name not in PLACE_ATTRS:
+            rep.error(e, f"unknown attribute `{e.name}`",
+                      suggest(e.name, self.attributes + sorted(PLACE_ATTRS)) or
+                      "attributes come from the card rows (`with colour red, ...`)")
+            return ANY
+        if tt.kind in ("number", "bool", "symbol", "text", "player", "list", "zone"):
+            rep.error(e, f"`.{e.name}` is an attribute of a card or a place; this is {describe(tt)}",
+                      "write `c.NAME` for a card c, or use the attribute inside `where`")
+            return ANY
+        if e.name in self.attributes and e.name in PLACE_ATTRS:
+            t = ANY
+        elif e.name in self.attributes:
+            t = self.attr_types.get(e.name, ANY)
+        else:
+            t = PLACE_ATTR_TYPES[e.name]
+        return t.maybe() if tt.none else t
+
+    def expr_list(self, e: ast.ListExpr, sc: Scope) -> Type:
+        t = None
+        for it in e.items:
+            t = join(t, self.expr(it, sc))
+        return list_of(t or ANY)
+
+    def expr_unary(self, e: ast.Unary, sc: Scope) -> Type:
+        t = self.expr(e.operand, sc)
+        if e.op == "not":
+            return BOOL
+        self.need_number(e.operand, t, "`-`")
+        return NUMBER
+
+    def expr_if_else(self, e: ast.IfElse, sc: Scope) -> Type:
+        self.expr(e.cond, sc)
+        a = self.expr(e.then, sc.knowing(not_none(e.cond, True)))
+        b = self.expr(e.other, sc.knowing(not_none(e.cond, False)))
+        return join(a, b)
+
+    def expr_where(self, e: ast.Where, sc: Scope) -> Type:
+        src = self.expr(e.source, sc)
+        el = element(src)
+        if e.cond is not None:
+            if e.var:
+                inner = sc.bind(e.var, el)
+            else:
+                inner = self.element_scope(e.source, src, sc, e.cond, e)
+            self.expr(e.cond, inner)
+        return list_of(el)
+
+    def expr_text(self, e: ast.Text, sc: Scope) -> Type:
+        if id(e) not in self.texts_ok:
+            self.rep.error(e, "a text with values in braces can only be said: in `announce`, `asking`, "
+                              "`tally`, a card's `show`/`describe`, or a definition",
+                           "keep the values in variables, and write the text where it is said")
+        for part in e.parts:
+            if not isinstance(part, str):
+                self.expr(part, sc)
+        return TEXT
+
+    def expr_pick(self, e: ast.Pick, sc: Scope) -> Type:
+        self.expr(e.key, sc)
+        t = None
+        for k, v in e.cases:
+            self.expr(k, sc)
+            t = join(t, self.expr(v, sc))
+        if e.default is not None:
+            t = join(t, self.expr(e.default, sc))
+        return t or ANY
 
     def binary(self, e: ast.Binary, sc: Scope) -> Type:
         op, rep = e.op, self.rep
@@ -423,3 +432,11 @@ class ExprChecker:
         self.rep.error(node, f"`{verb}` needs a zone here",
                        (suggest(name, self.zones) if name else "") or "name a zone, such as `deck` or `hand of p`")
         return None
+
+
+#: The type of each kind of expression: a method of :class:`ExprChecker`.
+_EXPR_CHECKS = {
+    ast.Const: "expr_const", ast.Keyword: "expr_keyword", ast.Name: "expr_name", ast.Attr: "expr_attr",
+    ast.Of: "of", ast.Call: "call", ast.ListExpr: "expr_list", ast.Unary: "expr_unary", ast.Binary: "binary",
+    ast.IfElse: "expr_if_else", ast.Where: "expr_where", ast.Text: "expr_text", ast.Pick: "expr_pick",
+}

@@ -473,8 +473,17 @@ def replay(path: str | Path) -> ReplayReport:
 
 
 def _replay_game(lg: LoggedGame, gr: GameReplay, log_dir: Path, loaded: dict, load_game) -> None:
-    h = lg.header
-    hl = lg.header_line
+    """Play one logged game again and compare it (raises :class:`_Differs` at the first difference)."""
+    _check_header(lg.header, lg.header_line, gr)
+    game, gp = _logged_game(lg.header, lg.header_line, log_dir, loaded, load_game)
+    st = _start(game, gp, lg.header, lg.header_line)
+    replayer = _Replayer(game, st, gr)
+    replayer.events(lg.events)
+    replayer.end(lg)
+
+
+def _check_header(h: dict, hl: int, gr: GameReplay) -> None:
+    """A header a game can be played from again; a note when another version wrote it."""
     if h.get("viewer") is not None:
         v = h["viewer"]
         raise _Differs(hl, f"this log was written for player {v + 1}'s view only (index {v}): it leaves out "
@@ -497,6 +506,10 @@ def _replay_game(lg: LoggedGame, gr: GameReplay, log_dir: Path, loaded: dict, lo
     if h.get("catrules") != __version__:
         gr.notes.append(f"the log was written by catrules {_printable(str(h.get('catrules')))}, "
                         f"this is {__version__}")
+
+
+def _logged_game(h: dict, hl: int, log_dir: Path, loaded: dict, load_game):
+    """(the game the header names, its file): found beside the log or here, loaded once per replay."""
     try:
         gp = _find_game_file(str(h["game"]), log_dir)
     except FileNotFoundError:
@@ -508,78 +521,107 @@ def _replay_game(lg: LoggedGame, gr: GameReplay, log_dir: Path, loaded: dict, lo
             loaded[key] = load_game(gp)
         except CatrulesError as exc:
             raise _Differs(hl, f"the game file {gp} does not load: {exc}") from None
-    game = loaded[key]
+    return loaded[key], gp
+
+
+def _start(game, gp: Path, h: dict, hl: int):
+    """The game of the header's title started with its players, seed and options."""
     if h.get("title") != game.title:
         raise _Differs(hl, f"the log names the game {_short(h.get('title'), 80)}, but the game file {gp} is "
                            f"{game.title!r}: another game, or the header was edited", h, None)
     try:
         # every answer, forced ones too, comes from the log: the replay asks for each
-        st = game.new_state(h["players"], h["seed"], h.get("options", []), log=True, ask_forced=True)
+        return game.new_state(h["players"], h["seed"], h.get("options", []), log=True, ask_forced=True)
     except CatrulesError as exc:
         raise _Differs(hl, f"the game does not start: {exc}") from None
-    log = st.log
-    k = 0
-    last_decision = None
 
-    def after() -> str:
-        return f" (the game went another way after the decision on line {last_decision})" if last_decision else ""
 
-    deferred: list = []          # answers to a secret choice: logged at its reveal, in seat order
-    for lineno, line in lg.events:
+class _Replayer:
+    """A game played again along its log: each logged decision made, each event compared."""
+
+    def __init__(self, game, st, gr: GameReplay):
+        self.game, self.st, self.gr = game, st, gr
+        self.log = st.log
+        self.k = 0                    # the replayed events compared so far
+        self.last_decision = None     # the line of the last decision compared
+
+    def after(self) -> str:
+        return (f" (the game went another way after the decision on line {self.last_decision})"
+                if self.last_decision else "")
+
+    def events(self, events) -> None:
+        """Every logged event line: a decision made when the game waits, each line compared."""
+        st, log = self.st, self.log
+        deferred: list = []          # answers to a secret choice: logged at its reveal, in seat order
+        for lineno, line in events:
+            if self.k >= len(log):
+                if st.finished:
+                    raise _Differs(lineno, "the replayed game is over, but the log goes on", line, None)
+                self.decide(lineno, line)
+                if self.k >= len(log):
+                    deferred.append((lineno, line))
+                    continue
+            for ln, ln_line in deferred + [(lineno, line)]:
+                self.compare(ln, ln_line)
+            deferred = []
+
+    def decide(self, lineno: int, line: dict) -> None:
+        """Make the decision of this line in the replayed game, which waits for one."""
+        st = self.st
+        if line.get("event") != "decision":
+            waiting = st.waiting_for()
+            raise _Differs(lineno, "the replayed game waits here for a decision of "
+                                   + ", ".join(f"player {p + 1}" for p in waiting) + self.after(), line,
+                           {"waiting_for": waiting})
+        player, option, time = line.get("player"), line.get("option"), line.get("time")
+        if (type(player) is not int or not isinstance(option, str) or
+                (time is not None and type(time) not in (int, float))):
+            raise _Differs(lineno, "this decision line is damaged (a player number, an option id and "
+                                   "perhaps a time are expected)", line, None)
+        try:
+            st.apply(player, option, time)
+        except IllegalChoice as exc:
+            raise _Differs(lineno, f"this decision cannot be made in the replayed game: {exc}" + self.after(),
+                           line, {"pending": [d.to_dict() for d in st.pending()]}) from None
+        except CatrulesError as exc:
+            raise _Differs(lineno, f"the replayed game fails after this decision: {exc}", line, None) from None
+
+    def compare(self, ln: int, ln_line: dict) -> None:
+        """The next replayed event must be this logged line."""
+        k, log = self.k, self.log
         if k >= len(log):
-            if st.finished:
-                raise _Differs(lineno, "the replayed game is over, but the log goes on", line, None)
-            if line.get("event") != "decision":
-                waiting = st.waiting_for()
-                raise _Differs(lineno, "the replayed game waits here for a decision of "
-                                       + ", ".join(f"player {p + 1}" for p in waiting) + after(), line,
-                               {"waiting_for": waiting})
-            player, option, time = line.get("player"), line.get("option"), line.get("time")
-            if (type(player) is not int or not isinstance(option, str) or
-                    (time is not None and type(time) not in (int, float))):
-                raise _Differs(lineno, "this decision line is damaged (a player number, an option id and "
-                                       "perhaps a time are expected)", line, None)
-            try:
-                st.apply(player, option, time)
-            except IllegalChoice as exc:
-                raise _Differs(lineno, f"this decision cannot be made in the replayed game: {exc}" + after(),
-                               line, {"pending": [d.to_dict() for d in st.pending()]}) from None
-            except CatrulesError as exc:
-                raise _Differs(lineno, f"the replayed game fails after this decision: {exc}", line, None) from None
-            if k >= len(log):
-                deferred.append((lineno, line))
-                continue
-        for ln, ln_line in deferred + [(lineno, line)]:
-            if k >= len(log):
-                raise _Differs(ln, "the replayed game has no event here" + after(), ln_line, None)
-            got = _roundtrip(event_line(game, log[k], k + 1))
-            if got != ln_line:
-                raise _Differs(ln, "the replayed event differs from the logged one" + after(), ln_line, got)
-            if ln_line.get("event") == "decision":
-                last_decision = ln
-            k += 1
-            gr.events = k
-        deferred = []
-    end_line = (lg.result_line or lg.last_line + 1)
-    if k < len(log):
-        got = _roundtrip(event_line(game, log[k], k + 1))
-        raise _Differs(end_line, "the replayed game has more events than the log" + after(), None, got)
-    gr.finished = st.finished
-    if lg.result is not None:
-        if not st.finished:
-            raise _Differs(lg.result_line, "the log has a result, but the replayed game is not over (it waits "
-                           "for " + ", ".join(f"player {p + 1}" for p in st.waiting_for()) + ")" + after(),
-                           lg.result, None)
-        got = _roundtrip(result_line(st))
-        logged = {k: v for k, v in lg.result.items() if k != "digest"}
-        if got != logged:
-            raise _Differs(lg.result_line, "the replayed result differs from the logged one" + after(),
-                           lg.result, got)
-        if lg.result.get("digest") != lg.digest:
-            what = "has no digest" if "digest" not in lg.result else "has a digest that does not match the lines"
-            raise _Differs(lg.result_line, f"the result line {what} of this game's header and events: the log "
-                           "was changed after it was written (its header, most likely: seats, title, options "
-                           "or versions), or written by a catrules without digests", lg.result, None)
-    elif st.finished:
-        raise _Differs(end_line, "the log has no result line, but the replayed game is over", None,
-                       _roundtrip(result_line(st)))
+            raise _Differs(ln, "the replayed game has no event here" + self.after(), ln_line, None)
+        got = _roundtrip(event_line(self.game, log[k], k + 1))
+        if got != ln_line:
+            raise _Differs(ln, "the replayed event differs from the logged one" + self.after(), ln_line, got)
+        if ln_line.get("event") == "decision":
+            self.last_decision = ln
+        self.k = k + 1
+        self.gr.events = self.k
+
+    def end(self, lg: LoggedGame) -> None:
+        """No replayed event left over; the logged result (and its digest) the replayed one."""
+        st, k, log, after = self.st, self.k, self.log, self.after
+        end_line = (lg.result_line or lg.last_line + 1)
+        if k < len(log):
+            got = _roundtrip(event_line(self.game, log[k], k + 1))
+            raise _Differs(end_line, "the replayed game has more events than the log" + after(), None, got)
+        self.gr.finished = st.finished
+        if lg.result is not None:
+            if not st.finished:
+                raise _Differs(lg.result_line, "the log has a result, but the replayed game is not over (it "
+                               "waits for " + ", ".join(f"player {p + 1}" for p in st.waiting_for()) + ")"
+                               + after(), lg.result, None)
+            got = _roundtrip(result_line(st))
+            logged = {k: v for k, v in lg.result.items() if k != "digest"}
+            if got != logged:
+                raise _Differs(lg.result_line, "the replayed result differs from the logged one" + after(),
+                               lg.result, got)
+            if lg.result.get("digest") != lg.digest:
+                what = "has no digest" if "digest" not in lg.result else "has a digest that does not match the lines"
+                raise _Differs(lg.result_line, f"the result line {what} of this game's header and events: the "
+                               "log was changed after it was written (its header, most likely: seats, title, "
+                               "options or versions), or written by a catrules without digests", lg.result, None)
+        elif st.finished:
+            raise _Differs(end_line, "the log has no result line, but the replayed game is over", None,
+                           _roundtrip(result_line(st)))
