@@ -22,7 +22,7 @@ import pytest
 import catrules
 from catrules.bots.basic import make_seat
 from catrules.cli import main
-from catrules.play.logs import replay
+from catrules.play.replay import replay
 from catrules.play.match import Match
 from catrules.testing import zone
 

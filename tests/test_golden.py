@@ -35,7 +35,7 @@ from pathlib import Path
 
 import pytest
 
-from catrules.play.logs import replay
+from catrules.play.replay import replay
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "meow-4p-seed2026.jsonl"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from catrules.cli import main
-from catrules.play.logs import replay
+from catrules.play.replay import replay
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))

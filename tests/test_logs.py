@@ -11,7 +11,8 @@ import pytest
 
 import catrules
 from catrules.bots.basic import make_seat
-from catrules.play.logs import LogError, LogWriter, iter_games, read_log, replay
+from catrules.play.logs import LogError, LogWriter, iter_games, read_log
+from catrules.play.replay import replay
 from catrules.play.match import Match
 from catrules.testing import ScriptedSeat
 

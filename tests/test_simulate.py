@@ -9,7 +9,8 @@ import pytest
 
 import catrules
 from catrules.bots.basic import make_seat
-from catrules.play.logs import read_log, replay
+from catrules.play.logs import read_log
+from catrules.play.replay import replay
 from catrules.play.match import Match
 from catrules.lab.simulate import SimResult, game_seed, simulate
 

@@ -20,7 +20,8 @@ from catrules.bots.basic import make_seat
 from catrules.play.seats import Choice, Seat
 from catrules.frontends.terminal import Spectator, TerminalSeat
 from catrules.frontends.tui import TableApp, TuiSeat
-from catrules.play.logs import LogWriter, replay
+from catrules.play.logs import LogWriter
+from catrules.play.replay import replay
 from catrules.play.match import Match
 from catrules.play.views import visible_event
 

@@ -26,7 +26,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..play.logs import LogError, read_log, replay
+    from ..play.logs import LogError, read_log
+    from ..play.replay import replay
     try:
         games = read_log(args.log)
         report = replay(args.log)

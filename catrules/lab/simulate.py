@@ -8,7 +8,7 @@ game can be played again on its own with its seed.  A game that passes the
 decision budget (``max_decisions``) is stopped and counted as unfinished: it
 has no winner and no scores, and the summary says how many.  With ``log_path`` every
 game is written, one after another, to one JSON Lines log
-(:mod:`catrules.play.logs`) that :func:`catrules.play.logs.replay` can check.
+(:mod:`catrules.play.logs`) that :func:`catrules.play.replay.replay` can check.
 ``jobs`` processes or a Dask ``cluster`` can play the games
 (:mod:`catrules.lab.parallel`): :class:`PlayGame` plays one game anywhere, and
 the results are summed in game order, so the summary and the log are the same.
