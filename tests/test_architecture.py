@@ -155,7 +155,8 @@ def documented_floors():
     is the floor, its second the packages on it, each between double backquotes.
     """
     lines = DOC.read_text(encoding="utf-8").splitlines()
-    assert ".. import-order" in lines, "docs/architecture.rst lost the comment `.. import-order` before its table"
+    assert ".. import-order" in lines, \
+        "docs/architecture.rst lost the comment `.. import-order` before its table: put it back"
     start = lines.index(".. import-order")
     rules = [i for i in range(start, len(lines)) if re.fullmatch(r"=+( +=+)*", lines[i])][:3]
     assert len(rules) == 3, "docs/architecture.rst: the table after `.. import-order` is not a simple table"
