@@ -1,11 +1,14 @@
 """catrules: card games written as rules files, played by one generic interpreter.
 
-The pipeline, one module each: :mod:`~catrules.lang.parser` (grammar -> AST in
-:mod:`~catrules.lang.ast`), :mod:`~catrules.check.checker` (meaning checks),
-:mod:`~catrules.compile.graph` (the action graph), :mod:`~catrules.compile.compiler` (the
-executable form), :mod:`~catrules.runtime.state` (state and step loop),
-:mod:`~catrules.api` (the public API), :mod:`~catrules.bots.basic` and
-:mod:`~catrules.frontends` (who decides), :mod:`~catrules.cli` (commands).
+The pipeline, one package per step (see ``docs/architecture.rst``):
+:mod:`~catrules.lang` (a game file's text -> an AST), :mod:`~catrules.check` (meaning checks),
+:mod:`~catrules.compile` (the action graph and the executable form, a
+:class:`~catrules.compile.program.Program`; the ``allot`` search is in :mod:`~catrules.allot`),
+:mod:`~catrules.runtime` (the :class:`State` and its step loop, which run the Program),
+:mod:`~catrules.api` (the public API, whose names are this package's own),
+:mod:`~catrules.play` (a match and its seats), :mod:`~catrules.bots` and
+:mod:`~catrules.frontends` (who decides), then :mod:`~catrules.web`, :mod:`~catrules.envs`,
+:mod:`~catrules.lab` and :mod:`~catrules.authoring`, and :mod:`~catrules.cli` (the commands).
 """
 
 from .api import Game, load_game, load_source
