@@ -4,7 +4,7 @@ A bot is a :class:`~catrules.play.seats.Seat` like any other.  It sees
 only what its player may see (its view and the decision it is asked) and
 reaches everything else through the :class:`~catrules.play.seats.Table`
 the match hands it: the match's seeded random source (``table.rng``),
-reaction times for races (:func:`catrules.play.match.reflex_median`: modelled on people's
+reaction times for races (:func:`catrules.play.reflexes.reflex_median`: modelled on people's
 measured times), and a one-step look-ahead that deals the cards
 the bot cannot see at random.  A bot never touches the game state, so it
 cannot cheat, and a game with bots is as deterministic as its seed.
@@ -139,7 +139,7 @@ class GreedyBot(Seat):
     def value(self, option_id: str) -> tuple:
         """The mean lead after choosing ``option_id``: by the game's ``winner:`` block, how far
         the bot's ranking key is ahead of the best other player's, component by component
-        (:func:`catrules.play.match.lead`: where the lowest total wins, a lower total is a bigger
+        (:func:`catrules.play.lookahead.lead`: where the lowest total wins, a lower total is a bigger
         lead; the later components are the tie-breakers).  Compared as tuples.  Samples whose
         imagined game failed are left out; an option with no usable sample is worth least."""
         return self._mean_lead(self.table.lookahead(self.player, option_id, self.samples))

@@ -1,7 +1,7 @@
 """The run time: what a compiled game does while it is played.
 
 The compiler (:mod:`catrules.compile.compiler`) writes each unit as Python source
-(:mod:`catrules.compile.units`); the functions it writes, and the engine's
+(:mod:`catrules.compile.units`); the functions it writes, and the state's
 step loop (:mod:`catrules.runtime.state`), call what is here:
 
 * :mod:`~catrules.runtime.frames`: a running unit (its block, its variables);
