@@ -22,7 +22,9 @@ def add_parser(sub) -> None:
                     help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 for the network)")
     sp.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     sp.add_argument("--data", default=".catrules-web", metavar="DIR",
-                    help="where tables are kept (default .catrules-web)")
+                    help="where tables are kept (default .catrules-web); one server at a time uses it")
+    sp.add_argument("--expire-days", type=float, default=30.0, metavar="DAYS",
+                    help="delete finished tables this many days after their last move (default 30; 0: never)")
     sp.set_defaults(func=run)
 
 
@@ -38,8 +40,12 @@ def run(args) -> int:
         load_game(f)            # a broken file is reported in the language's words, before serving
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port} is not a port", "use a number from 1 to 65535")
+    if not 0 <= args.expire_days < 1e6:         # NaN too
+        raise UsageError(f"--expire-days {args.expire_days} is not a number of days",
+                         "give 0 or more days (0: finished tables are never deleted)")
     try:
         from ..web.app import serve
+        from ..web.store import StoreError
     except ImportError:
         raise Failure("catrules serve needs Starlette and uvicorn",
                       "install them with: pip install 'catrules[web]'") from None
@@ -50,7 +56,9 @@ def run(args) -> int:
         raise Failure(f"cannot keep tables in {args.data}: {exc.strerror or exc}",
                       "give a directory you may write to (--data DIR)") from None
     try:
-        serve(files, host=args.host, port=args.port, data_dir=args.data)
+        serve(files, host=args.host, port=args.port, data_dir=args.data, expire_days=args.expire_days)
+    except StoreError as exc:       # another server on --data, a damaged file, a directory not writable
+        raise Failure(str(exc), exc.hint) from None
     except sqlite3.Error as exc:
         raise Failure(f"cannot keep tables in {args.data}: {exc}",
                       "give a directory you may write to (--data DIR)") from None

@@ -27,8 +27,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol
-from .store import Store
-from .tables import Registry, WebError
+from .store import Store, StoreError
+from .tables import EXPIRE_DAYS, Registry, WebError
 
 log = logging.getLogger("catrules.web")
 STATIC = Path(__file__).resolve().parent / "static"
@@ -84,10 +84,11 @@ class Hub:
                 self.remove(c)
 
 
-def create_app(game_files: list, data_dir: str | Path) -> Starlette:
-    """The app serving ``game_files``, keeping its tables in ``data_dir/tables.sqlite3``."""
+def create_app(game_files: list, data_dir: str | Path, expire_days: float = EXPIRE_DAYS) -> Starlette:
+    """The app serving ``game_files``, keeping its tables in ``data_dir/tables.sqlite3`` (locked
+    until the app shuts down: :class:`~catrules.web.store.StoreError` if another holds it)."""
     store = Store(Path(data_dir) / "tables.sqlite3")
-    registry = Registry(store, [str(p) for p in game_files])
+    registry = Registry(store, [str(p) for p in game_files], expire_days=expire_days)
     hub = Hub()
 
     def page(name: str):
@@ -137,7 +138,10 @@ def create_app(game_files: list, data_dir: str | Path) -> Starlette:
                 elif conn is None:
                     await ws.send_json(protocol.error("send hello with your link's token first"))
                 elif kind == "choose":
-                    why = await to_thread.run_sync(conn.table.answer, conn.seat, msg)
+                    try:
+                        why = await to_thread.run_sync(conn.table.answer, conn.seat, msg)
+                    except StoreError as exc:   # not saved, so not taken: the page may send it again
+                        why = str(exc)
                     if why is not None:
                         await ws.send_json(protocol.error(why))
                     else:
@@ -166,10 +170,10 @@ def create_app(game_files: list, data_dir: str | Path) -> Starlette:
 
 
 def serve(game_files: list, host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = ".catrules-web",
-          echo=print) -> None:
+          echo=print, expire_days: float = EXPIRE_DAYS) -> None:
     """Run the server until Ctrl-C (uvicorn); prints the address."""
     import uvicorn
-    app = create_app(game_files, data_dir)
+    app = create_app(game_files, data_dir, expire_days=expire_days)
     n = len(app.state.registry.games)
     echo(f"catrules web tables: http://{host}:{port}/  ({n} game{'s' if n != 1 else ''}; tables kept in "
          f"{Path(data_dir) / 'tables.sqlite3'}; Ctrl-C stops)")

@@ -6,15 +6,20 @@ applied, bots decide from their own view, events are filtered per seat as they h
 answer whenever their message comes: the table pushes it into the referee, which then lets
 the bots answer and applies what it can.  After every change the table is saved
 (:mod:`catrules.web.store`), so a server restarted on the same data resumes every table exactly.  :class:`Registry` holds
-the games offered, creates tables and finds a table by a seat's token.
+the games offered, creates tables and finds a table by a seat's token; it keeps only the
+tables in use in memory (the others are loaded again from the store when asked for) and
+deletes old finished tables.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import logging
 import secrets
 import threading
 import time
+import weakref
 from pathlib import Path
 from typing import Optional
 
@@ -25,11 +30,21 @@ from ..play.match import Match
 from ..play.seats import Choice, Seat
 from ..runtime.randoms import rng_out
 from . import protocol
-from .store import Store
+from .store import Store, StoreDamaged, StoreError
 
-#: Most players a web table takes (bots included), and most tables a server keeps in memory.
+#: Most players a web table takes (bots included).
 MAX_PLAYERS = 12
 HUMAN = "human"
+#: Most tables a server keeps in memory, the seconds a table nobody asked for stays there, the
+#: days a finished table is kept in the store, and the seconds between two deletions of old ones.
+KEEP_TABLES = 200
+IDLE_SECONDS = 600.0
+EXPIRE_DAYS = 30.0
+EXPIRE_EVERY = 3600.0
+#: What a page is told of a table whose saved data cannot be read.
+DAMAGED = "this table cannot be opened (its saved data is damaged)"
+
+log = logging.getLogger("catrules.web")
 
 
 #: Games built so far, by file name and text: tables of one game share it (and the parser
@@ -167,10 +182,35 @@ class WebTable:
                 del seen[:-protocol.RECENT]
 
     def _save(self) -> None:
+        """Store the change just made; if it cannot be, the table goes back to what the store
+        holds and :class:`StoreError` tells the caller (so no page is told of an unsaved change)."""
         snap = {"state": self.state.to_dict(), "bot_rng": rng_out(self.match.rng.getstate()),
                 "answers": {str(k): v for k, v in self.answers.items()}, "events": self.core.count}
-        self.store.save(self.id, snap, self._rows, self.state.finished)
-        self._rows = []
+        rows, self._rows = self._rows, []
+        try:
+            self.store.save(self.id, snap, rows, self.state.finished)
+        except StoreError:
+            self._revert()
+            raise
+
+    #: Set when a change could not be saved nor the table reloaded: the registry loads it again.
+    unsaved = False
+
+    def _revert(self) -> None:
+        """Back to the table as the store holds it: this object takes on the attributes of the
+        table loaded afresh (shared, as that table's referee files its events through them)."""
+        try:
+            row = self.store.table(self.id)
+            fresh = WebTable(self.store, row) if row and row["snapshot"] else None
+        except Exception:       # the store cannot be read either: this copy is not to be used
+            fresh = None
+        if fresh is None:
+            self.unsaved = True
+            self.broken = "the server could not save this table: reload the page in a moment"
+            return
+        lock = self.lock
+        self.__dict__ = fresh.__dict__
+        self.lock = lock
 
     # ------------------------------------------------------------ messages
     def message(self, seat: Optional[int], since: int) -> tuple:
@@ -225,10 +265,19 @@ def _seat_name(kind: str) -> str:
 # ---------------------------------------------------------------- registry
 
 class Registry:
-    """The games a server offers and its tables (kept in memory once used)."""
+    """The games a server offers and its tables.
 
-    def __init__(self, store: Store, game_files: list):
+    A table is kept in memory while it is used: at most ``keep`` of them, and none finished
+    or asked for by no page for ``idle`` seconds (:meth:`tidy`).  A table let go of that a
+    page's connection still holds stays the one object for its id (kept in a weak map), so
+    two copies of one table never play on; once nothing holds it, it is loaded again from
+    the store when asked for.  Finished tables older than ``expire_days`` are deleted from
+    the store (:meth:`expire`, at the start and then every hour or so; 0: never)."""
+
+    def __init__(self, store: Store, game_files: list, expire_days: float = EXPIRE_DAYS,
+                 keep: int = KEEP_TABLES, idle: float = IDLE_SECONDS):
         self.store = store
+        self.expire_days, self.keep, self.idle = expire_days, keep, idle
         self.games: dict = {}
         for path in game_files:
             p = Path(path)
@@ -238,8 +287,13 @@ class Registry:
             while key in self.games:
                 key += "_"
             self.games[key] = {"path": str(p), "text": text, "game": game}
+        #: The tables kept in memory, id -> table, the least recently asked for first.
         self.tables: dict = {}
+        self._used: dict = {}                           # id -> when it was last asked for
+        self._live = weakref.WeakValueDictionary()      # every table object still held anywhere
         self._lock = threading.Lock()
+        self._expired = 0.0
+        self.expire()
 
     def game_list(self) -> list:
         from ..bots.basic import BOT_KINDS
@@ -287,32 +341,99 @@ class Registry:
         tokens[spectator] = None
         row = {"id": tid, "created": time.time(), "game_path": g["path"], "game_text": g["text"],
                "players": n, "options": sorted(set(options)), "seed": seed, "seats": seats}
-        self.store.add_table(row, tokens)
+        try:
+            self.store.add_table(row, tokens)
+        except StoreError as exc:
+            raise WebError(str(exc)) from None
         try:
             table = WebTable(self.store, row)
-        except CatrulesError as exc:
-            self.store.delete_table(tid)
+        except (CatrulesError, StoreError) as exc:
+            with contextlib.suppress(StoreError):
+                self.store.delete_table(tid)
+            if isinstance(exc, StoreError):
+                raise WebError(str(exc)) from None
             raise WebError(f"the game could not start: {exc}") from None
         with self._lock:
-            self.tables[tid] = table
+            self._hold(tid, table)
+        self.tidy()
         links = [{"seat": s, "name": f"player {s + 1}", "link": f"/play#{t}"} for t, s in tokens.items()
                  if s is not None]
         return {"table": tid, "game": game.title, "seats": seats, "links": sorted(links, key=lambda x: x["seat"]),
                 "spectator": f"/play#{spectator}"}
 
     def table(self, table_id: str) -> WebTable:
+        """The table of that id, from memory or loaded from the store; :class:`WebError` in words
+        if there is none or its saved data cannot be read (the other tables are not affected)."""
         with self._lock:
-            t = self.tables.get(table_id)
-            if t is None:
-                row = self.store.table(table_id)
-                if row is None:
-                    raise WebError("no such table")
-                t = self.tables[table_id] = WebTable(self.store, row)
-            return t
+            t = self._live.get(table_id)
+            if t is None or t.unsaved:
+                t = self._load(table_id)
+            self._hold(table_id, t)
+        self.tidy()
+        return t
+
+    def _load(self, table_id: str) -> WebTable:
+        try:
+            row = self.store.table(table_id)
+            if row is None:
+                raise WebError("no such table")
+            return WebTable(self.store, row)
+        except WebError:
+            raise
+        except StoreDamaged as exc:
+            log.error("table %s cannot be opened: %s", table_id, exc)
+            raise WebError(DAMAGED) from None
+        except StoreError as exc:
+            raise WebError(str(exc)) from None
+        except Exception:       # a row SQLite reads but the game cannot: its text, its snapshot
+            log.exception("table %s cannot be opened", table_id)
+            raise WebError(DAMAGED) from None
+
+    def _hold(self, table_id: str, table: WebTable) -> None:
+        """Keep ``table`` in memory, as the one most recently asked for."""
+        self.tables.pop(table_id, None)
+        self.tables[table_id] = self._live[table_id] = table
+        self._used[table_id] = time.monotonic()
+
+    def tidy(self, now: Optional[float] = None) -> None:
+        """Let go of the finished tables, the idle ones and the oldest beyond :attr:`keep`; and
+        delete old finished tables from the store if that was last done an hour ago or more."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            for tid, t in list(self.tables.items()):
+                if t.state.finished or now - self._used[tid] >= self.idle:
+                    self._drop(tid)
+            while len(self.tables) > self.keep:
+                self._drop(next(iter(self.tables)))
+        if now - self._expired >= EXPIRE_EVERY:
+            self.expire()
+
+    def _drop(self, table_id: str) -> None:
+        self.tables.pop(table_id, None)
+        self._used.pop(table_id, None)
+
+    def expire(self) -> list:
+        """Delete the finished tables last changed more than :attr:`expire_days` ago; their ids."""
+        self._expired = time.monotonic()
+        if not self.expire_days:
+            return []
+        try:
+            gone = self.store.expire(self.expire_days * 86400)
+        except StoreError as exc:
+            log.warning("old tables could not be deleted: %s", exc)
+            return []
+        with self._lock:
+            for tid in gone:
+                self._drop(tid)
+                self._live.pop(tid, None)
+        return gone
 
     def by_token(self, token: str) -> tuple:
         """``(table, seat)`` of a link's token (seat ``None``: a spectator)."""
-        found = self.store.seat_of(token)
+        try:
+            found = self.store.seat_of(token)
+        except StoreError as exc:
+            raise WebError(str(exc)) from None
         if found is None:
             raise WebError("this link is not valid (no table has this token)")
         return self.table(found[0]), found[1]
