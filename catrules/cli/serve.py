@@ -10,7 +10,8 @@ from .common import NO_FILE_HINT, Failure, UsageError
 DESCRIPTION = ("Start a web server where people play from their browsers: the lobby at the address "
                "printed lets you pick a game, the players, its options and seats (people or bots), "
                "then gives each person a link of their own and a link for spectators.  Tables are "
-               "kept in DIR/tables.sqlite3: a restarted server resumes every table where it was.  "
+               "kept in DIR/tables.sqlite3: a restarted server resumes every table where it was; one "
+               "server at a time may use DIR.  "
                "Without GAME_FILES, the game files in ./games.")
 
 
