@@ -165,13 +165,13 @@ def serve(data: Path, *more: str, timeout: float = 60) -> subprocess.CompletedPr
     """``catrules serve`` as a program, expected to stop at once (refusing to start)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     return subprocess.run([sys.executable, "-m", "catrules", "serve", str(GAMES["meow"]), "--data", str(data),
-                           "--port", str(free_port()), *more], cwd=ROOT, env=env, capture_output=True,
+                           "--port", str(free_port()), *more], cwd=ROOT, env=env, capture_output=True, check=False,
                           text=True, timeout=timeout)
 
 
 def test_a_second_server_on_the_same_data_refuses_to_start(tmp_path):
     with make_client(tmp_path) as client:
-        tid, tokens = new_table(client, "meow")
+        _, tokens = new_table(client, "meow")
         with pytest.raises(StoreLocked, match=f"in use by another catrules server \\(process {os.getpid()}\\)"):
             Store(tmp_path / DB)
         run = serve(tmp_path)
@@ -284,7 +284,7 @@ DAMAGE = {
 def test_a_damaged_row_is_reported_and_the_others_served(tmp_path, damage):
     with make_client(tmp_path) as client:
         bad, bad_tokens = new_table(client, "meow", seed=1)
-        good, good_tokens = new_table(client, "meow", seed=2)
+        _, good_tokens = new_table(client, "meow", seed=2)
         play([Page(client, bad_tokens[s], s) for s in (0, 1)], stop=lambda n: n >= 2)
     db = sqlite3.connect(tmp_path / DB)
     db.execute(DAMAGE[damage], (bad,))
