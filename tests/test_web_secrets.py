@@ -4,7 +4,8 @@ clients (the ``websockets`` package) for two people's seats and a spectator, a b
 Every message each page is sent during whole games of the three shipped games holds only what
 the allow-list of :mod:`catrules.web.protocol` lets a page have, and never the table's seed
 before the end; logs asked for in the middle of a game carry no seed, the log at the end does;
-a table whose creator chose the seed says so to every page.
+a table whose creator chose the seed says so to every page (and the page shows it, in headless
+Chromium where Playwright and Chromium are installed).
 """
 
 from __future__ import annotations
@@ -245,3 +246,28 @@ def test_a_log_writer_can_withhold_the_seed_and_full_logs_keep_it():
         header = json.loads(buf.getvalue().splitlines()[0])
         assert header["seed"] == seed and list(header) == ["type", "catrules", "language", "game", "title",
                                                           "players", "options", "seed", "seats", "viewer"]
+
+
+def test_the_page_shows_a_chosen_seed(server):
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+    import shutil
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("no Chromium found (Debian: apt-get install chromium)")
+    _chosen, tokens = server.new_table("meow", seed=4242)
+    _drawn, tokens2 = server.new_table("meow")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        try:
+            for toks, shown in ((tokens, True), (tokens2, False)):
+                for seat in (0, None):
+                    page = browser.new_page()
+                    page.goto(f"http://127.0.0.1:{server.port}/play#{toks[seat]}")
+                    page.wait_for_selector("body[data-state]", timeout=15000)
+                    note = page.locator("#seed-note")
+                    assert note.is_visible() is shown, (seat, shown)
+                    if shown:
+                        assert "chosen by its creator" in note.inner_text()
+                    page.close()
+        finally:
+            browser.close()
