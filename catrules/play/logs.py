@@ -120,7 +120,8 @@ class LogWriter:
     ``append=True``) or an open text file (left open; several writers can share
     one file, one game after another).  ``seats`` are seat names or seats.
     ``viewer=p`` writes only what player ``p`` (from 0) may see; ``None`` writes
-    everything.
+    everything.  ``withhold_seed=True`` writes the header's ``seed`` as ``null``: for a log
+    handed out while its game still runs (the seed decides every hidden card).
 
     :meth:`attach` connects the writer to a :class:`~catrules.play.match.Match`:
     every event the match produces is written, and the result when the game
@@ -130,7 +131,7 @@ class LogWriter:
     """
 
     def __init__(self, path_or_file: str | Path | IO[str], game, players: int, options=(), seed=None,
-                 seats=(), viewer: Optional[int] = None, *, append: bool = False):
+                 seats=(), viewer: Optional[int] = None, *, append: bool = False, withhold_seed: bool = False):
         if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < players):
             raise ValueError(f"viewer must be a player from 0 to {players - 1}, or None; not {viewer!r}")
         if isinstance(path_or_file, (str, Path)):
@@ -145,6 +146,7 @@ class LogWriter:
         self.seed = seed
         self.seats = [_seat_name(s) for s in seats]
         self.viewer = viewer
+        self.withhold_seed = withhold_seed
         self.state = None
         self.n = 0                     # events seen so far (written or not)
         self.lines = 0                 # lines written by this writer
@@ -158,7 +160,8 @@ class LogWriter:
         """The header line of this game."""
         return {"type": "header", "catrules": __version__, "language": LANGUAGE_VERSION,
                 "game": str(self.game.path), "title": self.game.title, "players": self.players,
-                "options": list(self.options), "seed": self.seed, "seats": list(self.seats),
+                "options": list(self.options), "seed": None if self.withhold_seed else self.seed,
+                "seats": list(self.seats),
                 "viewer": self.viewer}
 
     def attach(self, match_or_state) -> "LogWriter":

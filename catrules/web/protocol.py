@@ -6,6 +6,11 @@ it answers (``ask``), the option and for a race the reaction time it measured, `
 sends ``state`` (the seat's view and the events it may see, already filtered), ``log``
 and ``error``.  Nothing here touches a game's state: :mod:`catrules.web.tables` builds a
 message's content from its player's view and filtered events only.
+
+What a page may be sent is an allow-list (:data:`SENT`, completed with the game's own names by
+:func:`allowed`): every key of every object in a message, and what its value may hold.  A message
+with anything else (a new field nobody listed, an object where plain data belongs) is refused by
+:func:`check`, so a future field cannot carry a secret out by accident.
 """
 
 from __future__ import annotations
@@ -87,10 +92,117 @@ def event_item(p: Painter, n: int, ev: dict) -> Optional[dict]:
     return {"n": n, "t": ev.get("t"), "text": line.plain, "ev": ev}
 
 
-def state_message(table_info: dict, view: dict, items: list) -> dict:
-    """The ``state`` message of a seat: who it is, its view, its new events."""
-    return {"type": "state", **table_info, "view": view, "events": items}
+def state_message(table_info: dict, view: dict, items: list, allow: dict) -> dict:
+    """The ``state`` message of a seat: who it is, its view, its new events; checked against the
+    allow-list ``allow`` (raises :class:`Unlisted`)."""
+    return check({"type": "state", **table_info, "view": view, "events": items}, "state", allow)
 
 
 def error(message: str) -> dict:
-    return {"type": "error", "message": message}
+    return check({"type": "error", "message": message}, "error", SENT)
+
+
+# ------------------------------------------------------------ the allow-list
+
+class Unlisted(RuntimeError):
+    """A message for a page holds something that is not on the allow-list: it is not sent."""
+
+
+#: The keys an engine event may have (as :mod:`catrules.play.views` filters it), and what they hold.
+_EVENT = {"t": None, "actor": None, "line": None, "position": None, "count": None, "name": None,
+          "owner": None, "zone": None, "zones": None, "from": None, "to": None, "player": None,
+          "kind": None, "option": None, "time": None, "public": None, "times": None, "number": None,
+          "title": None, "text": None, "cards": "value", "card": "value", "value": "value",
+          "choices": "choice", "parts": "part", "scores": "score", "totals": "score"}
+
+#: What a page may be sent: for each kind of object, its keys and what each value holds (``None``:
+#: plain data, no object in it; a name: objects of that kind, alone or in lists at any depth).
+#: The kinds ``card``, ``score`` and ``counters`` take the game's own names too (:func:`allowed`).
+SENT: dict = {
+    "state": {"type": None, "table": None, "seat": None, "names": None, "kinds": None, "broken": None,
+              "title": None, "ask": None, "score_items": None, "seed_chosen": None, "view": "view",
+              "events": "item"},
+    "error": {"type": None, "message": None},
+    "log": {"type": None, "lines": None},             # the lines are text, each checked as a log line
+    "view": {"game": None, "you": None, "players": None, "options": None, "zones": "zone",
+             "counters": "counters", "finished": None, "decisions": "decision", "waiting_for": None,
+             "last_line": None, "my_choice": None, "answered": None, "scores": "score", "winners": None,
+             "running": "score"},
+    "zone": {"zone": None, "owner": None, "visibility": None, "shape": None, "count": None,
+             "line_lengths": None, "rows": None, "cols": None, "cards": "card", "lines": "card", "cells": "card"},
+    "decision": {"player": None, "kind": None, "prompt": None, "line": None, "timed": None, "default": None,
+                 "options": "option"},
+    "option": {"id": None, "kind": None, "label": None},
+    "item": {"n": None, "t": None, "text": None, "ev": "event"},
+    "event": _EVENT,
+    "choice": {"player": None, "option": None, "from": None},
+    "part": {"card": "value", "player": None, "zone": None},
+    "player": {"player": None},
+    "place": {"ref": None, "label": None, "zone": None, "line": None, "index": None},
+    "card": {"id": None, "type": None, "label": None, "face": None, "text": None, "hidden": None},
+    "score": {"total": None},
+    "counters": {},
+    # a log's lines (:mod:`catrules.play.logs`)
+    "header": {"type": None, "catrules": None, "language": None, "game": None, "title": None, "players": None,
+               "options": None, "seed": None, "seats": None, "viewer": None},
+    "event line": {**{k: v for k, v in _EVENT.items() if k != "t"}, "type": None, "n": None, "event": None},
+    "result": {"type": None, "scores": "score", "winners": None, "decisions": None, "digest": None},
+}
+
+
+def allowed(game) -> dict:
+    """The allow-list for the messages of one game: :data:`SENT` with the game's card
+    attributes, score items and counters."""
+    prog = game.program
+    out = dict(SENT)
+    out["card"] = {**SENT["card"], **{k: None for d in prog.card_dicts for k in d}}
+    out["score"] = {**SENT["score"], **{name: None for name, _counted in game.score_items}}
+    out["counters"] = {name: "value" for name, _per, _i in prog.counters}
+    return out
+
+
+def check(obj, kind: Optional[str], allow: dict, where: str = "") -> dict:
+    """``obj`` if it holds only what the allow-list ``allow`` lets a page have as a ``kind``;
+    else raises :class:`Unlisted` naming the first thing that is not on it."""
+    if isinstance(obj, list):
+        for i, x in enumerate(obj):
+            check(x, kind, allow, f"{where}[{i}]")
+        return obj
+    if not isinstance(obj, dict):
+        return obj
+    if kind == "value":
+        kind = _value_kind(obj)
+    if kind is None:
+        raise Unlisted(f"{where or 'the message'}: an object where a page is sent plain data only")
+    if kind == "map":                       # a counter of each card: card id -> value
+        for k, v in obj.items():
+            check(v, "value", allow, f"{where}.{k}")
+        return obj
+    keys = allow[kind]
+    for k, v in obj.items():
+        if k not in keys:
+            raise Unlisted(f"{where or kind}: {str(k)[:40]!r} is not on the list of what a page may be sent "
+                           f"(in a {kind})")
+        check(v, keys[k], allow, f"{where}.{k}" if where else k)
+    return obj
+
+
+def _value_kind(obj: dict) -> str:
+    """The kind of an object a counter or an event's value holds (as :mod:`catrules.runtime.views` shows it)."""
+    if obj and all(isinstance(k, str) and k.isdigit() for k in obj):
+        return "map"
+    if "ref" in obj:
+        return "place"
+    if set(obj) == {"player"}:
+        return "player"
+    return "card"
+
+
+def check_log_line(line: str, allow: dict) -> str:
+    """A log line (JSON text) a page may be sent, checked like a message."""
+    obj = read_json(line)
+    kind = {"header": "header", "event": "event line", "result": "result"}.get(obj.get("type"))
+    if kind is None:
+        raise Unlisted(f"a log line of unknown type {str(obj.get('type'))[:40]!r}")
+    check(obj, kind, allow, kind)
+    return line

@@ -9,6 +9,11 @@ the bots answer and applies what it can.  After every change the table is saved
 the games offered, creates tables and finds a table by a seat's token; it keeps only the
 tables in use in memory (the others are loaded again from the store when asked for) and
 deletes old finished tables.
+
+Nothing that decides hidden cards leaves the table while the game runs: a seat's log has no
+seed before the end, the bots' random source is never sent, and every message is checked
+against :mod:`catrules.web.protocol`'s allow-list before it goes.  A table whose creator chose
+the seed says so to every page (``seed_chosen``): its creator can know every card.
 """
 
 from __future__ import annotations
@@ -90,10 +95,13 @@ class WebTable:
         self.n = row["players"]
         self.options = list(row["options"])
         self.seed = row["seed"]
+        self.allow = protocol.allowed(self.game)
         self.lock = threading.RLock()
         self.names = [_seat_name(k) for k in self.kinds]
         seats = [PageSeat() if k == HUMAN else make_seat(k) for k in self.kinds]
         snap = row.get("snapshot")
+        # whether the creator chose the seed: kept in the table's snapshot (older tables: not known, False)
+        self.seed_chosen = bool((snap or row).get("seed_chosen", False))
         self.seen = {v: [] for v in [*range(self.n), None]}     # viewer -> [(n, event)]
         if snap is None:
             st = self.game.new_state(self.n, seed=self.seed, options=self.options, log=True, ask_forced=True)
@@ -185,7 +193,8 @@ class WebTable:
         """Store the change just made; if it cannot be, the table goes back to what the store
         holds and :class:`StoreError` tells the caller (so no page is told of an unsaved change)."""
         snap = {"state": self.state.to_dict(), "bot_rng": rng_out(self.match.rng.getstate()),
-                "answers": {str(k): v for k, v in self.answers.items()}, "events": self.core.count}
+                "answers": {str(k): v for k, v in self.answers.items()}, "events": self.core.count,
+                "seed_chosen": self.seed_chosen}
         rows, self._rows = self._rows, []
         try:
             self.store.save(self.id, snap, rows, self.state.finished)
@@ -221,22 +230,30 @@ class WebTable:
             items = [x for x in (protocol.event_item(p, n, ev) for n, ev in self.seen[seat] if n > since)
                      if x is not None][-protocol.RECENT:]
             info = {"table": self.id, "seat": seat, "names": self.names, "kinds": self.kinds, "broken": self.broken,
-                    "title": self.game.title, "ask": self.ask,
+                    "title": self.game.title, "ask": self.ask, "seed_chosen": self.seed_chosen,
                     "score_items": [[name, counted] for name, counted in self.game.score_items]}
             last = self.seen[seat][-1][0] if self.seen[seat] else since
-            return protocol.state_message(info, view, items), max(last, since)
+            try:
+                return protocol.state_message(info, view, items, self.allow), max(last, since)
+            except protocol.Unlisted as exc:
+                log.error("table %s: a message for a page was withheld: %s", self.id, exc)
+                return protocol.error("the server withheld a message it may not send (a fault of the "
+                                      "server, reported in its log)"), since
 
     def view(self, seat: Optional[int]) -> dict:
         """``seat``'s view, with who is still to answer as everyone sees it."""
         return view_for(self.state, seat, self.answers)
 
     def log_lines(self, seat: Optional[int]) -> list:
-        """The seat's log of the game (JSON Lines, :mod:`catrules.play.logs`): only what it saw."""
+        """The seat's log of the game (JSON Lines, :mod:`catrules.play.logs`): only what it saw,
+        and the seed only once the game is over (it decides every hidden card).  Each line is
+        checked against the allow-list (raises :class:`protocol.Unlisted`)."""
         import io
         from ..play.logs import LogWriter
         buf = io.StringIO()
         with self.lock:
-            w = LogWriter(buf, self.game, self.n, self.options, self.seed, self.names, viewer=seat)
+            w = LogWriter(buf, self.game, self.n, self.options, self.seed, self.names, viewer=seat,
+                          withhold_seed=not self.state.finished)
             # the events were filtered when they happened (as the seat was shown them): they are
             # written as they are, not filtered again with the state as it is now
             w.state = self.state
@@ -244,7 +261,7 @@ class WebTable:
                 w.write_as_shown(ev, n)
             if self.state.finished:
                 w.write_result()
-        return buf.getvalue().splitlines()
+        return [protocol.check_log_line(x, self.allow) for x in buf.getvalue().splitlines()]
 
 
 def view_for(state, seat: Optional[int], answers: dict) -> dict:
@@ -331,7 +348,8 @@ class Registry:
                 except ValueError as exc:
                     raise WebError(str(exc)) from None
         seed = spec.get("seed")
-        if seed is None or seed == "":
+        chosen = not (seed is None or seed == "")
+        if not chosen:
             seed = secrets.randbelow(2 ** 31)
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 63:
             raise WebError("the seed is a whole number (or leave it out)")
@@ -340,7 +358,8 @@ class Registry:
         spectator = secrets.token_urlsafe(18)
         tokens[spectator] = None
         row = {"id": tid, "created": time.time(), "game_path": g["path"], "game_text": g["text"],
-               "players": n, "options": sorted(set(options)), "seed": seed, "seats": seats}
+               "players": n, "options": sorted(set(options)), "seed": seed, "seats": seats,
+               "seed_chosen": chosen}
         try:
             self.store.add_table(row, tokens)
         except StoreError as exc:

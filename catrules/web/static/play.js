@@ -85,6 +85,7 @@ function render() {
   document.title = `${msg.title} — catrules`;
   $("title").textContent = msg.title;
   $("who").textContent = msg.seat === null ? "spectator (public information only)" : `you are player ${msg.seat + 1}`;
+  drawSeedNote();
   const d = v.decisions[0];
   const legal = new Map(d ? d.options.map((o) => [o.id, o]) : []);
   drawZones(v, legal, d);
@@ -94,6 +95,18 @@ function render() {
   $("end").hidden = !v.finished;
   document.body.dataset.ask = String(msg.ask);
   document.body.dataset.state = v.finished ? "over" : d ? "deciding" : "waiting";
+}
+
+// A table whose creator chose the seed: they can work out every card, and every page says so.
+function drawSeedNote() {
+  let e = $("seed-note");
+  if (!e) {
+    e = el("p", "error seed-note");
+    e.id = "seed-note";
+    $("play").prepend(e);
+  }
+  e.hidden = !msg.seed_chosen;
+  e.textContent = msg.seed_chosen ? "This table's seed was chosen by its creator: they can know every card." : "";
 }
 
 function drawDecision(v, d) {
