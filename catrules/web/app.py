@@ -122,33 +122,7 @@ def create_app(game_files: list, data_dir: str | Path, expire_days: float = EXPI
                 except protocol.Refused as exc:
                     await ws.send_json(protocol.error(str(exc)))
                     continue
-                kind = msg["type"]
-                if kind == "hello":
-                    if conn is not None:
-                        await ws.send_json(protocol.error("this connection already belongs to a seat"))
-                        continue
-                    try:
-                        table, seat = await to_thread.run_sync(registry.by_token, msg["token"])
-                    except WebError as exc:
-                        await ws.send_json(protocol.error(str(exc)))
-                        continue
-                    conn = Conn(ws, table, seat)
-                    hub.add(conn)
-                    await conn.push()
-                elif conn is None:
-                    await ws.send_json(protocol.error("send hello with your link's token first"))
-                elif kind == "choose":
-                    try:
-                        why = await to_thread.run_sync(conn.table.answer, conn.seat, msg)
-                    except StoreError as exc:   # not saved, so not taken: the page may send it again
-                        why = str(exc)
-                    if why is not None:
-                        await ws.send_json(protocol.error(why))
-                    else:
-                        await hub.broadcast(conn.table)
-                elif kind == "log":
-                    lines = await to_thread.run_sync(conn.table.log_lines, conn.seat)
-                    await ws.send_json({"type": "log", "lines": lines})
+                conn = await _on_message(ws, msg, conn, registry, hub)
         except WebSocketDisconnect:
             pass
         finally:
@@ -167,6 +141,39 @@ def create_app(game_files: list, data_dir: str | Path, expire_days: float = EXPI
     app.state.hub = hub
     app.state.store = store
     return app
+
+
+async def _on_message(ws: WebSocket, msg: dict, conn: Optional[Conn], registry: Registry,
+                      hub: Hub) -> Optional[Conn]:
+    """Answer one message of a page; its connection, made by its ``hello`` (None before)."""
+    kind = msg["type"]
+    if kind == "hello":
+        if conn is not None:
+            await ws.send_json(protocol.error("this connection already belongs to a seat"))
+            return conn
+        try:
+            table, seat = await to_thread.run_sync(registry.by_token, msg["token"])
+        except WebError as exc:
+            await ws.send_json(protocol.error(str(exc)))
+            return conn
+        conn = Conn(ws, table, seat)
+        hub.add(conn)
+        await conn.push()
+    elif conn is None:
+        await ws.send_json(protocol.error("send hello with your link's token first"))
+    elif kind == "choose":
+        try:
+            why = await to_thread.run_sync(conn.table.answer, conn.seat, msg)
+        except StoreError as exc:   # not saved, so not taken: the page may send it again
+            why = str(exc)
+        if why is not None:
+            await ws.send_json(protocol.error(why))
+        else:
+            await hub.broadcast(conn.table)
+    elif kind == "log":
+        lines = await to_thread.run_sync(conn.table.log_lines, conn.seat)
+        await ws.send_json({"type": "log", "lines": lines})
+    return conn
 
 
 def serve(game_files: list, host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = ".catrules-web",
