@@ -23,6 +23,17 @@ def add_parser(sub) -> None:
     sp.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     sp.add_argument("--data", default=".catrules-web", metavar="DIR",
                     help="where tables are kept (default .catrules-web)")
+    sp.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                    help="a name this server is reached by, beyond localhost and IP addresses (repeatable; "
+                         "requests naming another host are refused, against DNS rebinding)")
+    sp.add_argument("--sockets-per-seat", type=int, default=8, metavar="N",
+                    help="pages open at once on one seat's link (default 8; the spectators' link 4 times as many)")
+    sp.add_argument("--messages-per-second", type=float, default=20.0, metavar="R",
+                    help="messages a page may send a second (default 20, bursts of twice that; answers the "
+                         "table takes are not counted); a page sending more is closed")
+    sp.add_argument("--send-timeout", type=float, default=10.0, metavar="SECONDS",
+                    help="how long one message may wait for a page to read it before the page is dropped "
+                         "(default 10; a dropped page reconnects and gets the current state)")
     sp.set_defaults(func=run)
 
 
@@ -38,8 +49,13 @@ def run(args) -> int:
         load_game(f)            # a broken file is reported in the language's words, before serving
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port} is not a port", "use a number from 1 to 65535")
+    for name, value in (("--sockets-per-seat", args.sockets_per_seat), ("--messages-per-second",
+                        args.messages_per_second), ("--send-timeout", args.send_timeout)):
+        if not 0 < value < 1e6:
+            raise UsageError(f"{name} {value:g} is out of range", f"give a positive number for {name}")
     try:
         from ..web.app import serve
+        from ..web.guard import Limits
     except ImportError:
         raise Failure("catrules serve needs Starlette and uvicorn",
                       "install them with: pip install 'catrules[web]'") from None
@@ -50,7 +66,10 @@ def run(args) -> int:
         raise Failure(f"cannot keep tables in {args.data}: {exc.strerror or exc}",
                       "give a directory you may write to (--data DIR)") from None
     try:
-        serve(files, host=args.host, port=args.port, data_dir=args.data)
+        limits = Limits(rate=args.messages_per_second, burst=max(1, int(2 * args.messages_per_second)),
+                        sockets_per_seat=args.sockets_per_seat, send_timeout=args.send_timeout,
+                        hosts=tuple(h.strip().lower() for h in args.allow_host))
+        serve(files, host=args.host, port=args.port, data_dir=args.data, limits=limits)
     except sqlite3.Error as exc:
         raise Failure(f"cannot keep tables in {args.data}: {exc}",
                       "give a directory you may write to (--data DIR)") from None

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import socket
 from dataclasses import dataclass, field
 from typing import Optional
 from urllib.parse import urlsplit
@@ -49,6 +50,7 @@ class Limits:
     send_queue: int = 32            #: messages waiting for a page that has not read them yet
     send_timeout: float = 10.0      #: seconds one message may take to leave for a page
     close_timeout: float = 2.0      #: seconds a close may take before the connection is cut
+    socket_buffer: int = 262144     #: bytes held for a WebSocket page in the kernel, and again in the server
     hosts: tuple = field(default=())    #: names this server is reached by, beyond localhost and IP addresses
 
     def with_host(self, host: str) -> "Limits":
@@ -111,8 +113,9 @@ def refusal(scope, limits: Limits) -> Optional[tuple]:
 
 class Guard:
     """ASGI middleware: :func:`refusal` before the app, the body cap while it reads, and
-    :data:`HEADERS` on every response.  A WebSocket's scope gets ``catrules.abort``: a way to
-    cut its connection when even a close cannot be written (see :mod:`catrules.web.links`)."""
+    :data:`HEADERS` on every response.  A WebSocket's buffers are bounded (:attr:`Limits.socket_buffer`) and its scope
+    gets ``catrules.abort``: a way to cut its connection when even a close cannot be written
+    (see :mod:`catrules.web.links`)."""
 
     def __init__(self, app, limits: Limits):
         self.app, self.limits = app, limits
@@ -124,7 +127,7 @@ class Guard:
         if scope["type"] == "websocket":
             if why is not None:
                 return await deny_upgrade(scope, receive, send, *why)
-            scope["catrules.abort"] = _abort_of(send)
+            scope["catrules.abort"] = _bound_buffers(send, self.limits.socket_buffer)
             return await self.app(scope, receive, send)
 
         async def send_with_headers(message):
@@ -171,7 +174,19 @@ async def deny_upgrade(scope, receive, send, status: int, message: str) -> None:
         await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
 
 
-def _abort_of(send):
-    """The server's way to cut a connection at once (uvicorn: its transport's ``abort``), or ``None``."""
+def _bound_buffers(send, size: int):
+    """Bound what the server holds for one WebSocket page (in the kernel and in the server's
+    own write buffer) to about ``size`` bytes, so that a page that does not read makes its
+    sends wait soon; returns the way to cut the connection at once, or ``None``.  Only where the
+    server lets it be reached (uvicorn: its protocol's transport); elsewhere, nothing changes."""
     transport = getattr(getattr(send, "__self__", None), "transport", None)
-    return getattr(transport, "abort", None)
+    if transport is None or not hasattr(transport, "abort"):
+        return None
+    try:
+        transport.set_write_buffer_limits(high=size)
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+    except (OSError, AttributeError, ValueError):
+        pass
+    return transport.abort
