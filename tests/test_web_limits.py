@@ -19,10 +19,10 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
 ws_client = pytest.importorskip("websockets.sync.client", reason="websockets is not installed")
-from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from catrules.web.app import create_app, uvicorn_config  # noqa: E402
-from catrules.web.guard import Limits  # noqa: E402
+from catrules.web.app import create_app, uvicorn_config
+from catrules.web.guard import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
 MEOW = ROOT / "games" / "meow.cat"
@@ -126,7 +126,7 @@ def test_an_oversized_frame_is_refused_by_the_server(server):
         ws.send("x" * 5000)         # within the server's cap, over the protocol's: answered in words
         assert "too long" in json.loads(ws.recv(timeout=10))["message"]
         ws.send("x" * (server.app.state.limits.message + 1))
-        code, reason = closed_with(ws)
+        code, _ = closed_with(ws)
     assert code == 1009             # "message too big", before the message was held
 
 
@@ -214,7 +214,7 @@ def test_a_name_given_with_allow_host_is_served(tmp_path):
     (b"", "not valid JSON"),
 ])
 def test_a_bad_table_is_answered_in_words(server, body, why):
-    status, headers, rest = server.request("POST", "/api/tables", body, {"Content-Type": "application/json"})
+    status, _, rest = server.request("POST", "/api/tables", body, {"Content-Type": "application/json"})
     err = json.loads(rest)["error"]
     assert status == 400 and why in err and "Traceback" not in err, (status, err)
     assert server.app.state.store.count_tables() == 0
@@ -396,3 +396,16 @@ def test_a_page_that_does_not_read_is_dropped_and_delays_nobody(tmp_path):
             assert next_state(a)["type"] == next_state(b)["type"] == "state"
     finally:
         s.stop()
+
+
+def test_the_limits_on_the_command_line(capsys):
+    from catrules.cli import main
+    assert main(["serve", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert all(o in out for o in ("--allow-host", "--sockets-per-seat", "--messages-per-second", "--send-timeout"))
+    assert main(["serve", str(MEOW), "--send-timeout", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "--send-timeout 0 is out of range" in err and "Traceback" not in err
+    # the address served on, when it is a name, is a name the server goes by
+    assert Limits().with_host("Tables.example").hosts == ("tables.example",)
+    assert Limits().with_host("0.0.0.0").hosts == ()

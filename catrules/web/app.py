@@ -105,32 +105,32 @@ def create_app(game_files: list, data_dir: str | Path, limits: Optional[Limits] 
         try:
             msg = protocol.read_message(text)
         except protocol.Refused as exc:
-            return conn.post(protocol.error(str(exc)))
+            return await conn.reply(protocol.error(str(exc)))
         kind = msg["type"]
         if kind == "hello":
             if conn.table is not None:
-                return conn.post(protocol.error("this connection already belongs to a seat"))
+                return await conn.reply(protocol.error("this connection already belongs to a seat"))
             try:
                 conn.table, conn.seat = await to_thread.run_sync(registry.by_token, msg["token"])
             except WebError as exc:
-                return conn.post(protocol.error(str(exc)))
+                return await conn.reply(protocol.error(str(exc)))
             why = hub.add(conn)
             if why is not None:
                 conn.table = None
                 return conn.drop(why, POLICY)
             await conn.push()
         elif conn.table is None:
-            conn.post(protocol.error("send hello with your link's token first"))
+            await conn.reply(protocol.error("send hello with your link's token first"))
         elif kind == "choose":
             why = await to_thread.run_sync(conn.table.answer, conn.seat, msg)
             if why is not None:
-                conn.post(protocol.error(why))
+                await conn.reply(protocol.error(why))
                 return False
             await hub.broadcast(conn.table)
             return True
         elif kind == "log":
             lines = await to_thread.run_sync(conn.table.log_lines, conn.seat)
-            conn.post({"type": "log", "lines": lines})
+            await conn.reply({"type": "log", "lines": lines})
         return False
 
     routes = [Route("/", page("index.html")), Route("/play", page("play.html")),

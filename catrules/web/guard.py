@@ -23,7 +23,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import socket
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 from urllib.parse import urlsplit
 
@@ -53,11 +53,11 @@ class Limits:
     socket_buffer: int = 262144     #: bytes held for a WebSocket page in the kernel, and again in the server
     hosts: tuple = field(default=())    #: names this server is reached by, beyond localhost and IP addresses
 
-    def with_host(self, host: str) -> "Limits":
+    def with_host(self, host: str) -> Limits:
         """These limits, also accepting ``host`` (the address served on) when it is a name."""
         if not host or _is_ip(host) or host in self.hosts:
             return self
-        return Limits(**{**self.__dict__, "hosts": (*self.hosts, host)})
+        return replace(self, hosts=(*self.hosts, host.lower()))
 
 
 def host_name(value: str) -> str:
@@ -98,10 +98,10 @@ def refusal(scope, limits: Limits) -> Optional[tuple]:
         return 400, (f"this server is not known as {host_name(host)[:60]!r}: use its address, or start it "
                      f"with --allow-host NAME")
     ws = scope["type"] == "websocket"
-    if ws or scope.get("method", "GET") not in SAFE_METHODS:
-        if not same_origin(headers.get("origin"), host):
-            return 403, "requests from another site's pages are refused"
-    if not ws and scope.get("method", "GET") not in SAFE_METHODS:
+    changes = not ws and scope.get("method", "GET") not in SAFE_METHODS
+    if (ws or changes) and not same_origin(headers.get("origin"), host):
+        return 403, "requests from another site's pages are refused"
+    if changes:
         ctype = headers.get("content-type", "").split(";")[0].strip().lower()
         if ctype != "application/json":
             return 415, "send the request as JSON (Content-Type: application/json)"
@@ -113,8 +113,8 @@ def refusal(scope, limits: Limits) -> Optional[tuple]:
 
 class Guard:
     """ASGI middleware: :func:`refusal` before the app, the body cap while it reads, and
-    :data:`HEADERS` on every response.  A WebSocket's buffers are bounded (:attr:`Limits.socket_buffer`) and its scope
-    gets ``catrules.abort``: a way to cut its connection when even a close cannot be written
+    :data:`HEADERS` on every response.  A WebSocket's buffers are bounded
+    (:attr:`Limits.socket_buffer`) and its scope gets ``catrules.abort``: a way to cut its connection when even a close cannot be written
     (see :mod:`catrules.web.links`)."""
 
     def __init__(self, app, limits: Limits):
@@ -133,7 +133,8 @@ class Guard:
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
                 have = {k.lower() for k, _ in message.get("headers", [])}
-                extra = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items() if k.lower().encode() not in have]
+                extra = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()
+                         if k.lower().encode() not in have]
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 

@@ -62,8 +62,8 @@ class Conn:
         self.sender = asyncio.create_task(self._send_all())
 
     def post(self, msg) -> None:
-        """Queue a message (a dict, or JSON text) for this page, never waiting; a page whose
-        queue is full is dropped."""
+        """Queue a message (a dict, or JSON text) for this page, never waiting (a table's change:
+        it waits for no page); a page whose queue is full is dropped."""
         if self.dropped is not None:
             return
         text = msg if isinstance(msg, str) else json.dumps(msg, separators=(",", ":"))
@@ -71,6 +71,17 @@ class Conn:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.drop(f"your page fell {self.limits.send_queue} messages behind; reconnect for the current state")
+
+    async def reply(self, msg) -> None:
+        """Queue the answer to this page's own message: waits for room (a page that asks faster
+        than it reads slows only itself), and drops the page if none comes in time."""
+        if self.dropped is not None:
+            return
+        text = msg if isinstance(msg, str) else json.dumps(msg, separators=(",", ":"))
+        try:
+            await asyncio.wait_for(self.queue.put(text), self.limits.send_timeout)
+        except asyncio.TimeoutError:
+            self.drop(f"an answer waited over {self.limits.send_timeout:g} s for your page to read it")
 
     async def push(self) -> None:
         """Queue this seat's next state message (built in a worker thread: the table's lock may
