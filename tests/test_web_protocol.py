@@ -37,7 +37,14 @@ GAMES = {"meow": ROOT / "games" / "meow.cat", "catlady": ROOT / "games" / "catla
 
 
 class Client(TestClient):
-    """A TestClient that closes the pages still open when it closes (so a failing test ends)."""
+    """A TestClient that closes the pages still open when it closes (so a failing test ends), asking
+    for 127.0.0.1 (the server refuses names it is not known by)."""
+
+    def __init__(self, app, **kw):
+        super().__init__(app, **{"base_url": "http://127.0.0.1", **kw})
+
+    def websocket_connect(self, url, *args, **kw):
+        return super().websocket_connect("ws://127.0.0.1" + url if url.startswith("/") else url, *args, **kw)
 
     def __exit__(self, *exc):
         for page in getattr(self, "pages", []):

@@ -26,6 +26,17 @@ def add_parser(sub) -> None:
                     help="where tables are kept (default .catrules-web); one server at a time uses it")
     sp.add_argument("--expire-days", type=float, default=30.0, metavar="DAYS",
                     help="delete finished tables this many days after their last move (default 30; 0: never)")
+    sp.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                    help="a name this server is reached by, beyond localhost and IP addresses (repeatable; "
+                         "requests naming another host are refused, against DNS rebinding)")
+    sp.add_argument("--sockets-per-seat", type=int, default=8, metavar="N",
+                    help="pages open at once on one seat's link (default 8; the spectators' link 4 times as many)")
+    sp.add_argument("--messages-per-second", type=float, default=20.0, metavar="R",
+                    help="messages a page may send a second (default 20, bursts of twice that; answers the "
+                         "table takes are not counted); a page sending more is closed")
+    sp.add_argument("--send-timeout", type=float, default=10.0, metavar="SECONDS",
+                    help="how long one message may wait for a page to read it before the page is dropped "
+                         "(default 10; a dropped page reconnects and gets the current state)")
     sp.set_defaults(func=run)
 
 
@@ -44,8 +55,13 @@ def run(args) -> int:
     if not 0 <= args.expire_days < 1e6:         # NaN too
         raise UsageError(f"--expire-days {args.expire_days} is not a number of days",
                          "give 0 or more days (0: finished tables are never deleted)")
+    for name, value in (("--sockets-per-seat", args.sockets_per_seat), ("--messages-per-second",
+                        args.messages_per_second), ("--send-timeout", args.send_timeout)):
+        if not 0 < value < 1e6:
+            raise UsageError(f"{name} {value:g} is out of range", f"give a positive number for {name}")
     try:
         from ..web.app import serve
+        from ..web.guard import Limits
         from ..web.store import StoreError
     except ImportError:
         raise Failure("catrules serve needs Starlette and uvicorn",
@@ -57,7 +73,11 @@ def run(args) -> int:
         raise Failure(f"cannot keep tables in {args.data}: {exc.strerror or exc}",
                       "give a directory you may write to (--data DIR)") from None
     try:
-        serve(files, host=args.host, port=args.port, data_dir=args.data, expire_days=args.expire_days)
+        limits = Limits(rate=args.messages_per_second, burst=max(1, int(2 * args.messages_per_second)),
+                        sockets_per_seat=args.sockets_per_seat, send_timeout=args.send_timeout,
+                        hosts=tuple(h.strip().lower() for h in args.allow_host))
+        serve(files, host=args.host, port=args.port, data_dir=args.data, limits=limits,
+              expire_days=args.expire_days)
     except StoreError as exc:       # another server on --data, a damaged file, a directory not writable
         raise Failure(str(exc), exc.hint) from None
     except sqlite3.Error as exc:

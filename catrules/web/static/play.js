@@ -43,8 +43,8 @@ function connect() {
   ws = new WebSocket(`${proto}//${location.host}/ws`);
   ws.onopen = () => { retry = 500; ws.send(JSON.stringify({type: "hello", token})); };
   ws.onmessage = (e) => receive(JSON.parse(e.data));
-  ws.onclose = () => {        // a restarted server or a lost network: come back where we were
-    setStatus("reconnecting…");
+  ws.onclose = (e) => {       // a restarted server, a lost network, a limit: come back where we were
+    setStatus(e.reason ? `${e.reason}; reconnecting…` : "reconnecting…");
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 4000);
   };
