@@ -1,6 +1,6 @@
 """Lines of a game file as errors show them: split where the parser splits (``\\n`` only), with
 invisible characters escaped and the caret under the right character; and the rule on invisible
-direction characters (refused in ``catrules 3`` files, a warning and escaped in older ones)."""
+direction characters (a warning and escaped in texts and comments until language 4 refuses them; refused in code)."""
 
 from pathlib import Path
 
@@ -159,8 +159,15 @@ def test_the_language_server_places_errors_where_the_editor_counts():
 
 
 # ------------------------------------------------------------ direction characters
+# In texts and comments they are refused from language 4 on (bidi.REFUSED_FROM); the
+# refusal tests set that threshold to the current version to see the rule at work.
 
-def test_a_direction_character_in_the_title_is_refused(capsys, tmp_path):
+@pytest.fixture
+def refusing(monkeypatch):
+    from catrules.check import bidi
+    monkeypatch.setattr(bidi, "REFUSED_FROM", 3)
+
+def test_a_direction_character_in_the_title_is_refused(capsys, tmp_path, refusing):
     code, _, err = check(capsys, tmp_path, HEAD.replace('"Lines"', '"Lin\u202ees"') + BODY)
     assert code == 1
     assert "g.cat:2:10: error: an invisible direction character (U+202E RIGHT-TO-LEFT OVERRIDE) in a text" in err
@@ -171,7 +178,7 @@ def test_a_direction_character_in_the_title_is_refused(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("ch", sorted("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"))
-def test_every_direction_character_is_refused_in_texts_and_comments(ch):
+def test_every_direction_character_is_refused_in_texts_and_comments(ch, refusing):
     for src in (HEAD + f'option fast: "go{ch}fast"\n' + BODY, HEAD + f"# note {ch}\n" + BODY):
         with pytest.raises(GameFileError) as info:
             api.load_source(src, "d.cat")
@@ -186,20 +193,22 @@ def test_a_direction_character_in_a_name_is_named(capsys, tmp_path):
     assert "remove the invisible direction character U+2066" in err
 
 
-def test_a_menu_label_or_card_value_with_a_direction_character_is_refused():
+def test_a_menu_label_or_card_value_with_a_direction_character_is_refused(refusing):
     menu = BODY.replace("    shuffle deck\n", '    shuffle deck\n    first_player chooses:\n'
                         '        "pass\u202e":\n            do nothing\n')
     with pytest.raises(GameFileError, match="invisible direction character"):
         api.load_source(HEAD + menu, "m.cat")
 
 
-def test_an_older_file_gets_a_warning_and_its_texts_show_the_escape(capsys, tmp_path):
-    old = HEAD.replace("catrules 3", "catrules 2").replace('"Lines"', '"Lin\u202ees"')
+@pytest.mark.parametrize("version", [2, 3])
+def test_a_file_of_today_gets_a_warning_and_its_texts_show_the_escape(capsys, tmp_path, version):
+    old = HEAD.replace("catrules 3", f"catrules {version}").replace('"Lines"', '"Lin\u202ees"')
     src = old + 'option fast: "go\u2066fast"\n# note \u200f\n' + BODY
     code, out, err = check(capsys, tmp_path, src)
     assert code == 0 and "3 warnings" in out
     assert err.count("warning: an invisible direction character") == 3
     assert "in a text; it is shown as `\\u202e`" in err and "in a comment" in err
+    assert "(from language 4 on, it is an error)" in err
     assert "\u202e" not in out + err and "\u2066" not in out + err
     game = api.load_source(src, "old.cat")
     assert game.title == "Lin\\u202ees" and len(game.warnings) == 3

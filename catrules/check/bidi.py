@@ -3,9 +3,9 @@ r"""Invisible direction characters (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F
 They can make a name, a text or a whole line read differently from what it is
 ("Trojan Source"): ``game "Cat\u202eemag"`` shows as another title.  Outside texts
 and comments the parser already refuses them (names are letters, digits and
-``_``).  In a text or a comment, a file that says ``catrules 3`` (the version
-that brought this rule) may not hold them: an error at the character, with
-its code.  An older file still checks and plays, with a warning for each,
+``_``).  In a text or a comment they are new strictness, so by the promise of
+compatibility an error only from language 4 on (:data:`REFUSED_FROM`): a file
+of language 3 or older still checks and plays, with a warning for each,
 and every text of its game holds the character written as its escape
 (``\u202e``), so that the terminal, the web page and the logs, which all show
 the game's own texts, show it visibly.  See docs/language.rst, "Characters".
@@ -18,8 +18,9 @@ import re
 from ..errors import BIDI_CONTROLS, Diagnostic, char_name, escaped, source_line, source_lines
 from ..lang import ast
 
-#: The first language version that refuses direction characters in texts and comments.
-REFUSED_FROM = 3
+#: The first language version that refuses direction characters in texts and comments (files of
+#: earlier versions checked with them, so there they are a warning).
+REFUSED_FROM = 4
 
 _ANY = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
 _VERSION = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*catrules[ \t]+([0-9]+)")
@@ -70,7 +71,7 @@ def _diagnostic(path, line, col, ch, where, refused, src) -> Diagnostic:
     if refused:
         return Diagnostic(path, line, col, message, hint, "error", src)
     shown = f"; it is shown as `{escaped(ch)}`" if where == "text" else ""
-    return Diagnostic(path, line, col, message + shown, hint + f" (`catrules {REFUSED_FROM}` refuses it)",
+    return Diagnostic(path, line, col, message + shown, hint + f" (from language {REFUSED_FROM} on, it is an error)",
                       "warning", src)
 
 
