@@ -17,7 +17,7 @@ from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..errors import CatrulesError
+from ..errors import CatrulesError, source_lines
 
 #: The longest line the formatter writes (where a line can be broken at all).
 WIDTH = 100
@@ -115,7 +115,7 @@ def _read(text: str, keywords: frozenset) -> list:
     after_backslash = False
     stmt_indent, stmt_level = 0, 0
     pending_comments = []     # comment lines whose level is known only at the next code line
-    for raw in text.split("\n"):
+    for raw in source_lines(text):
         body = raw.lstrip(" \t\f")
         lead = raw[:len(raw) - len(body)]
         continuing = depth > 0 or after_backslash

@@ -22,7 +22,7 @@ from .. import __version__
 from ..lang import ast, parser, source_text
 from ..check import checker
 from ..compile import compiler
-from ..errors import Diagnostic, GameFileError
+from ..errors import Diagnostic, GameFileError, source_lines
 
 try:                                    # pygls 2 moved the server class
     from pygls.lsp.server import LanguageServer
@@ -117,31 +117,64 @@ def _where(node) -> str:
     return f"\n\nline {node.line}" if getattr(node, "line", 0) else ""
 
 
-def to_lsp(d: Diagnostic, text: str, path: str) -> lsp.Diagnostic:
+def _units(text: str, encoding: str) -> int:
+    """The length of ``text`` in the protocol's units: UTF-16 code units unless agreed otherwise."""
+    if encoding == "utf-8":
+        return len(text.encode("utf-8", "surrogatepass"))
+    if encoding == "utf-32":
+        return len(text)
+    return len(text) + sum(1 for c in text if ord(c) > 0xFFFF)
+
+
+def _editor_lines(text: str) -> list:
+    """The lines as an editor counts them (the protocol ends a line at ``\\n``, ``\\r\\n`` or ``\\r``)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _position(text: str, line: int, column: int, encoding: str) -> tuple:
+    """(editor line, editor character, the rest of that line) for the parser's ``line`` and
+    ``column`` (from 1, in characters, lines ending at ``\\n`` only: see
+    :func:`catrules.errors.source_lines`)."""
+    lines = source_lines(text)
+    if text.startswith("\ufeff") and line == 1:
+        column += 1                     # the parser reads the file without its byte-order mark
+    src = lines[line - 1] if 1 <= line <= len(lines) else ""
+    before = src[:max(column - 1, 0)]
+    row = max(line - 1, 0) + sum(x.count("\r") for x in lines[:max(line - 1, 0)]) + before.count("\r")
+    head = before.rsplit("\r", 1)[-1]
+    rest = src[len(before):].split("\r", 1)[0]
+    return row, _units(head, encoding), rest
+
+
+def to_lsp(d: Diagnostic, text: str, path: str, encoding: str = "utf-16") -> lsp.Diagnostic:
     """A catrules diagnostic as the protocol's: the range covers the word at its column."""
     message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
-    line, col = max(d.line - 1, 0), max(d.column - 1, 0)
+    line, col = d.line, d.column
     if d.path != path:                  # an error in a variant's base file: show it at the top
         message = f"{d.path}:{d.line}: {message}"
-        line = col = 0
-    lines = text.splitlines()
-    src = lines[line] if line < len(lines) else ""
-    m = _WORD.match(src, col)
-    end = m.end() if m else min(col + 1, max(len(src), col + 1))
+        line = col = 1
+    row, start, rest = _position(text, line, col, encoding)
+    m = _WORD.match(rest)
+    end = start + (_units(m.group(), encoding) if m else (_units(rest[0], encoding) if rest else 1))
     severity = lsp.DiagnosticSeverity.Warning if d.severity == "warning" else lsp.DiagnosticSeverity.Error
-    return lsp.Diagnostic(range=lsp.Range(lsp.Position(line, col), lsp.Position(line, end)),
+    return lsp.Diagnostic(range=lsp.Range(lsp.Position(row, start), lsp.Position(row, end)),
                           message=message, severity=severity, source="catrules")
 
 
-def word_at(text: str, line: int, character: int) -> tuple[str, str]:
-    """(the whole word under the cursor, the part of it before the cursor)."""
-    lines = text.splitlines()
+def word_at(text: str, line: int, character: int, encoding: str = "utf-16") -> tuple[str, str]:
+    """(the whole word under the cursor, the part of it before the cursor); ``line`` and
+    ``character`` are the editor's (see :func:`_editor_lines`)."""
+    lines = _editor_lines(text)
     if line >= len(lines):
         return "", ""
     src = lines[line]
+    at, units = 0, 0                    # the cursor in characters
+    while at < len(src) and units < character:
+        units += _units(src[at], encoding)
+        at += 1
     for m in _WORD.finditer(src):
-        if m.start() <= character <= m.end():
-            return m.group(), src[m.start():character]
+        if m.start() <= at <= m.end():
+            return m.group(), src[m.start():at]
     return "", ""
 
 
@@ -158,16 +191,21 @@ class CatrulesServer(LanguageServer):
         found, names = analyse(doc.source, path)
         if names is not None:
             self.names[uri] = names
-        diagnostics = [to_lsp(d, doc.source, path) for d in found]
+        diagnostics = [to_lsp(d, doc.source, path, self.encoding()) for d in found]
         params = lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=doc.version)
         if hasattr(self, "text_document_publish_diagnostics"):
             self.text_document_publish_diagnostics(params)
         else:                           # pragma: no cover - pygls 1.x
             self.publish_diagnostics(uri, diagnostics)
 
+    def encoding(self) -> str:
+        """The position encoding agreed with the editor (UTF-16 unless it offered another)."""
+        enc = getattr(self.workspace, "position_encoding", None)
+        return str(getattr(enc, "value", enc) or "utf-16")
+
     def completions(self, uri: str, line: int, character: int) -> list:
         doc = self.workspace.get_text_document(uri)
-        _, prefix = word_at(doc.source, line, character)
+        _, prefix = word_at(doc.source, line, character, self.encoding())
         table = self.names.get(uri, Names()).table
         items = [lsp.CompletionItem(label=name, kind=_KIND[kind], detail=kind)
                  for name, (kind, _) in sorted(table.items()) if name.startswith(prefix)]
@@ -177,7 +215,7 @@ class CatrulesServer(LanguageServer):
 
     def hover_text(self, uri: str, line: int, character: int) -> Optional[str]:
         doc = self.workspace.get_text_document(uri)
-        word, _ = word_at(doc.source, line, character)
+        word, _ = word_at(doc.source, line, character, self.encoding())
         entry = self.names.get(uri, Names()).table.get(word)
         if entry is not None:
             return f"*{entry[0]}*\n\n{entry[1]}"

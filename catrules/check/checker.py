@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..lang import ast
+from .bidi import check_bidi
 from .declarations import DeclarationChecks
 from .checked import Checked, ZoneSpec  # noqa: F401 - catrules.check.checker's own names too
 from .shows import ShowChecks
@@ -104,6 +105,7 @@ class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
             rep.error(g, f"there is no catrules language {g.version}", f"write `catrules {LANGUAGE_VERSION}`")
         elif g.version < LANGUAGE_VERSION:
             self.check_version(g.version)
+        check_bidi(g, rep)
         if not (1 <= g.min_players <= g.max_players <= MAX_PLAYERS):
             rep.error(g, f"players {g.min_players} to {g.max_players} is not a possible range",
                       f"write `players A to B` with 1 <= A <= B <= {MAX_PLAYERS}")

@@ -16,7 +16,7 @@ import re
 
 from ..lang import ast
 from ..check.types import PLACE_ATTRS
-from ..errors import Diagnostic, GameFileError
+from ..errors import Diagnostic, GameFileError, source_line
 from ..runtime.places import PLACE_GETTERS
 from ..runtime.values import GUARDS
 
@@ -168,9 +168,8 @@ class CodeGen:
 
     def _diagnostic(self, node, message: str, hint: str = "") -> Diagnostic:
         line, col = getattr(node, "line", 0) or 0, getattr(node, "column", 0) or 0
-        lines = (getattr(self.c.ck.game, "source", "") or "").split("\n")
         return Diagnostic(self.prog.path, line, col, message, hint, "error",
-                          lines[line - 1] if 1 <= line <= len(lines) else "")
+                          source_line(getattr(self.c.ck.game, "source", "") or "", line))
 
     def _compile(self, src: str, node) -> None:
         """Compile one function; the file name says where in the game file it comes from."""
@@ -179,10 +178,10 @@ class CodeGen:
             code = compile(src, f"<catrules {self.prog.path}:{line}:{col}>", "exec")
         except (SyntaxError, RecursionError, MemoryError):
             # Python's own nesting limits (about 200 brackets) are below the parser's.
-            lines = (getattr(self.c.ck.game, "source", "") or "").split("\n")
             raise GameFileError([Diagnostic(self.prog.path, line, col, "this expression is nested too deeply",
                                             "split it with `define`", "error",
-                                            lines[line - 1] if 1 <= line <= len(lines) else "")]) from None
+                                            source_line(getattr(self.c.ck.game, "source", "") or "", line))]
+                                ) from None
         exec(code, self.ns)
 
     def const(self, value) -> str:

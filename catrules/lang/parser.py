@@ -15,7 +15,8 @@ from importlib import resources
 from pathlib import Path
 
 from . import ast, grammar_cache
-from ..errors import Diagnostic, GameFileError, Reporter
+from ..errors import BIDI_CONTROLS, Diagnostic, GameFileError, Reporter, char_name, escaped, invisible, \
+    source_line, source_lines
 from ..limits import NESTING_LIMIT
 
 #: The newest language version this interpreter reads.
@@ -98,7 +99,7 @@ def _on_line(tree, line: int) -> None:
 
 def _expr_parser(path: str, text: str):
     """``parse_expr(piece, line, col)``: one value of a text (``"{p} wins"``), at its place."""
-    lines = text.split("\n")
+    lines = source_lines(text)
 
     def parse_expr(piece: str, line: int, col: int):
         padded = " " * (col - 1) + piece        # so that columns are the file's own
@@ -112,7 +113,7 @@ def _expr_parser(path: str, text: str):
             if d.message == "the file ends too early":
                 d.message = "the value in braces ends too early"
             d.line = line
-            d.source_line = lines[line - 1] if 1 <= line <= len(lines) else ""
+            d.source_line = source_line(lines, line)
             raise GameFileError([d]) from None
         except RecursionError:
             raise GameFileError([_too_deep(path, text, line, col)]) from None
@@ -168,10 +169,10 @@ def _expected_hint(expected) -> str:
 
 
 def _syntax_diagnostic(path: str, source: str, exc: Exception) -> Diagnostic:
-    lines = source.splitlines()
+    lines = source_lines(source)
 
     def src(line: int) -> str:
-        return lines[line - 1] if 1 <= line <= len(lines) else ""
+        return source_line(lines, line)
 
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
@@ -201,9 +202,17 @@ def _syntax_diagnostic(path: str, source: str, exc: Exception) -> Diagnostic:
     if isinstance(exc, UnexpectedCharacters):
         ch = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else "?"
         hint = "names are letters, digits and `_`; text goes in double quotes; comments start with `#`"
+        what = f"unexpected character `{ch}`"
         if ch == "\t":
             hint = "indent with spaces"
-        return Diagnostic(path, exc.line, exc.column, f"unexpected character `{ch}`", hint, "error", src(exc.line))
+        elif ch in BIDI_CONTROLS:
+            what = f"an invisible direction character ({char_name(ch)}) here"
+            hint = (f"remove the invisible direction character {char_name(ch).split()[0]}: it can make a line "
+                    "read differently from what it is")
+        elif invisible(ch):
+            what = f"an invisible character ({char_name(ch)}) here"
+            hint = f"remove the invisible character {escaped(ch)}; names are letters, digits and `_`"
+        return Diagnostic(path, exc.line, exc.column, what, hint, "error", src(exc.line))
     if isinstance(exc, UnexpectedEOF):
         return Diagnostic(path, len(lines), len(src(len(lines))) + 1, "the file ends too early",
                           _expected_hint(exc.expected), "error", src(len(lines)))
@@ -285,7 +294,7 @@ def parse_file(path: str | Path, _chain: tuple = ()) -> ast.GameFile:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        src = data.split(b"\n")[line - 1].decode("utf-8", "replace")
+        src = source_line(data.decode("utf-8", "replace"), line)
         raise GameFileError([Diagnostic(str(path), line, col, "this is not UTF-8 text",
                                         "save the game file as UTF-8", "error", src)]) from None
     return parse(text, str(path), _chain + (os.path.realpath(path),))
@@ -299,14 +308,13 @@ def _check_characters(path: str, text: str) -> None:
         col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
         raise GameFileError([Diagnostic(path, line, col, f"a control character (code {ord(m.group())}) "
                                         "in the game file", "remove it; a game file is plain text",
-                                        "error", text.split("\n")[line - 1])])
+                                        "error", source_line(text, line))])
 
 
 def _too_deep(path: str, text: str, line: int, col: int) -> Diagnostic:
-    lines = text.split("\n")
     return Diagnostic(path, line, col, f"nested too deeply (more than {NESTING_LIMIT} levels)",
                       "split the expression with `define`, or the block into actions", "error",
-                      lines[line - 1] if 1 <= line <= len(lines) else "")
+                      source_line(text, line))
 
 
 def _check_depth(path: str, text: str, tree) -> None:

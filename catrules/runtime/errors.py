@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import RulesError
+from ..errors import RulesError, shown_line, source_line
 from ..limits import LIST_LIMIT, NUMBER_LIMIT
 
 _RUNTIME_ERRORS = (KeyError, IndexError, TypeError, ValueError, AttributeError, ZeroDivisionError,
@@ -204,13 +204,9 @@ def located(exc: RulesError, prog, line: int, what: str = "") -> RulesError:
 
 def _quote(prog, line: int, col: int, what: str = "") -> str:
     """`` in WHAT (in `source line`, column C)`` for a message."""
-    source = getattr(prog, "source", "") or ""
-    lines = source.split("\n")
-    src = ""
-    if 1 <= line <= len(lines):
-        src = lines[line - 1].strip()
-        if len(src) > 80:
-            src = src[:77] + "..."
+    src = shown_line(source_line(getattr(prog, "source", "") or "", line).strip())[0]
+    if len(src) > 80:
+        src = src[:77] + "..."
     where = f" in {what}" if what else ""
     return where + (f" (in `{src}`" + (f", column {col}" if col else "") + ")" if src else "")
 
