@@ -504,7 +504,7 @@ def _saved_game(data: dict, save_path: str):
         except ValueError as exc:
             raise Failure(str(exc), hint) from None
     if refused:
-        raise Failure(refused, hint)
+        raise Failure(refused + ", so it is not read", hint)
     shown = repr(named[0][:120]) if named else "not named"
     raise Failure(f"the game file of {save_path} ({shown}) is not found", hint)
 

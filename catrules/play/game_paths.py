@@ -62,7 +62,7 @@ def named_game_path(name, beside: Path, what: str = "the file", fingerprint=None
         raise GamePathRefused(f"{what} names {shown} as its game file, which is not a regular file")
     if not _inside(real, roots) and not (fingerprint is not None and _passes(real, fingerprint)):
         raise GamePathRefused(f"{what} names {shown} as its game file, which lies outside the folder of "
-                              f"{what} and the current folder: it is read only when you name it yourself")
+                              f"{what} and the current folder")
     return found
 
 
