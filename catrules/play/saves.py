@@ -81,6 +81,11 @@ def read_save(path: str | Path) -> dict:
         check(data, SAVE)
     except Invalid as exc:
         raise SaveError(f"{path} is damaged: its field {exc}") from None
+    if "bot_rng" in data:
+        try:
+            bot_rng(data)
+        except SaveError:
+            raise SaveError(f"{path} is damaged: its field `bot_rng` is not a random source") from None
     return data
 
 

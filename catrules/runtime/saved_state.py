@@ -108,7 +108,24 @@ def _check_counters(prog, counters: dict, n: int) -> None:
             size = n if per == "player" else prog.card_count
             if type(v) is not list or len(v) != size:
                 raise _bad(f"counter `{name}` does not hold one value per {per}")
+        kind = prog.counter_kind.get(name)
+        for x in (v if per is not None else [v]):
+            if not _of_kind(prog, kind, x, n):
+                raise _bad(f"counter `{name}` holds a value that is not a {kind}")
     _check_values(counters, "a counter")
+
+
+def _of_kind(prog, kind, x, n: int) -> bool:
+    """A counter's saved value fits its kind (a player, a card or cards, a number, true/false)."""
+    if x is None or kind not in ("player", "card", "number", "bool"):
+        return True
+    if kind == "player":
+        return type(x) is int and 0 <= x < n
+    if kind == "card":
+        return all(type(c) is int and 0 <= c < prog.card_count for c in (x if type(x) is list else [x]))
+    if kind == "number":
+        return type(x) in (int, float)
+    return type(x) is bool
 
 
 def _check_frames(prog, frames: list) -> None:
@@ -144,6 +161,10 @@ def _check_record(prog, d: dict, n: int) -> None:
                 (len(rec) == 3 and not is_time(rec[2]))):
             raise _bad("a decision in the history is not [player, option (, time)] (a time is a number "
                        f"of seconds from 0 to {TIME_LIMIT})")
+    known = d.get("known")
+    if known is not None and not (type(known) is list and len(known) == prog.card_count and all(
+            type(k) is int and 0 <= k < 1 << n for k in known)):
+        raise _bad("who knows where each card is (`known`) is damaged")
     facts = d.get("facts", [])
     if type(facts) is not list or not all(
             type(f) is list and len(f) == 4 and type(f[0]) is int and 0 <= f[0] < len(d["zones"])
