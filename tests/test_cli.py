@@ -193,7 +193,7 @@ def test_eof_saves_and_resume_finishes_the_same_game(capsys, monkeypatch, tmp_pa
     assert result_line("part.jsonl") == full
     assert Path("part.jsonl").read_text() == Path("full.jsonl").read_text()
 
-    code, out, err = run(capsys, "replay", "part.jsonl")
+    code, out, err = run(capsys, "replay", "part.jsonl", "--game", MEOW)    # the game is not beside the log
     assert code == 0, out + err
     assert "same game" in out
 
@@ -267,7 +267,7 @@ def test_simulate_table_and_log(capsys):
     assert err == ""                      # no progress bar when stderr is not a terminal
     strip = lambda s: [x for x in s.splitlines() if not x.startswith("time:")]  # noqa: E731
     assert strip(out) == strip(_sim(capsys, "--log", "sim.jsonl")[0])
-    code, out, _ = run(capsys, "replay", "sim.jsonl")
+    code, out, _ = run(capsys, "replay", "sim.jsonl", "--game", MEOW)
     assert code == 0 and "in 4 games" in out
 
 
@@ -276,7 +276,7 @@ def test_simulate_table_and_log(capsys):
 def test_replay_reports_a_difference(capsys):
     code, _, _ = run(capsys, "play", MEOW, "--seats", "random,random", "--seed", "8", "--quiet", "--log", "g.jsonl")
     assert code == 0
-    code, out, _ = run(capsys, "replay", "g.jsonl")
+    code, out, _ = run(capsys, "replay", "g.jsonl", "--game", MEOW)
     assert code == 0 and out.startswith("replayed ") and "same game" in out
     lines = Path("g.jsonl").read_text().splitlines()
     for k, ln in enumerate(lines):
@@ -286,7 +286,7 @@ def test_replay_reports_a_difference(capsys):
             lines[k] = ln.replace(f'"option":"{ev["option"]}"', f'"option":"{other}"')
             break
     Path("bad.jsonl").write_text("\n".join(lines) + "\n")
-    code, out, err = run(capsys, "replay", "bad.jsonl")
+    code, out, err = run(capsys, "replay", "bad.jsonl", "--game", MEOW)
     assert code == 1 and "line" in out
     no_traceback(out, err)
 

@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
 import fuzz  # noqa: E402
+import fuzz_saves  # noqa: E402
 
 SAMPLE = 300
 SEED = 20261123
@@ -59,3 +60,35 @@ def test_the_outcome_table_lists_every_outcome():
     for o in fuzz.OUTCOMES:
         assert o in text
     assert "total" in text and "75.0%" in text
+
+
+SAVES_SAMPLE = 40
+
+
+def test_a_sample_of_hostile_saves_and_logs_ends_in_words(tmp_path):
+    """The save and log fuzzer at small size: every targeted case (the four that once were
+    tracebacks, times, deep nesting, huge lists, game paths that are links, pipes, folders) and
+    a few wrong kinds at random end in an error in words naming the file, or load normally."""
+    res = fuzz_saves.campaign(SAVES_SAMPLE, SEED, tmp_path)
+    assert not res["bad"], "\n".join(map(str, res["bad"]))
+    assert res["cases"] == len(fuzz_saves._targeted({})) + SAVES_SAMPLE
+    refused = {(name, target) for name, target, outcome in res["outcomes"] if outcome == "clean-error"}
+    for case in [("empty-frames", "save"), ("no-options", "save"), ("viewer=1", "log"), ("viewer=[1]", "log"),
+                 ("race-time=" + str(10 ** 400)[:8], "race"), ("race-time=NaN", "race"),
+                 ("race-time=-1", "race"), ("saved-time=Infinity", "save"), ("deep", "save"), ("deep", "log"),
+                 ("huge-list", "save"), ("huge-list", "log"), ("game=LINK", "save"), ("game=LINK", "log"),
+                 ("game=PIPE", "save"), ("game=FOLDER", "log")]:
+        assert case in refused, case
+    assert res["counts"]["clean-error"] > SAVES_SAMPLE // 2, res["counts"]
+
+
+def test_the_saves_fuzzer_is_deterministic():
+    import random
+    orig = {"save": {"state": {"players": 2, "frames": [], "history": [[0, "c1"]]}, "game": "g.cat"},
+            "log": [{"type": "header", "viewer": None}, {"event": "decision", "time": None}, {"type": "result"}],
+            "race": [{"type": "header"}, {"event": "decision", "time": 0.5}, {"type": "result"}]}
+
+    def names(seed):
+        rng = random.Random(seed)
+        return [fuzz_saves._random_case(rng, orig)[:2] for _ in range(30)]
+    assert names("a") == names("a") and names("a") != names("b")

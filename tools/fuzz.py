@@ -20,6 +20,13 @@ of these outcomes:
 The same seed gives the same mutants and the same table::
 
     python tools/fuzz.py --count 10000 --seed 1 --jobs 2
+
+``--saves N`` fuzzes save files and logs instead (:mod:`fuzz_saves`): every targeted case
+(empty frames, no options, a header viewer of the wrong kind, huge, NaN or negative times,
+deep nesting, huge lists, game paths that are links, pipes or folders) and N values of a
+wrong kind in random fields, each through ``catrules play --resume`` or ``catrules replay``::
+
+    python tools/fuzz.py --saves 2000 --seed 1
 """
 
 from __future__ import annotations
@@ -38,6 +45,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:                      # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
+if str(ROOT / "tools") not in sys.path:            # fuzz_saves, beside this file
+    sys.path.insert(0, str(ROOT / "tools"))
 
 from catrules import api, limits
 from catrules.compile import compiler  # noqa: E402
@@ -475,7 +484,11 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=int, default=30, help="seconds before a mutant counts as a hang (30)")
     ap.add_argument("--memory", type=int, default=2048, help="memory limit per process in MiB (2048)")
     ap.add_argument("--mutant", type=int, default=None, help="print mutant number N and its outcome")
+    ap.add_argument("--saves", type=int, default=None, metavar="N",
+                    help="fuzz save files and logs instead: the targeted cases and N random ones")
     a = ap.parse_args(argv)
+    if a.saves is not None:
+        return _saves_main(a)
     if a.mutant is not None:
         files = game_files()
         sources = [(str(f.relative_to(ROOT)), f.read_text(encoding="utf-8")) for f in files]
@@ -499,6 +512,19 @@ def main(argv=None) -> int:
     print("mutants per operator: " + ", ".join(f"{name} {ops.get(name, 0)}" for name, _f, _w in MUTATIONS))
     for index, name, ops, outcome, detail in res["bad"][:a.show]:
         print(f"\n[{outcome}] mutant {index} ({name}, {' + '.join(ops)}): {detail}")
+    return 1 if res["bad"] else 0
+
+
+def _saves_main(a) -> int:
+    """``--saves N``: the save and log campaign, its table and its bad cases."""
+    import fuzz_saves
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as work:
+        res = fuzz_saves.campaign(a.saves, a.seed, Path(work))
+    print(f"fuzz saves and logs: {res['cases']} cases, seed {a.seed}, {time.perf_counter() - t0:.1f} s")
+    print(fuzz_saves.table(res["counts"]))
+    for name, target, outcome, detail in res["bad"][:a.show]:
+        print(f"\n[{outcome}] {target}: {name}: {detail}")
     return 1 if res["bad"] else 0
 
 

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import CatrulesError, OverBudget, RulesError, SaveError
+from ..limits import NUMBER_LIMIT
+from ..play.validate import Int, Invalid, Items, Maybe, Record, Text, check
 from .common import (FORMATTER, SEATS_HINT, Failure, UsageError, check_bot_specs, check_budget, chosen_options, err,
                      is_human, load, player_count, split_specs, viewer_index)
 
@@ -219,7 +221,7 @@ def _resumed_game(args) -> _Setup:
     cli = resume.get("cli")
     if not isinstance(cli, dict):
         cli = {}
-    game = load(args.game or _saved_game_path(resume, args.resume))
+    game = load(args.game) if args.game else _saved_game(resume, args.resume)
     try:
         Match.check_save_game(game, resume)
     except SaveError as exc:
@@ -467,21 +469,44 @@ def _read_save(path: str) -> dict:
         raise Failure(f"{path} is not a catrules save file (or it is damaged)" +
                       (f": {why}" if why and why != f"{path} is not a catrules save file" else ""),
                       "give the file that `catrules play` named when it saved the game") from None
+    try:
+        check(data.get("cli"), Maybe(_SAVED_CLI), "cli")
+    except Invalid as exc:
+        raise Failure(f"{path} is not a catrules save file (or it is damaged): its field {exc}",
+                      "give the file that `catrules play` named when it saved the game") from None
     return data
 
 
-def _saved_game_path(data: dict, save_path: str) -> str:
-    """The game file a save names; only a `.cat` file is read without being named on the command line."""
+#: What `catrules play` keeps of its command line in a save (``cli``); the handicap has its own check.
+_SAVED_CLI = Record({"seats": Items(Text(200)), "log": Maybe(Text()), "game_abs": Maybe(Text()),
+                     "players": Maybe(Int()), "options": Items(Text()), "decisions": Items(Int(0, NUMBER_LIMIT))})
+
+
+def _saved_game(data: dict, save_path: str):
+    """The game file a save names, loaded: only a file that may be read without being named on the
+    command line (:mod:`catrules.play.game_paths`), and never echoed if it does not load."""
+    from ..play.game_paths import GamePathRefused, load_named_game, named_game_path
+    from ..play.saves import fingerprint_of
     cli = data.get("cli") if isinstance(data.get("cli"), dict) else {}
     named = [p for p in (data.get("game"), cli.get("game_abs")) if isinstance(p, str) and p]
+    hint = f"give the game file yourself: catrules play GAME.cat --resume {save_path}"
+    refused = None
     for p in named:
-        if p.endswith(".cat") and Path(p).is_file():
-            return p
-    if named and not all(p.endswith(".cat") for p in named):
-        raise Failure(f"{save_path} names {named[0]!r} as its game file, which is not a .cat game file",
-                      f"give the game file: catrules play GAME.cat --resume {save_path}")
-    raise Failure(f"the game file of {save_path} ({named[0] if named else 'not named'}) is not found",
-                  f"give the game file: catrules play GAME.cat --resume {save_path}")
+        try:
+            found = named_game_path(p, Path(save_path).parent, f"the save {save_path}", fingerprint_of(data))
+        except GamePathRefused as exc:
+            refused = refused or str(exc)
+            continue
+        except FileNotFoundError:
+            continue
+        try:
+            return load_named_game(found, f"the save {save_path}")
+        except ValueError as exc:
+            raise Failure(str(exc), hint) from None
+    if refused:
+        raise Failure(refused + ", so it is not read", hint)
+    shown = repr(named[0][:120]) if named else "not named"
+    raise Failure(f"the game file of {save_path} ({shown}) is not found", hint)
 
 
 # ===================================================================== log

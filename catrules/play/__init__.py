@@ -11,5 +11,6 @@
 * :mod:`~catrules.play.program_seat`: a seat played by another program over JSON lines;
 * :mod:`~catrules.play.saves`, :mod:`~catrules.play.logs`, :mod:`~catrules.play.replay`: save
   files, JSON Lines logs, and replaying a log to check it (JSON read by
-  :mod:`~catrules.play.strict_json`).
+  :mod:`~catrules.play.strict_json`, checked field by field by :mod:`~catrules.play.validate`;
+  the game file they name read only as :mod:`~catrules.play.game_paths` allows).
 """

@@ -31,7 +31,9 @@ from pathlib import Path
 from typing import IO, Iterator, Optional
 
 from .. import __version__
+from ..runtime.saved_state import TIME_LIMIT
 from .strict_json import BadJSON, read_json
+from .validate import Int, Invalid, Items, Maybe, Num, Record, Text, check
 from .views import visible_event
 from ..lang.parser import LANGUAGE_VERSION
 
@@ -39,6 +41,19 @@ from ..lang.parser import LANGUAGE_VERSION
 LINE_TYPES = ("header", "event", "result")
 #: Hex digits of the digest a result line keeps of its game's header and event lines.
 DIGEST_CHARS = 32
+#: The most players a logged game may have (the game's own limit is checked when it is replayed).
+PLAYERS_LIMIT = 10_000
+
+#: What each kind of line holds, field by field, where it is there (checked as it is read).
+_SHAPES = {
+    "header": Record({"game": Text(), "title": Maybe(Text()), "players": Int(1, PLAYERS_LIMIT),
+                      "options": Items(Text()), "seed": Maybe(Int()), "seats": Items(Text()),
+                      "viewer": Maybe(Int(0, PLAYERS_LIMIT - 1))}),
+    "event": Record({"n": Int(1), "event": Text(100)}),
+    "result": Record({"decisions": Int(0), "digest": Maybe(Text(64))}),
+}
+#: What a decision event holds besides: its answer is made again when the log is replayed.
+_DECISION = Record({"player": Int(0, PLAYERS_LIMIT - 1), "option": Maybe(Text()), "time": Maybe(Num(0, TIME_LIMIT))})
 
 
 class LogError(ValueError):
@@ -296,6 +311,7 @@ def iter_games(path: str | Path) -> Iterator[LoggedGame]:
                 what = f"not a JSON line ({exc.why})" if exc.syntax else f"not a log line ({exc.why[:80]})"
                 raise LogError(what, path, lineno) from None
             kind = obj.get("type") if isinstance(obj, dict) else None
+            _check_line(obj, kind, path, lineno)
             # what a line says counts, not how it is spaced: the digest is of the line as written
             line_bytes = (line_json(obj) + "\n").encode("utf-8")
             if kind == "header":
@@ -321,6 +337,22 @@ def iter_games(path: str | Path) -> Iterator[LoggedGame]:
             current.last_line = lineno
     if current is not None:
         yield current
+
+
+def _check_line(obj, kind, path, lineno: int) -> None:
+    """Raise :class:`LogError` for a header, event or result line with a field that does not fit."""
+    try:
+        if type(kind) is not str or kind not in _SHAPES:
+            return                      # not a log line at all: said by the reader
+        check(obj, _SHAPES[kind])
+        if kind == "event" and obj.get("event") == "decision":
+            check(obj, _DECISION)
+        if kind == "header" and type(obj.get("viewer")) is int and type(obj.get("players")) is int \
+                and obj["viewer"] >= obj["players"]:
+            raise Invalid("viewer", f"should be a player from 0 to {obj['players'] - 1}, not a number outside "
+                                    "that range")
+    except Invalid as exc:
+        raise LogError(f"this {kind} line is damaged: its field {exc}", path, lineno) from None
 
 
 def read_log(path: str | Path) -> list:

@@ -20,6 +20,7 @@ from typing import Any, Optional
 from .. import __version__
 from ..errors import CatrulesError, IllegalChoice
 from ..lang.parser import LANGUAGE_VERSION
+from .game_paths import GamePathRefused, load_named_game, named_game_path
 from .logs import LogError, LoggedGame, event_line, iter_games, line_json, result_line
 #: Said of a game whose log has no result line.
 INCOMPLETE = ("the log has no result line for this game: it was cut off, or the game was stopped before "
@@ -130,18 +131,11 @@ class _Differs(Exception):
         self.line, self.message, self.expected, self.got = line, message, expected, got
 
 
-def _find_game_file(name: str, log_dir: Path) -> Path:
-    p = Path(name)
-    if p.is_file():
-        return p
-    if not p.is_absolute() and (log_dir / p).is_file():
-        return log_dir / p
-    raise FileNotFoundError(name)
+def replay(path: str | Path, game: str | Path | None = None) -> ReplayReport:
+    """Play every game of a full log again and compare it, event by event, with the log.
 
-
-def replay(path: str | Path) -> ReplayReport:
-    """Play every game of a full log again and compare it, event by event, with the log."""
-    from ..api import load_game
+    The game file is the one each header names, read only where a log may name one
+    (:mod:`catrules.play.game_paths`), unless ``game`` names it: then that file is played."""
     path = Path(path)
     report = ReplayReport(str(path))
     loaded: dict = {}
@@ -149,7 +143,7 @@ def replay(path: str | Path) -> ReplayReport:
         gr = GameReplay(index, lg.header_line, complete=lg.result is not None)
         report.games.append(gr)
         try:
-            _replay_game(lg, gr, path.parent, loaded, load_game)
+            _replay_game(lg, gr, path, loaded, game)
         except _Differs as d:
             gr.ok = False
             gr.line, gr.message, gr.expected, gr.got = d.line, d.message, d.expected, d.got
@@ -158,18 +152,19 @@ def replay(path: str | Path) -> ReplayReport:
     return report
 
 
-def _replay_game(lg: LoggedGame, gr: GameReplay, log_dir: Path, loaded: dict, load_game) -> None:
+def _replay_game(lg: LoggedGame, gr: GameReplay, log: Path, loaded: dict, named) -> None:
     """Play one logged game again and compare it (raises :class:`_Differs` at the first difference)."""
-    _check_header(lg.header, lg.header_line, gr)
-    game, gp = _logged_game(lg.header, lg.header_line, log_dir, loaded, load_game)
-    st = _start(game, gp, lg.header, lg.header_line)
+    _check_header(lg.header, lg.header_line, gr, named is None)
+    game, gp = _logged_game(lg.header, lg.header_line, log, loaded, named)
+    st = _start(game, gp, lg.header, lg.header_line, named is not None)
     replayer = _Replayer(game, st, gr)
     replayer.events(lg.events)
     replayer.end(lg)
 
 
-def _check_header(h: dict, hl: int, gr: GameReplay) -> None:
-    """A header a game can be played from again; a note when another version wrote it."""
+def _check_header(h: dict, hl: int, gr: GameReplay, its_game: bool = True) -> None:
+    """A header a game can be played from again (``its_game``: with the game file it names); a
+    note when another version wrote it."""
     if h.get("viewer") is not None:
         v = h["viewer"]
         raise _Differs(hl, f"this log was written for player {v + 1}'s view only (index {v}): it leaves out "
@@ -178,7 +173,7 @@ def _check_header(h: dict, hl: int, gr: GameReplay) -> None:
     for key in ("game", "players", "seed"):
         if key not in h:
             raise _Differs(hl, f"the header has no {key!r}: cannot replay")
-    if not isinstance(h["game"], str) or not h["game"].endswith(".cat"):
+    if its_game and (not isinstance(h["game"], str) or not h["game"].endswith(".cat")):
         raise _Differs(hl, f"the header names {_short(h['game'], 80)} as the game file, which is not a .cat "
                            "game file: cannot replay")
     if type(h["players"]) is not int or type(h["seed"]) is not int:
@@ -187,34 +182,47 @@ def _check_header(h: dict, hl: int, gr: GameReplay) -> None:
     if not isinstance(opts, list) or not all(isinstance(o, str) for o in opts):
         raise _Differs(hl, "the header's options must be a list of names: cannot replay")
     if h.get("language") != LANGUAGE_VERSION:
-        gr.notes.append(f"the log was written for language version {_printable(str(h.get('language')))}, "
+        gr.notes.append(f"the log was written for language version {_short(str(h.get('language')), 40)}, "
                         f"this is {LANGUAGE_VERSION}")
     if h.get("catrules") != __version__:
-        gr.notes.append(f"the log was written by catrules {_printable(str(h.get('catrules')))}, "
+        gr.notes.append(f"the log was written by catrules {_short(str(h.get('catrules')), 40)}, "
                         f"this is {__version__}")
 
 
-def _logged_game(h: dict, hl: int, log_dir: Path, loaded: dict, load_game):
-    """(the game the header names, its file): found beside the log or here, loaded once per replay."""
-    try:
-        gp = _find_game_file(str(h["game"]), log_dir)
-    except FileNotFoundError:
-        raise _Differs(hl, f"game file {h['game']!r} not found (looked in the current directory and in "
-                           f"{log_dir})") from None
+def _logged_game(h: dict, hl: int, log: Path, loaded: dict, named):
+    """(the game, its file): ``named`` (a file the person names), else the one the header names if a
+    log may name it (:mod:`catrules.play.game_paths`); loaded once per replay."""
+    from ..api import load_game
+    what = f"the log {log}"
+    if named is not None:
+        gp = Path(named)
+    else:
+        try:
+            gp = named_game_path(h["game"], log.parent, what)
+        except GamePathRefused as exc:
+            raise _Differs(hl, f"{exc}, so it is not read; name the game file yourself: catrules replay {log} "
+                               "--game GAME.cat") from None
+        except FileNotFoundError:
+            raise _Differs(hl, f"game file {_short(h['game'], 120)} not found (looked in the current directory "
+                               f"and in {log.parent}); name it: catrules replay {log} --game GAME.cat") from None
     key = str(gp.resolve())
     if key not in loaded:
         try:
-            loaded[key] = load_game(gp)
+            loaded[key] = load_game(gp) if named is not None else load_named_game(gp, what)
         except CatrulesError as exc:
             raise _Differs(hl, f"the game file {gp} does not load: {exc}") from None
+        except ValueError as exc:          # a file the log names: where its problem is, never its text
+            raise _Differs(hl, str(exc)) from None
     return loaded[key], gp
 
 
-def _start(game, gp: Path, h: dict, hl: int):
-    """The game of the header's title started with its players, seed and options."""
+def _start(game, gp: Path, h: dict, hl: int, named: bool = False):
+    """The game of the header's title started with its players, seed and options (``named``: the
+    person named the game file, so its title may be shown)."""
     if h.get("title") != game.title:
-        raise _Differs(hl, f"the log names the game {_short(h.get('title'), 80)}, but the game file {gp} is "
-                           f"{game.title!r}: another game, or the header was edited", h, None)
+        is_ = f"is {game.title!r}" if named else "has another title"
+        raise _Differs(hl, f"the log names the game {_short(h.get('title'), 80)}, but the game file {gp} {is_}"
+                           ": another game, or the header was edited", h, None)
     try:
         # every answer, forced ones too, comes from the log: the replay asks for each
         return game.new_state(h["players"], h["seed"], h.get("options", []), log=True, ask_forced=True)

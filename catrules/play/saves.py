@@ -16,12 +16,34 @@ from typing import Optional
 
 from .. import __version__
 from ..errors import SaveError
+from ..limits import NUMBER_LIMIT
 from ..runtime.randoms import rng_in, rng_out
 from .strict_json import BadJSON, read_json
+from .validate import Anything, Flag, Int, Invalid, Items, Maybe, Record, Row, Text, check
 
 SAVE_FORMAT = 1
 #: The largest save file read (a save of a 10,000-card game is far smaller).
 SAVE_SIZE_LIMIT = 64 << 20
+#: The most players a saved game may have (a game's own limit is checked when it resumes).
+PLAYERS_LIMIT = 10_000
+
+#: What a save holds, field by field, before the game it saves is known (the state is checked
+#: in depth against its game when it resumes: :mod:`catrules.runtime.saved_state`).
+_BLOCK = Row([Text(), Int(0, NUMBER_LIMIT), Record({}), Int(0, NUMBER_LIMIT)],
+             "a running block [name, position, variables, depth]")
+_PENDING = Record({"players": Items(Int(0, PLAYERS_LIMIT - 1), PLAYERS_LIMIT, least=1),
+                   "options": Items(Maybe(Items(Anything(), NUMBER_LIMIT)), PLAYERS_LIMIT),
+                   "chosen": Items(Anything(), PLAYERS_LIMIT), "times": Items(Anything(), PLAYERS_LIMIT)})
+_STATE = Record({"format": Int(1, 99), "players": Int(1, PLAYERS_LIMIT), "options": Items(Text()), "seed": Int(),
+                 "over": Flag(), "decisions": Int(0, NUMBER_LIMIT), "steps": Int(0, NUMBER_LIMIT),
+                 "frames": Items(_BLOCK, NUMBER_LIMIT), "pending": Maybe(_PENDING), "history": Items(Anything(), NUMBER_LIMIT)},
+                required=("players", "frames", "over"))
+#: What a save holds, field by field, before the game it saves is known (the state is checked
+#: in depth against its game when it resumes: :mod:`catrules.runtime.saved_state`).
+SAVE = Record({"version": Maybe(Text(100)), "game": Text(), "game_title": Maybe(Text()),
+               "game_digest": Maybe(Text(64)), "state": _STATE,
+               "bot_rng": Row([Int(), Items(Int(0, 2 ** 32 - 1), 625, least=625), Anything()], "a random source")},
+              required=("state",))
 
 
 def game_digest(game) -> str:
@@ -55,8 +77,15 @@ def read_save(path: str | Path) -> dict:
         raise SaveError(f"{path} is not a catrules save file")
     if not isinstance(data.get("state"), dict):
         raise SaveError(f"{path} is damaged: it holds no saved game")
-    if not isinstance(data.get("game", ""), str):
-        raise SaveError(f"{path} is damaged: the game file's name is not a text")
+    try:
+        check(data, SAVE)
+    except Invalid as exc:
+        raise SaveError(f"{path} is damaged: its field {exc}") from None
+    if "bot_rng" in data:
+        try:
+            bot_rng(data)
+        except SaveError:
+            raise SaveError(f"{path} is damaged: its field `bot_rng` is not a random source") from None
     return data
 
 
@@ -71,6 +100,15 @@ def check_save_game(game, data: dict) -> None:
         named = f"of {title!r} " if isinstance(title, str) and title != game.title else ""
         raise SaveError(f"this save is of another game file {named}(or of an older version of "
                         f"{game.path}): it cannot be resumed with {game.path}")
+
+
+def fingerprint_of(data: dict):
+    """``f(bytes) -> bool``: bytes of a game file are those of the game a save's ``data`` saves
+    (its fingerprint, :func:`game_digest`); ``None`` for a save that keeps none."""
+    digest = data.get("game_digest")
+    if type(digest) is not str:
+        return None
+    return lambda raw: hashlib.sha256(raw).hexdigest()[:32] == digest
 
 
 def bot_rng(data: dict) -> random.Random:

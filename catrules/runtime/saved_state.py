@@ -10,6 +10,14 @@ from __future__ import annotations
 from ..errors import SaveError
 from ..limits import CHAIN_LIMIT, FRAME_LIMIT, LIST_LIMIT, NUMBER_LIMIT, SAVED_NUMBER_LIMIT
 
+#: The longest reaction time (seconds) a save or a log may hold: a race answered a week later.
+TIME_LIMIT = 7 * 24 * 3600
+
+
+def is_time(t) -> bool:
+    """A reaction time: a finite number of seconds from 0 to :data:`TIME_LIMIT` (not true/false)."""
+    return type(t) in (int, float) and 0 <= t <= TIME_LIMIT      # NaN fails the comparison
+
 
 def check_saved(prog, d: dict) -> None:
     """Raise :class:`SaveError` naming the first part of saved state ``d`` that cannot be ``prog``'s."""
@@ -18,6 +26,8 @@ def check_saved(prog, d: dict) -> None:
     _check_zones(prog, d["zones"], n)
     _check_counters(prog, d["counters"], n)
     _check_frames(prog, d["frames"])
+    if not d["over"] and not d["frames"]:
+        raise _bad("a game that is not over has no running block (`frames` is empty)")
     p = d.get("pending")
     if p is not None:
         _check_pending(prog, p, n)
@@ -98,7 +108,24 @@ def _check_counters(prog, counters: dict, n: int) -> None:
             size = n if per == "player" else prog.card_count
             if type(v) is not list or len(v) != size:
                 raise _bad(f"counter `{name}` does not hold one value per {per}")
+        kind = prog.counter_kind.get(name)
+        for x in (v if per is not None else [v]):
+            if not _of_kind(prog, kind, x, n):
+                raise _bad(f"counter `{name}` holds a value that is not a {kind}")
     _check_values(counters, "a counter")
+
+
+def _of_kind(prog, kind, x, n: int) -> bool:
+    """A counter's saved value fits its kind (a player, a card or cards, a number, true/false)."""
+    if x is None or kind not in ("player", "card", "number", "bool"):
+        return True
+    if kind == "player":
+        return type(x) is int and 0 <= x < n
+    if kind == "card":
+        return all(type(c) is int and 0 <= c < prog.card_count for c in (x if type(x) is list else [x]))
+    if kind == "number":
+        return type(x) in (int, float)
+    return type(x) is bool
 
 
 def _check_frames(prog, frames: list) -> None:
@@ -131,8 +158,13 @@ def _check_record(prog, d: dict, n: int) -> None:
     for rec in d["history"]:
         if (type(rec) is not list or len(rec) not in (2, 3) or type(rec[0]) is not int or
                 not 0 <= rec[0] < n or type(rec[1]) is not str or
-                (len(rec) == 3 and type(rec[2]) not in (int, float))):
-            raise _bad("a decision in the history is not [player, option (, time)]")
+                (len(rec) == 3 and not is_time(rec[2]))):
+            raise _bad("a decision in the history is not [player, option (, time)] (a time is a number "
+                       f"of seconds from 0 to {TIME_LIMIT})")
+    known = d.get("known")
+    if known is not None and not (type(known) is list and len(known) == prog.card_count and all(
+            type(k) is int and 0 <= k < 1 << n for k in known)):
+        raise _bad("who knows where each card is (`known`) is damaged")
     facts = d.get("facts", [])
     if type(facts) is not list or not all(
             type(f) is list and len(f) == 4 and type(f[0]) is int and 0 <= f[0] < len(d["zones"])
@@ -198,14 +230,16 @@ def _check_pending(prog, p, n: int) -> None:
         opts = p["options"][x]
         if type(opts) is not list:
             raise _bad(f"player {x + 1}'s options are not a list")
+        if not opts and p["chosen"][x] == "?":
+            raise _bad(f"player {x + 1} is asked to choose among no options (`options` is empty)")
         if p["okind"] == "card" and not all(v is None or type(v) is int and 0 <= v < prog.card_count
                                             for v in opts):
             raise _bad(f"player {x + 1}'s options are not cards")
         if p["okind"] == "player" and not all(v is None or type(v) is int and 0 <= v < n for v in opts):
             raise _bad(f"player {x + 1}'s options are not players")
     for t in p["times"]:
-        if t is not None and type(t) not in (int, float):
-            raise _bad("a reaction time is not a number")
+        if t is not None and not is_time(t):
+            raise _bad(f"a reaction time is not a number of seconds from 0 to {TIME_LIMIT}")
     _check_pending_fields(prog, p, n)
 
 
@@ -219,7 +253,7 @@ def _check_pending_fields(prog, p: dict, n: int) -> None:
             raise _bad(f"the pending decision's `{key}` is not a name")
     if type(p.get("var" if p["kind"] == "choose" else "slot")) is not str:
         raise _bad("the pending decision does not say where its answer goes")
-    if p["kind"] == "race" and any(p["chosen"][x] != "?" and type(p["times"][x]) not in (int, float)
+    if p["kind"] == "race" and any(p["chosen"][x] != "?" and not is_time(p["times"][x])
                                    for x in pls):
         raise _bad("a race answer has no reaction time")
     if p.get("optional") not in (None, True, False):
