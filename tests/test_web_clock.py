@@ -358,3 +358,35 @@ def test_a_pong_is_read_and_a_bad_one_refused():
             protocol.read_message(bad)
     with pytest.raises(protocol.Refused, match="pings"):
         protocol.read_message('{"type": "hello", "token": "abc", "pings": 1}')
+
+
+# ------------------------------------------------------------------------ the real page
+
+def test_the_table_page_answers_pings_and_its_race_is_timed_by_the_server(server):
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+    import shutil
+    chromium = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"), "/usr/bin/chromium")
+                     if p and Path(p).exists()), None)
+    if chromium is None:
+        pytest.skip("no Chromium found (Debian: apt-get install chromium)")
+    tid, tokens = server.new_table(seats=("human", "bot"))
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=["--headless", "--no-sandbox", "--disable-gpu",
+                                                                     "--disable-background-networking"])
+        try:
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{server.port}/play#{tokens[0]}")
+            page.wait_for_selector("body[data-state='deciding']", timeout=20000)
+            conn = server.conns(tid, 0)[0]
+            deadline = time.monotonic() + 20
+            while len(conn.clock.rtts) < links.PINGS_AT_START and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert len(conn.clock.rtts) >= links.PINGS_AT_START and conn.clock.rtt() < links.RTT_CAP
+            page.click("#choices button.choice, #table .card.legal")
+            deadline = time.monotonic() + 20
+            while not any(p == 0 for p, _ in race_times(server, tid)) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            mine = [t for p, t in race_times(server, tid) if p == 0]
+            assert mine and 0.1 <= mine[0] < 30
+        finally:
+            browser.close()
