@@ -103,7 +103,8 @@ def test_a_restarted_server_resumes_every_link_exactly(tmp_path, game="flapcat")
         for p, old in zip(pages, before):
             assert p.last["view"] == old["view"] and p.last["ask"] == old["ask"]
             # the recent events come back too, as that seat saw them
-            assert [e["n"] for e in p.last["events"]][-3:] == [e["n"] for e in old["events"]][-3:] or not old["events"]
+            k = min(3, len(old["events"]))
+            assert [e["n"] for e in p.last["events"]][-k:] == [e["n"] for e in old["events"]][-k:] or not k
         play(pages)
         assert [p.last["view"] for p in pages] == straight
         assert client.app.state.registry.table(tid).state.history == straight_history
@@ -119,7 +120,9 @@ def test_half_answered_simultaneous_decision_survives_a_restart(tmp_path):
         a.receive(), b.receive()
         assert a.last["view"]["answered"] and a.last["view"]["waiting_for"] == [1]
         t = client.app.state.registry.table(tid)
-        assert t.answers[0][1] == 0.1        # a page cannot be faster than people: its time is bounded
+        # a page cannot be faster than people: its claim of 0.01 s is not believed (the server
+        # measures the time), and no time is under 0.1 s
+        assert t.answers[0][1] >= 0.1
         a.close(), b.close()
     with make_client(tmp_path) as client:
         a, b = Page(client, tokens[0], 0), Page(client, tokens[1], 1)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from pathlib import Path
 from typing import Optional
 
@@ -125,29 +126,38 @@ def create_app(game_files: list, data_dir: str | Path, limits: Optional[Limits] 
 
 async def _on_message(conn: Conn, text, registry: Registry, hub: Hub) -> bool:
     """One message of a page (``text`` is ``None`` for a binary frame); whether it was an
-    answer the table took."""
+    answer the table took (or a pong answering a ping: neither counts against the rate)."""
+    arrived = time.monotonic()          # a race's answer is timed by the server (links.Clock)
     try:
         msg = protocol.read_message(text)
     except protocol.Refused as exc:
         return await conn.reply(protocol.error(str(exc)))
     kind = msg["type"]
+    if kind == "pong":
+        return conn.clock.pong(msg["n"], arrived)
     if kind == "hello":
         if conn.table is not None:
             return await conn.reply(protocol.error("this connection already belongs to a seat"))
         try:
+            conn.greeting = True
             conn.table, conn.seat = await to_thread.run_sync(registry.by_token, msg["token"])
         except WebError as exc:
             return await conn.reply(protocol.error(str(exc)))
+        finally:
+            conn.greeting = False
         why = hub.add(conn)
         if why is not None:
             conn.table = None
             return conn.drop(why, POLICY)
+        if msg.get("pings") and conn.seat is not None:
+            conn.start_clock()
         await conn.push()
     elif conn.table is None:
         await conn.reply(protocol.error("send hello with your link's token first"))
     elif kind == "choose":
         try:
-            why = await to_thread.run_sync(conn.table.answer, conn.seat, msg)
+            measured = conn.clock.race_time(msg["ask"], arrived)
+            why = await to_thread.run_sync(conn.table.answer, conn.seat, msg, measured)
         except StoreError as exc:   # not saved, so not taken: the page may send it again
             why = str(exc)
         if why is not None:

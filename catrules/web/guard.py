@@ -50,6 +50,7 @@ class Limits:
     send_queue: int = 32            #: messages waiting for a page that has not read them yet
     send_timeout: float = 10.0      #: seconds one message may take to leave for a page
     close_timeout: float = 2.0      #: seconds a close may take before the connection is cut
+    hello_timeout: float = 10.0     #: seconds a WebSocket has to say a valid hello before it is closed
     socket_buffer: int = 262144     #: bytes held for a WebSocket page in the kernel, and again in the server
     hosts: tuple = field(default=())    #: names this server is reached by, beyond localhost and IP addresses
 

@@ -7,6 +7,11 @@ queue holds :attr:`Limits.send_queue` messages, or one send takes longer than
 :attr:`Limits.send_timeout`, it is dropped (closed with code 1008 and a reason, or cut when
 even the close cannot be written) and never delays its table or another page.  A dropped page
 reconnects and is sent the current state (play.js reconnects by itself).
+
+The race clock (:class:`Clock`, docs/web.rst "Fairness of races"): the sender notes when each
+decision's state (its ``ask``) was first written to this socket, and when each of the server's
+pings was; a page that asked for pings in its ``hello`` answers each with a pong, which gives
+this socket's round trip.  A race answer's time is measured here, never taken from the page.
 """
 
 from __future__ import annotations
@@ -15,15 +20,30 @@ import asyncio
 import json
 import logging
 import time
+from collections import deque
 from typing import Optional
 
 from anyio import to_thread
 
+from . import protocol
 from .guard import Limits
 
 log = logging.getLogger("catrules.web")
 #: The close code for a page that broke a limit (WebSocket "policy violation").
 POLICY = 1008
+#: Pings sent when a page says hello (one every :data:`PING_START_GAP` seconds), then one every
+#: :data:`PING_EVERY` seconds; the round trip is the least of the last :data:`RTT_SAMPLES`,
+#: and the correction for it is never more than :data:`RTT_CAP` seconds.
+PINGS_AT_START = 3
+PING_START_GAP = 0.3
+PING_EVERY = 5.0
+RTT_SAMPLES = 5
+RTT_CAP = 0.3
+#: Pings not answered yet kept per socket, and decisions whose first state's time is kept.
+OUTSTANDING = 8
+SHOWN_KEPT = 8
+#: Seats whose latest decision's first showing the hub remembers (a few bytes each).
+SEATS_KEPT = 20000
 
 
 class Bucket:
@@ -47,6 +67,67 @@ class Bucket:
         self.tokens = min(self.burst, self.tokens + 1)
 
 
+class Clock:
+    """One socket's race clock: when each decision's state was first written to it, its pings
+    and their pongs, and what it measures a race answer's time to be.  Times are the server's
+    ``time.monotonic()``."""
+
+    def __init__(self):
+        self.shown: dict = {}           # ask -> when its first state was written to this socket
+        self.seat = [-1, 0.0]           # [ask, when] first written to any page of this seat (Hub.add shares it)
+        self.pings: dict = {}           # n -> when that ping was written (None: still queued)
+        self.rtts: deque = deque(maxlen=RTT_SAMPLES)
+        self.k = 0
+
+    def ping(self) -> dict:
+        """A new ping message (kept as outstanding until its pong comes)."""
+        self.k += 1
+        self.pings[self.k] = None
+        while len(self.pings) > OUTSTANDING:
+            del self.pings[next(iter(self.pings))]
+        return protocol.ping(self.k)
+
+    def written(self, tag, now: float) -> None:
+        """A message tagged ``("ask", n)`` or ``("ping", n)`` (or ``None``) was written at ``now``."""
+        if tag is None:
+            return
+        kind, n = tag
+        if kind == "ask" and n not in self.shown:
+            self.shown[n] = now
+            while len(self.shown) > SHOWN_KEPT:
+                del self.shown[next(iter(self.shown))]
+            if n > self.seat[0] or (n == self.seat[0] and now < self.seat[1]):
+                self.seat[:] = [n, now]
+        elif kind == "ping" and n in self.pings:
+            self.pings[n] = now
+
+    def pong(self, n, now: float) -> bool:
+        """A pong arrived at ``now``: whether it answered a ping written to this socket (it then
+        gives a round trip); any other pong is ignored."""
+        at = self.pings.get(n)
+        if at is None:
+            return False
+        del self.pings[n]
+        self.rtts.append(max(0.0, now - at))
+        return True
+
+    def rtt(self) -> float:
+        """The round trip taken off a race time: the least of the last few (a pong delayed by the
+        page being busy does not count), at most :data:`RTT_CAP`; 0 with none measured."""
+        return min(RTT_CAP, min(self.rtts, default=0.0))
+
+    def race_time(self, ask, now: float) -> Optional[float]:
+        """Seconds from when decision ``ask``'s state was written to this socket (or earlier to
+        another page of its seat: a page opened late gains nothing) to ``now``, less this
+        socket's round trip, never below 0; ``None`` if this socket was never sent that state."""
+        at = self.shown.get(ask)
+        if at is None:
+            return None
+        if self.seat[0] == ask:
+            at = min(at, self.seat[1])
+        return max(0.0, now - at - self.rtt())
+
+
 class Conn:
     """One page's WebSocket: the seat it said hello as (once it has), its queue and its sender."""
 
@@ -59,16 +140,21 @@ class Conn:
         self.build_lock = asyncio.Lock()        # messages built one at a time, queued in order
         self.dropped: Optional[str] = None      # why this page was dropped (or None)
         self.closing: Optional[asyncio.Task] = None
+        self.clock = Clock()
+        self.greeting = False                   # a hello is being checked (the hello timeout waits)
+        self.pinger: Optional[asyncio.Task] = None
         self.sender = asyncio.create_task(self._send_all())
+        self.watch = asyncio.create_task(self._hello_watch())
 
-    def post(self, msg) -> None:
+    def post(self, msg, tag=None) -> None:
         """Queue a message (a dict, or JSON text) for this page, never waiting (a table's change:
-        it waits for no page); a page whose queue is full is dropped."""
+        it waits for no page); a page whose queue is full is dropped.  ``tag``: what the
+        :class:`Clock` notes when it is written."""
         if self.dropped is not None:
             return
         text = msg if isinstance(msg, str) else json.dumps(msg, separators=(",", ":"))
         try:
-            self.queue.put_nowait(text)
+            self.queue.put_nowait((text, tag))
         except asyncio.QueueFull:
             self.drop(f"your page fell {self.limits.send_queue} messages behind; reconnect for the current state")
 
@@ -79,7 +165,7 @@ class Conn:
             return
         text = msg if isinstance(msg, str) else json.dumps(msg, separators=(",", ":"))
         try:
-            await asyncio.wait_for(self.queue.put(text), self.limits.send_timeout)
+            await asyncio.wait_for(self.queue.put((text, None)), self.limits.send_timeout)
         except asyncio.TimeoutError:
             self.drop(f"an answer waited over {self.limits.send_timeout:g} s for your page to read it")
 
@@ -88,15 +174,44 @@ class Conn:
         be held there by bots thinking, and the event loop must go on serving other tables)."""
         async with self.build_lock:
             if self.dropped is None:
-                self.post(await to_thread.run_sync(self._build))
+                self.post(*await to_thread.run_sync(self._build))
 
-    def _build(self) -> str:
+    def _build(self) -> tuple:
         msg, self.last = self.table.message(self.seat, self.last)
-        return json.dumps(msg, separators=(",", ":"))
+        tag = ("ask", msg["ask"]) if msg.get("type") == "state" else None
+        return json.dumps(msg, separators=(",", ":")), tag
+
+    def start_clock(self) -> None:
+        """Ping this page (it asked for pings in its hello): a few now, then every few seconds."""
+        if self.pinger is None and self.dropped is None:
+            self.pinger = asyncio.create_task(self._ping_all())
+
+    async def _ping_all(self) -> None:
+        for i in range(PINGS_AT_START):
+            self._ping()
+            await asyncio.sleep(PING_START_GAP)
+        while self.dropped is None:
+            await asyncio.sleep(PING_EVERY)
+            self._ping()
+
+    def _ping(self) -> None:
+        msg = self.clock.ping()
+        self.post(msg, ("ping", msg["n"]))
+
+    async def _hello_watch(self) -> None:
+        """Close this page if it has not said a valid hello within :attr:`Limits.hello_timeout`."""
+        await asyncio.sleep(self.limits.hello_timeout)
+        while self.greeting:
+            await asyncio.sleep(0.1)
+        if self.table is None:
+            self.drop(f"no valid hello within {self.limits.hello_timeout:g} s: a page says hello with "
+                      f"its link's token first")
 
     async def _send_all(self) -> None:
         while True:
-            text = await self.queue.get()
+            text, tag = await self.queue.get()
+            # noted as it is handed to the socket: its answer may be read before this task runs again
+            self.clock.written(tag, time.monotonic())
             try:
                 await asyncio.wait_for(self.ws.send_text(text), self.limits.send_timeout)
             except asyncio.TimeoutError:
@@ -129,8 +244,10 @@ class Conn:
             abort()
 
     async def finish(self) -> None:
-        """When the page's connection ends: stop its sender, let its close complete."""
-        self.sender.cancel()
+        """When the page's connection ends: stop its sender and timers, let its close complete."""
+        for task in (self.sender, self.watch, self.pinger):
+            if task is not None:
+                task.cancel()
         if self.closing is not None:
             await asyncio.gather(self.closing, return_exceptions=True)
 
@@ -141,6 +258,9 @@ class Hub:
     def __init__(self, limits: Limits):
         self.limits = limits
         self.conns: dict = {}
+        #: (table id, seat) -> [ask, when]: each seat's latest decision and when its state was first
+        #: written to one of its pages (shared by their clocks; kept for the latest SEATS_KEPT seats).
+        self.first: dict = {}
 
     def add(self, c: Conn) -> Optional[str]:
         """Count ``c`` among its table's pages; or why not (its seat has too many pages open)."""
@@ -150,6 +270,12 @@ class Hub:
             who = "the spectators' link" if c.seat is None else "this seat"
             return f"{who} already has {cap} pages open: close one and reload"
         self.conns.setdefault(c.table.id, set()).add(c)
+        if c.seat is not None:
+            key = (c.table.id, c.seat)
+            c.clock.seat = self.first.pop(key, None) or [-1, 0.0]
+            self.first[key] = c.clock.seat
+            while len(self.first) > SEATS_KEPT:
+                del self.first[next(iter(self.first))]
         return None
 
     def remove(self, c: Optional[Conn]) -> None:

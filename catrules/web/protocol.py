@@ -1,10 +1,12 @@
 """The messages between a page and the server: what a seat is sent, and checking what it sends.
 
-A page sends JSON objects (``type``: ``hello`` with its token, ``choose`` with the decision
-it answers (``ask``), the option and for a race the reaction time it measured, ``log``);
-:func:`read_message` refuses anything else with a message in plain words.  The server
-sends ``state`` (the seat's view and the events it may see, already filtered), ``log``
-and ``error``.  Nothing here touches a game's state: :mod:`catrules.web.tables` builds a
+A page sends JSON objects (``type``: ``hello`` with its token, and ``"pings": true`` if it
+answers pings; ``choose`` with the decision it answers (``ask``) and the option; ``log``;
+``pong`` with the number of the ``ping`` it answers); :func:`read_message` refuses anything
+else with a message in plain words.  A ``choose`` may still carry the ``time`` older pages
+measured: it is read (a number, or refused) but never believed, as a race's time is measured
+by the server (:class:`catrules.web.links.Clock`).  The server sends ``state`` (the seat's
+view and the events it may see, already filtered), ``log``, ``error`` and ``ping``.  Nothing here touches a game's state: :mod:`catrules.web.tables` builds a
 message's content from its player's view and filtered events only.
 
 What a page may be sent is an allow-list (:data:`SENT`, completed with the game's own names by
@@ -23,8 +25,8 @@ from ..play.strict_json import BadJSON, read_json
 
 #: The largest message a page may send, in characters.
 MESSAGE_LIMIT = 4096
-#: Reaction times a page may report for a race, in seconds: faster than 0.1 s a person
-#: anticipates rather than reacts; slower than a minute is counted as a minute.
+#: The bounds of a race time as the server measured it, in seconds: as for bots, none is under
+#: 0.1 s (faster than a person reacts); slower than a minute is counted as a minute.
 TIME_RANGE = (0.1, 60.0)
 #: How many recent events a page gets when it (re)connects.
 RECENT = 80
@@ -50,6 +52,8 @@ def read_message(text) -> dict:
     if kind == "hello":
         if not isinstance(msg.get("token"), str) or not 0 < len(msg["token"]) <= 100:
             raise Refused("hello needs the token of your link")
+        if not isinstance(msg.get("pings", False), bool):
+            raise Refused("\"pings\" is true (this page answers pings) or false")
     elif kind == "choose":
         if not _int(msg.get("ask")):
             raise Refused("choose needs \"ask\": the number of the decision you answer")
@@ -60,13 +64,16 @@ def read_message(text) -> dict:
         t = msg.get("time")
         if t is not None and (not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t)):
             raise Refused("\"time\" is your reaction time in seconds")
+    elif kind == "pong":
+        if not _int(msg.get("n")):
+            raise Refused("pong needs \"n\": the number of the ping it answers")
     elif kind not in ("log",):
-        raise Refused(f"unknown message type {str(kind)[:40]!r}: hello, choose or log")
+        raise Refused(f"unknown message type {str(kind)[:40]!r}: hello, choose, log or pong")
     return msg
 
 
 def race_time(t) -> Optional[float]:
-    """A page's reaction time, bounded (a page cannot claim to be faster than people are)."""
+    """A race time the server measured, bounded as bots' are (:data:`TIME_RANGE`)."""
     if t is None:
         return None
     low, high = TIME_RANGE
@@ -102,6 +109,11 @@ def error(message: str) -> dict:
     return check({"type": "error", "message": message}, "error", SENT)
 
 
+def ping(n: int) -> dict:
+    """The server's ping number ``n``: a page that asked for pings answers ``{"type": "pong", "n": n}``."""
+    return check({"type": "ping", "n": n}, "ping", SENT)
+
+
 # ------------------------------------------------------------ the allow-list
 
 class Unlisted(RuntimeError):
@@ -123,6 +135,7 @@ SENT: dict = {
               "title": None, "ask": None, "score_items": None, "seed_chosen": None, "view": "view",
               "events": "item"},
     "error": {"type": None, "message": None},
+    "ping": {"type": None, "n": None},
     "log": {"type": None, "lines": None},             # the lines are text, each checked as a log line
     "view": {"game": None, "you": None, "players": None, "options": None, "zones": "zone",
              "counters": "counters", "finished": None, "decisions": "decision", "waiting_for": None,

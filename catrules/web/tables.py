@@ -141,8 +141,9 @@ class WebTable:
         """The number of the decision under way: a page's answer names it (an old one is refused)."""
         return self.state.decisions
 
-    def answer(self, seat: Optional[int], msg: dict) -> Optional[str]:
-        """A page's ``choose`` message: ``None`` once taken, or why it is refused (nothing changes)."""
+    def answer(self, seat: Optional[int], msg: dict, measured: Optional[float] = None) -> Optional[str]:
+        """A page's ``choose`` message: ``None`` once taken, or why it is refused (nothing changes).
+        In a race its time is ``measured`` by the server (the page's ``"time"`` is never believed)."""
         with self.lock:
             st = self.state
             if seat is None:
@@ -168,9 +169,9 @@ class WebTable:
                 return f"{msg['option'][:60]!r} is not one of your options now"
             t = None
             if d.timed:
-                t = protocol.race_time(msg.get("time"))
+                t = protocol.race_time(measured)
                 if t is None:
-                    return "a race needs your reaction time (\"time\", in seconds)"
+                    return "this race has not been sent to this page yet: answer once it shows"
             self.core.answer(seat, Choice(msg["option"], t), d)
             try:
                 self.core.advance()

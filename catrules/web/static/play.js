@@ -3,7 +3,7 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 const token = decodeURIComponent(location.hash.slice(1));
-let ws = null, msg = null, shownAt = 0, lastAsk = -1, retry = 500;
+let ws = null, msg = null, retry = 500;
 const events = new Map();            // event number -> item, as this seat saw it
 let replay = null, replayAt = 0, wantDownload = false;
 
@@ -41,7 +41,8 @@ function connect() {
   setStatus("connecting…");
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   ws = new WebSocket(`${proto}//${location.host}/ws`);
-  ws.onopen = () => { retry = 500; ws.send(JSON.stringify({type: "hello", token})); };
+  // "pings": the server's pings are answered at once, so that it knows this page's round trip
+  ws.onopen = () => { retry = 500; ws.send(JSON.stringify({type: "hello", token, pings: true})); };
   ws.onmessage = (e) => receive(JSON.parse(e.data));
   ws.onclose = (e) => {       // a restarted server, a lost network, a limit: come back where we were
     setStatus(e.reason ? `${e.reason}; reconnecting…` : "reconnecting…");
@@ -57,6 +58,7 @@ function send(obj) {
 }
 
 function receive(m) {
+  if (m.type === "ping") { send({type: "pong", n: m.n}); return; }
   if (m.type === "error") { $("notice").textContent = m.message; document.body.dataset.error = m.message; return; }
   if (m.type === "log") { gotLog(m.lines); return; }
   if (m.type !== "state") return;
@@ -64,18 +66,15 @@ function receive(m) {
   msg = m;
   setStatus("connected");
   $("notice").textContent = m.broken || "";
-  const ds = m.view.decisions;
-  if (ds.length && m.ask !== lastAsk) shownAt = performance.now();    // a race is timed from here
-  lastAsk = ds.length ? m.ask : -1;
   render();
 }
 
 function choose(optionId) {
   const d = msg && msg.view.decisions[0];
   if (!d) return;
-  const out = {type: "choose", ask: msg.ask, option: optionId};
-  if (d.timed) out.time = (performance.now() - shownAt) / 1000;
-  send(out);
+  // a race's time is measured by the server, from when it sent the race to when this arrives,
+  // less this page's round trip (see "Fairness of races" in docs/web.rst)
+  send({type: "choose", ask: msg.ask, option: optionId});
   document.body.dataset.sent = String(msg.ask);
 }
 
