@@ -23,10 +23,9 @@ class Lines:
         self.lines = lines
 
     def __rich_console__(self, console, options):
-        for i, line in enumerate(self.lines):
+        for line in self.lines:
             yield from line
-            if i < len(self.lines) - 1:
-                yield Segment.line()
+            yield Segment.line()        # each line ends in one (Textual counts them for the height)
 
 
 def render(console, renderable, width: int) -> list:

@@ -213,9 +213,10 @@ class TextScreen(ModalScreen):
 
     def on_mount(self) -> None:
         if not self.end:
-            # the newest at the bottom, in sight: once laid out (before, there is nothing to scroll)
+            # the newest at the bottom, in sight, however long the text takes to lay out: the
+            # box stays at its end (anchored) until the person scrolls
             box = self.query_one(VerticalScroll)
-            box.scroll_end(animate=False)
+            box.anchor()
             self.call_after_refresh(lambda: box.scroll_end(animate=False, immediate=True))
 
     def action_close(self) -> None:
