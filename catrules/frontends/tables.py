@@ -101,13 +101,13 @@ def player_flow(p: Painter, view: dict, pl: int, empty: bool = False) -> Flow:
     return Flow(pieces or [Text("no cards yet", style="dim")])
 
 
-def others_part(p: Painter, view: dict):
-    """A row for each other player: their name, then :func:`player_flow`."""
+def others_part(p: Painter, view: dict, only: Optional[int] = None):
+    """A row for each other player (or for player ``only``): their name, then :func:`player_flow`."""
     g = Table.grid(padding=(0, 1))
     g.add_column(no_wrap=True, style="bold")
     g.add_column()
     for pl in range(view.get("players", 0)):
-        if pl != p.me:
+        if pl != p.me and only in (None, pl):
             g.add_row(f"{pl + 1} {p.seat_name(pl)}", player_flow(p, view, pl))
     return g
 

@@ -45,7 +45,8 @@ from .pieces import bullets
 from .tables import (card_counters, others_part, player_flow, score_notes, score_table, shared_counters,
                      shared_part, tally_title, winners_line)
 from .terminal import Quit
-from .tui_widgets import HELP, InspectScreen, Options, Panel, TextScreen, drawn
+from .tui_fit import allot, crop_blocks, measure, past_events
+from .tui_widgets import HELP, InspectScreen, Options, Panel, Refit, TextScreen, drawn
 
 #: Events kept in the "recent" area (all of them are a key away, in the history).
 RECENT = 60
@@ -73,6 +74,10 @@ class TuiSeat(Seat):
         super().start(table, player)
         game = self.game if self.game is not None else getattr(table, "game", None)
         self.painter = Painter(game, player, self.names)
+        state = getattr(table, "state", None)
+        if game is not None and state is not None and state.decisions and not self.events:
+            # a resumed game: what happened before the save, as this player saw it
+            self.events, self.marks = past_events(game, state, player, self.decisions)
 
     def _tell(self, fn, *args) -> None:
         self.app.tell(fn, *args)
@@ -119,16 +124,18 @@ class TableApp(App):
     Screen { layout: vertical; }
     Panel { border-top: solid $primary; border-title-color: $text; border-title-style: bold;
             scrollbar-size-vertical: 1; height: auto; }
-    #upper { height: auto; max-height: 55%; }
+    #upper { height: auto; }
     #shared { width: 1fr; max-height: 100%; }
     #score { width: 20; max-height: 100%; padding-left: 1; }
     #lower { height: 1fr; }
     #players { width: 1fr; height: 100%; }
     #events { width: 30; height: 100%; padding-left: 1; }
-    #mine { max-height: 6; }
-    #decision { height: auto; max-height: 10; background: $boost; padding: 0 1; }
+    #mine { height: 2; }
+    #decision { height: auto; background: $boost; padding: 0 1; }
     #prompt { height: auto; }
     #keys { height: 1; background: $primary-background; }
+    Panel:focus { border-top: solid $accent; }
+    Panel:focus-within { border-top: solid $accent; }
     """
 
     def __init__(self, match, seats: list, title: str = ""):
@@ -137,6 +144,8 @@ class TableApp(App):
         self.race_time = ""             # "your time: 0.45 s" after a race, in the bottom line
         self.seat: Optional[TuiSeat] = seats[0] if seats else None
         self.decision = None
+        self.prompt_text = Text("")
+        self.bodies: dict = {}
         self.asked_at: Optional[float] = None
         self.typed = ""
         self.stop_with: Optional[BaseException] = None
@@ -175,7 +184,7 @@ class TableApp(App):
             yield Panel(Static(id="score-body"), id="score")
         with Horizontal(id="lower"):
             yield Panel(Static(id="players-body"), id="players")
-            yield Panel(Static(id="events-body"), id="events")
+            yield Panel(Static(id="events-body"), id="events", scrolls=False)
         yield Panel(Static(id="mine-body"), id="mine")
         with Vertical(id="decision"):
             yield Static(id="prompt")
@@ -185,7 +194,8 @@ class TableApp(App):
     def on_mount(self) -> None:
         for pid, title in (("shared", "table"), ("players", "the others"), ("score", "score"),
                            ("events", "what happened"), ("mine", "your cards")):
-            self.query_one(f"#{pid}").border_title = title
+            panel = self.query_one(f"#{pid}", Panel)
+            panel.name_shown = panel.border_title = title
         self._keys()
         self._fit()
         with self.early_lock:
@@ -198,9 +208,6 @@ class TableApp(App):
         self.start_match()
         if self.collect_after_first_frame:
             self.call_after_refresh(gc.enable)
-
-    def on_resize(self, _ev) -> None:
-        self._fit()
 
     def _fit(self) -> None:
         # the recent events get 34 columns of a narrow screen, two fifths of a wide one
@@ -238,15 +245,81 @@ class TableApp(App):
         p.n = view.get("players", p.n)
         p.width = None
         shared = [x for x in (shared_part(p, view, show_empty=False), shared_counters(p, view)) if x is not None]
-        self.query_one("#shared-body", Static).update(drawn(Group(*shared)) if shared else Text("—", style="dim"))
-        self.query_one("#players-body", Static).update(drawn(Group(others_part(p, view), *card_counters(p, view))))
-        self.query_one("#mine-body", Static).update(
-            drawn(player_flow(p, view, p.me, empty=True)) if p.me is not None else Text(""))
-        self.query_one("#score-body", Static).update(drawn(self._score(seat)))
-        self.query_one("#events-body", Static).update(drawn(self._recent(seat)))
+        self.bodies = {
+            "shared": drawn(Group(*shared)) if shared else Text("—", style="dim"),
+            "score": drawn(self._score(seat)),
+            "events": drawn(self._recent(seat)),
+            "mine": drawn(player_flow(p, view, p.me, empty=True)) if p.me is not None else Text(""),
+            # each other player a block: when they do not all fit, each keeps a line
+            "players": [drawn(others_part(p, view, only=pl)) for pl in range(p.n) if pl != p.me]
+                       + [drawn(c) for c in card_counters(p, view)],
+        }
+        for key in ("shared", "score", "events", "mine"):
+            self.query_one(f"#{key}-body", Static).update(self.bodies[key])
+        self._layout()
         events = self.query_one("#events", Panel)
         self.call_after_refresh(lambda: events.scroll_end(animate=False))
         self._keys()
+
+    def on_resize(self, _ev) -> None:
+        self._fit()
+        self._layout()
+
+    def on_refit(self, _msg: Refit) -> None:
+        self._layout()
+
+    def _layout(self) -> None:
+        """Share the screen's lines between the areas, so that nothing is pushed off it: the
+        decision first (its options page when they do not fit), a line for each other player
+        and two for what happened, then the table, your cards, and the rest to the others and
+        what happened.  An area with more than it shows scrolls from the keyboard (Tab to it,
+        PgUp/PgDn) and says so in its top border."""
+        bodies = self.bodies
+        width, height = self.size
+        if not bodies or not width or not height:
+            return
+        con, q = self.console, self.query_one
+        ew, sw = q("#events").styles.width.value, q("#score").styles.width.value
+        opts = q("#options", Options)
+        prompt = min(3, measure(con, self.prompt_text, width - 2))
+        opt_lines = opts.lines_wanted(width - 2) if opts.cells else 0
+        n_others = len(bodies["players"])
+        upper_want = 1 + max(measure(con, bodies["shared"], int(width - sw - 1)),
+                             measure(con, bodies["score"], int(sw - 1)))
+        players = q("#players", Panel)
+        others_full = sum(measure(con, b, int(width - ew - 1)) for b in bodies["players"])
+        mine_want = 1 + measure(con, bodies["mine"], width - 1)
+        room = height - 1
+        dec, upper, lower, mine = 0, 1, 2, 3
+        h = allot(room, [(prompt + min(opt_lines, 2), prompt + min(opt_lines, max(3, room // 3))),
+                         (3, min(upper_want, room * 2 // 5)), (1 + max(n_others, 2), 1 + max(n_others, 4)),
+                         (2, min(mine_want, max(3, room // 4)))])
+        more = room - sum(h)
+        h[lower] += min(more, max(0, 1 + max(others_full, 4) - h[lower]))
+        h[upper] += min(upper_want - h[upper], room - sum(h)) if upper_want > h[upper] else 0
+        h[lower] += room - sum(h)
+        q("#decision").styles.height = h[dec]
+        q("#prompt").styles.height = prompt
+        opts.rows = max(1, h[dec] - prompt)
+        opts.refresh(layout=True)
+        q("#upper").styles.height = h[upper]
+        q("#lower").styles.height = h[lower]
+        q("#mine").styles.height = h[mine]
+        if players.has_focus:
+            body, players.cut = crop_blocks(con, bodies["players"], int(width - ew - 1), 10 ** 6)[0], False
+        else:
+            body, players.cut = crop_blocks(con, bodies["players"], int(width - ew - 1), h[lower] - 1)
+        q("#players-body", Static).update(body)
+        self.call_after_refresh(self._hints)
+
+    def _hints(self) -> None:
+        for panel in self.query(Panel):
+            panel.hint()
+        if self.focused is None and len(self.screen_stack) == 1:
+            # PgDn scrolls the first area with more (the table's, mostly) without a Tab first
+            first = next((p for p in self.query(Panel) if p.can_focus and p.id != "players"), None)
+            if first is not None:
+                first.focus()
 
     def _score(self, seat: TuiSeat):
         p = seat.painter
@@ -354,6 +427,7 @@ class TableApp(App):
             head.append("  (a race: one key answers, the clock is running)", style="bold yellow")
         elif decision.kind == "secret":
             head.append("  (secret until the reveal)", style="dim")
+        self.prompt_text = head
         self.query_one("#prompt", Static).update(head)
         cells, cursor = [], 0
         for i, o in enumerate(decision.options):
@@ -365,6 +439,7 @@ class TableApp(App):
                 cursor = i
             cells.append(cell)
         self.query_one("#options", Options).set(cells, cursor)
+        self._layout()
         self.asked_at = None
         self.call_after_refresh(self._clock)
 
@@ -382,8 +457,10 @@ class TableApp(App):
             self.race_time = f"your time: {rt:.2f} s"
             self._keys()
         self.decision, self.typed = None, ""
-        self.query_one("#prompt", Static).update(Text("…", style="dim"))
+        self.prompt_text = Text("…", style="dim")
+        self.query_one("#prompt", Static).update(self.prompt_text)
         self.query_one("#options", Options).set([], 0)
+        self._layout()
         seat.answers.put(Choice(d.options[index].id, rt))
 
     def on_key(self, event) -> None:

@@ -8,12 +8,16 @@ of a decision, :class:`TextScreen` a page of text (the keys, the history, the en
 
 from __future__ import annotations
 
+from typing import Optional
+
+from rich.console import Group
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
@@ -21,31 +25,117 @@ from textual.widgets import OptionList, Static
 from .painter import Painter
 
 
-class Panel(VerticalScroll, can_focus=False):
-    """An area of the screen with a title in its top border; it scrolls inside itself."""
+class Panel(VerticalScroll, can_focus=False, inherit_bindings=False):
+    """An area of the screen with a title in its top border; it scrolls inside itself.  An area
+    that holds more than it shows takes the keyboard (Tab moves to it) and scrolls with PgUp,
+    PgDn, Home and End (the arrows stay with the options); its top border says so ("table── ▼ more:
+    PgDn").  ``cut``: the area shows a shortened content (see :func:`~.tui_fit.crop_blocks`)
+    that it shows in full when it has the keyboard."""
+
+    BINDINGS = [Binding("pageup", "page_up", show=False), Binding("pagedown", "page_down", show=False),
+                Binding("home", "scroll_home", show=False), Binding("end", "scroll_end", show=False)]
+
+    def __init__(self, *children, scrolls: bool = True, **kw):
+        super().__init__(*children, **kw)
+        self.scrolls = scrolls          # whether it may take the keyboard when it holds more
+        self.cut = False
+        self.name_shown = ""            # its title, in its top border (with the hint after it)
+
+    def more(self) -> bool:
+        """Whether there is more than the area shows."""
+        return self.cut or self.max_scroll_y > 0
+
+    def hint(self) -> None:
+        """Take the keyboard only when there is more to see; say how to see it."""
+        more = self.scrolls and self.more()
+        self.can_focus = more or (self.scrolls and self.has_focus)
+        if not more:
+            text = ""
+        elif not self.has_focus:
+            text = "▼ more: Tab"
+        elif self.scroll_y < self.max_scroll_y:
+            text = "▼ more: PgDn"
+        elif self.scroll_y > 0:
+            text = "▲ PgUp"
+        else:
+            text = ""
+        # after the title, along the border: "─table── ▼ more: PgDn ───"
+        title = self.name_shown + (f"── {text} " if text else "")
+        if self.border_title != title:
+            self.border_title = title
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        self.hint()
+
+    def on_focus(self, _ev) -> None:
+        self.hint()
+        self.post_message(Refit())
+
+    def on_blur(self, _ev) -> None:
+        self.hint()
+        self.post_message(Refit())
+
+
+class Refit(Message):
+    """An area asks the table to draw itself again (it took or lost the keyboard)."""
 
 
 class Options(Widget):
-    """The options, numbered, in as many columns as fit; the cursor cell is highlighted."""
+    """The options, numbered, in as many columns as fit; the cursor cell is highlighted.  In
+    one column a long option takes up to two lines.  When they do not all fit in the lines
+    the table gives them (``rows``), they show a page at a time, the cursor's, above a line
+    that says which options are shown and how to see the others."""
 
     DEFAULT_CSS = "Options { height: auto; }"
+    #: Lines an option may take in one column (the rest is cut, "…").
+    WRAP = 2
 
     def __init__(self, **kw):
         super().__init__(**kw)
         self.cells: list = []
         self.cursor = 0
+        self.rows: Optional[int] = None     # the lines given (None: as many as needed)
+        self.top = 0                         # the first row shown
 
     def set(self, cells: list, cursor: int) -> None:
-        self.cells, self.cursor = cells, cursor
+        self.cells, self.cursor, self.top = cells, cursor, 0
         self.refresh(layout=True)
 
     def _columns(self, width: int) -> int:
         cell = max((c.cell_len for c in self.cells), default=1) + 3
         return max(1, min(len(self.cells) or 1, width // cell))
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def _grid_rows(self, width: int) -> list:
+        """The rows of the grid: ``(first option, options, lines)`` each."""
         cols = self._columns(width)
-        return max(1, -(-len(self.cells) // cols))
+        out = []
+        for i in range(0, len(self.cells), cols):
+            cells = self.cells[i:i + cols]
+            if cols == 1:
+                cells = [self._fold(cells[0], width)]
+            out.append((i, cells, len(cells[0].plain.split("\n")) if cols == 1 else 1))
+        return out
+
+    def _fold(self, cell: Text, width: int) -> Text:
+        """A cell of one column in up to :attr:`WRAP` lines of ``width``, cut with "…" if longer."""
+        lines = list(cell.wrap(self.app.console, max(2, width)))
+        if len(lines) > self.WRAP:
+            lines = lines[:self.WRAP]
+            lines[-1].rstrip()
+            lines[-1].truncate(max(1, width - 1))
+            lines[-1].append("…")
+        for ln in lines:
+            ln.rstrip()
+        return Text("\n").join(lines)
+
+    def lines_wanted(self, width: int) -> int:
+        """The lines that show every option at ``width``."""
+        return max(1, sum(n for _i, _c, n in self._grid_rows(width)))
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        want = self.lines_wanted(width)
+        return want if self.rows is None else max(1, min(want, self.rows))
 
     def move(self, step: str) -> None:
         if not self.cells:
@@ -57,23 +147,48 @@ class Options(Widget):
             self.cursor = k
             self.refresh()
 
+    def _page(self, rows: list, room: int) -> tuple:
+        """The rows shown (keeping the cursor's row in sight) and whether some are not."""
+        if sum(n for _i, _c, n in rows) <= room:
+            return rows, False
+        room = max(1, room - 1)                 # a line says there is more
+        at = next((k for k, (i, cells, _n) in enumerate(rows) if i <= self.cursor < i + len(cells)), 0)
+        self.top = min(self.top, at)
+        while True:
+            shown, used = [], 0
+            for r in rows[self.top:]:
+                if used + r[2] > room and shown:
+                    break
+                shown.append(r)
+                used += r[2]
+            if at < self.top + len(shown) or self.top >= at:
+                return shown, True
+            self.top += 1
+
     def render(self):
-        cols = self._columns(self.size.width or 80)
+        width = self.size.width or 80
+        cols = self._columns(width)
+        rows = self._grid_rows(width)
+        room = self.size.height or self.lines_wanted(width)
+        shown, paged = self._page(rows, room)
         g = Table.grid(padding=(0, 3))
         for _ in range(cols):
-            g.add_column(no_wrap=True)
-        row: list = []
-        for i, c in enumerate(self.cells):
-            cell = c.copy()
-            if i == self.cursor:
-                cell.stylize("reverse")
-            row.append(cell)
-            if len(row) == cols:
-                g.add_row(*row)
-                row = []
-        if row:
+            g.add_column(no_wrap=True, overflow="ellipsis")
+        for first, cells, _lines in shown:
+            row = []
+            for k, c in enumerate(cells):
+                cell = c.copy()
+                if first + k == self.cursor:
+                    cell.stylize("reverse")
+                row.append(cell)
             g.add_row(*row, *[""] * (cols - len(row)))
-        return g
+        if not paged:
+            return g
+        a = shown[0][0] + 1
+        b = shown[-1][0] + len(shown[-1][1])
+        more = Text(f"options {a}–{b} of {len(self.cells)}: ↑↓ or a number for the others", style="dim")
+        more.truncate(width, overflow="ellipsis")
+        return Group(g, more)
 
 
 class TextScreen(ModalScreen):
@@ -98,7 +213,11 @@ class TextScreen(ModalScreen):
 
     def on_mount(self) -> None:
         if not self.end:
-            self.query_one(VerticalScroll).scroll_end(animate=False)
+            # the newest at the bottom, in sight, however long the text takes to lay out: the
+            # box stays at its end (anchored) until the person scrolls
+            box = self.query_one(VerticalScroll)
+            box.anchor()
+            self.call_after_refresh(lambda: box.scroll_end(animate=False, immediate=True))
 
     def action_close(self) -> None:
         self.dismiss(None)
