@@ -13,6 +13,7 @@ reported on that file, and the server goes on.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -117,7 +118,7 @@ class CatrulesServer(LanguageServer):
                 break
             related[base], here = text, base
         for other, source in opened.items():
-            if other != path and base_of(source, other) == str(Path(path).resolve()):
+            if other != path and base_of(source, other) == os.path.normpath(os.path.abspath(path)):
                 related[other] = source
         return features.Doc(document.source, path, self.index.get(uri) or Index(), self.encoding(), related)
 

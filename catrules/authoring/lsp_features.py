@@ -39,7 +39,8 @@ _SYMBOL_KIND = {
 _ZONE_WORDS = ("to", "from", "into", "in")
 _PLAYER_CALLS = ("next", "previous", "others", "tallied")
 _HEADER = re.compile(r"^(?:replace\s+)?(?:action|define)\s+[A-Za-z_]\w*\s*\(([^)]*)\)")
-_EACH_PLAYER = re.compile(r"\bfor\s+each\s+([A-Za-z_]\w*)\s+in\s+(?:players|others|everyone)\b")
+_EACH_PLAYER = re.compile(r"\bfor\s+each\s+([A-Za-z_]\w*)\s+in\s+(?:players|others|everyone)\b"
+                          r"|\beach\s+player\s+([A-Za-z_]\w*)")
 _CHOOSER = re.compile(r"^\s*(?:openly\s+)?([A-Za-z_]\w*)\s+chooses\b")
 
 
@@ -115,7 +116,7 @@ def _players(doc: Doc, line: int) -> list:
     found = ["everyone"]
     for row in range(min(line, len(doc.lines) - 1), -1, -1):
         src = doc.lines[row]
-        found += _EACH_PLAYER.findall(src) + _CHOOSER.findall(src)
+        found += [a or b for a, b in _EACH_PLAYER.findall(src)] + _CHOOSER.findall(src)
         m = _HEADER.match(src)
         if m:
             found += [p.strip() for p in m.group(1).split(",") if p.strip()]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 
 from . import lsp_features as features
 from .lsp import CatrulesServer
@@ -19,7 +20,7 @@ def _safe(empty):
         def handler(ls, params):
             try:
                 return fn(ls, params)
-            except features.RenameRefused:
+            except JsonRpcException:
                 raise
             except Exception:
                 return empty
@@ -72,7 +73,10 @@ def make_server() -> CatrulesServer:
     @server.feature(lsp.TEXT_DOCUMENT_RENAME)
     @_safe(None)
     def rename(ls: CatrulesServer, params: lsp.RenameParams):
-        return features.rename(ls.doc(params.text_document.uri), *at(params), params.new_name)
+        try:
+            return features.rename(ls.doc(params.text_document.uri), *at(params), params.new_name)
+        except features.RenameRefused as exc:       # the editor shows the message, in words
+            raise JsonRpcException(message=str(exc), code=lsp.LSPErrorCodes.RequestFailed) from None
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @_safe([])

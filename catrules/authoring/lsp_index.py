@@ -12,6 +12,7 @@ that hover, completion, definitions and symbols keep working while a file is bro
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from pathlib import Path
 from typing import Optional
@@ -78,12 +79,12 @@ def from_checked(c, path: str, text: str) -> Index:
     game = c.game
     files = {path: editor_lines(text)}
     for p, src in game.sources.items():
-        files.setdefault(p, editor_lines(src))
+        files.setdefault(os.path.normpath(p), editor_lines(src))
     index = Index(attributes=set(c.attributes), symbols=set(c.symbols), checked=True)
     index.players = {n for n, t in c.counter_types.items() if getattr(t, "kind", None) == "player"}
 
     def add(node, name: str, kind: str, code: Optional[str] = None):
-        where = game.origins.get(id(node), path)
+        where = os.path.normpath(game.origins.get(id(node), path))
         lines = files.get(where) or editor_lines(_read(where) or "")
         row, char = _place(lines, node.line, node.column, name)
         shown = code if code is not None else declaration_line(lines, row).strip()
@@ -152,7 +153,8 @@ def base_of(text: str, path: str) -> Optional[str]:
     for line in editor_lines(text)[:200]:
         m = _EXTENDS.match(line.lstrip("\ufeff"))
         if m:
-            return str((Path(path).parent / m.group(1)).resolve()) if m.group(1) else None
+            return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), m.group(1))) \
+                if m.group(1) else None
     return None
 
 
