@@ -23,6 +23,7 @@ from ..compile import compiler
 from ..errors import Diagnostic, GameFileError
 from ..lang import parser
 from . import lsp_features as features
+from .lsp_handlers import register
 from .lsp_index import Index, base_of, from_checked, merge, scan
 from .lsp_text import WORD, position, units, word_at  # noqa: F401  (word_at: part of this module's API)
 
@@ -131,9 +132,10 @@ def _read(path: str) -> Optional[str]:
 
 
 def make_server() -> CatrulesServer:
-    """A server with its handlers registered (see :mod:`catrules.authoring.lsp_handlers`)."""
-    from .lsp_handlers import make_server as make
-    return make()
+    """A server with its handlers registered (:mod:`catrules.authoring.lsp_handlers`)."""
+    server = CatrulesServer()
+    register(server)
+    return server
 
 
 def serve() -> None:

@@ -10,7 +10,6 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 
 from . import lsp_features as features
-from .lsp import CatrulesServer
 
 
 def _safe(empty):
@@ -28,32 +27,31 @@ def _safe(empty):
     return wrap
 
 
-def make_server() -> CatrulesServer:
-    """A server with its handlers registered."""
-    server = CatrulesServer()
+def register(server) -> None:
+    """Register the handlers on ``server`` (a :class:`catrules.authoring.lsp.CatrulesServer`)."""
     at = lambda p: (p.position.line, p.position.character)      # noqa: E731
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: CatrulesServer, params: lsp.DidOpenTextDocumentParams):
+    def did_open(ls, params: lsp.DidOpenTextDocumentParams):
         ls.refresh(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: CatrulesServer, params: lsp.DidChangeTextDocumentParams):
+    def did_change(ls, params: lsp.DidChangeTextDocumentParams):
         ls.refresh(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: CatrulesServer, params: lsp.DidCloseTextDocumentParams):
+    def did_close(ls, params: lsp.DidCloseTextDocumentParams):
         ls.forget(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["."]))
     @_safe(lsp.CompletionList(is_incomplete=False, items=[]))
-    def completion(ls: CatrulesServer, params: lsp.CompletionParams):
+    def completion(ls, params: lsp.CompletionParams):
         items = features.completion(ls.doc(params.text_document.uri), *at(params))
         return lsp.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     @_safe(None)
-    def hover(ls: CatrulesServer, params: lsp.HoverParams):
+    def hover(ls, params: lsp.HoverParams):
         text = features.hover(ls.doc(params.text_document.uri), *at(params))
         if text is None:
             return None
@@ -61,18 +59,18 @@ def make_server() -> CatrulesServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     @_safe(None)
-    def definition(ls: CatrulesServer, params: lsp.DefinitionParams):
+    def definition(ls, params: lsp.DefinitionParams):
         return features.definition(ls.doc(params.text_document.uri), *at(params))
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     @_safe([])
-    def references(ls: CatrulesServer, params: lsp.ReferenceParams):
+    def references(ls, params: lsp.ReferenceParams):
         return features.references(ls.doc(params.text_document.uri), *at(params),
                                    include_declaration=params.context.include_declaration)
 
     @server.feature(lsp.TEXT_DOCUMENT_RENAME)
     @_safe(None)
-    def rename(ls: CatrulesServer, params: lsp.RenameParams):
+    def rename(ls, params: lsp.RenameParams):
         try:
             return features.rename(ls.doc(params.text_document.uri), *at(params), params.new_name)
         except features.RenameRefused as exc:       # the editor shows the message, in words
@@ -80,12 +78,11 @@ def make_server() -> CatrulesServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @_safe([])
-    def symbols(ls: CatrulesServer, params: lsp.DocumentSymbolParams):
+    def symbols(ls, params: lsp.DocumentSymbolParams):
         return features.symbols(ls.doc(params.text_document.uri))
 
     @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
     @_safe([])
-    def formatting(ls: CatrulesServer, params: lsp.DocumentFormattingParams):
+    def formatting(ls, params: lsp.DocumentFormattingParams):
         return features.formatting(ls.doc(params.text_document.uri))
 
-    return server
