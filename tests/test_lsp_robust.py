@@ -63,6 +63,10 @@ def test_every_file_of_the_repository_gets_its_diagnostics(client):
         expected, _ = analyse(text, str(path))          # what `catrules check` finds, in this process
         assert [d["message"].split("\n")[0] for d in found] == [d.message for d in expected], path
         _still_answers(client, path.as_uri(), text)
+        actions = [i for i, line in enumerate(text.split("\n")) if line.startswith("action ")]
+        if actions and not expected:        # a file that checks: its actions printed from the tree
+            value = client.at("textDocument/hover", path.as_uri(), actions[-1], 8)["contents"]["value"]
+            assert value.startswith("*action*") and "\n    " in value, (path, value)
         client.notify("textDocument/didClose", {"textDocument": {"uri": path.as_uri()}})
 
 

@@ -85,8 +85,8 @@ class CatrulesServer(LanguageServer):
                 self.good[uri] = self.index[uri] = from_checked(checked, path, doc.source)
             else:
                 self.index[uri] = merge(scan(doc.source, path), self.good.get(uri))
-        except Exception:               # pragma: no cover - the names stay as they were
-            pass
+        except Exception:               # a bug here: the names its lines declare, at least
+            self.index[uri] = merge(scan(doc.source, path), self.good.get(uri))
         diagnostics = [to_lsp(d, doc.source, path, self.encoding()) for d in found]
         params = lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=doc.version)
         if hasattr(self, "text_document_publish_diagnostics"):

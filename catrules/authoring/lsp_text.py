@@ -92,8 +92,8 @@ def code_parts(line: str) -> list:
 
 
 def occurrences(lines: list, name: str) -> list:
-    """(row, character) of every use of the word ``name`` in code (see :func:`code_parts`);
-    a word after ``.`` (an attribute) counts only if ``name`` is used so elsewhere too."""
+    """(row, character, after a ``.``) of every use of the word ``name`` in code (see
+    :func:`code_parts`); the third says whether it is written as an attribute (``c.name``)."""
     pattern = re.compile(r"(?<![A-Za-z0-9_])" + re.escape(name) + r"(?![A-Za-z0-9_])")
     found = []
     for row, line in enumerate(lines):
