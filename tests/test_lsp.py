@@ -1,85 +1,19 @@
 """``catrules lsp`` through the protocol: a real server process, spoken to in JSON-RPC on its pipes."""
 
-import json
-import queue
-import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("pygls")
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from lsp_client import ROOT, Client  # noqa: E402
+
 MEOW = ROOT / "games" / "meow.cat"
 URI = MEOW.as_uri()
 TEXT = MEOW.read_text(encoding="utf-8")
 LINES = TEXT.splitlines()
-WAIT = 20          # seconds before a missing answer fails the test (a hang, not a speed check)
-
-
-class Client:
-    """Frames JSON-RPC messages with Content-Length headers; a thread reads the answers."""
-
-    def __init__(self):
-        self.proc = subprocess.Popen([sys.executable, "-m", "catrules", "lsp"], cwd=ROOT,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.inbox: queue.Queue = queue.Queue()
-        self.next_id = 0
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        out = self.proc.stdout
-        while True:
-            length = None
-            while True:
-                line = out.readline()
-                if not line:
-                    return
-                line = line.strip()
-                if not line:
-                    break
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            self.inbox.put(json.loads(out.read(length)))
-
-    def send(self, method, params, request=True):
-        msg = {"jsonrpc": "2.0", "method": method, "params": params}
-        if request:
-            self.next_id += 1
-            msg["id"] = self.next_id
-        body = json.dumps(msg).encode()
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
-        return msg.get("id")
-
-    def request(self, method, params):
-        ident = self.send(method, params)
-        return self.wait(lambda m: m.get("id") == ident and "method" not in m)["result"]
-
-    def notify(self, method, params):
-        self.send(method, params, request=False)
-
-    def wait(self, match):
-        while True:
-            msg = self.inbox.get(timeout=WAIT)
-            if match(msg):
-                return msg
-
-    def diagnostics(self, version):
-        msg = self.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
-                        and m["params"].get("version") == version)
-        return msg["params"]["diagnostics"]
-
-    def close(self):
-        try:
-            self.request("shutdown", None)
-            self.notify("exit", None)
-            self.proc.wait(timeout=WAIT)
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,8 @@ from .common import Failure
 def add_parser(sub) -> None:
     sp = sub.add_parser("lsp", help="a language server for editors (on stdin and stdout)",
                         description="Serve the Language Server Protocol on standard input and output: "
-                                    "diagnostics as you type, completion of names, hover on definitions.")
+                                    "diagnostics as you type, completion by context, hover (builtins explained), "
+                                    "go to definition, references, rename, document symbols, formatting.")
     sp.set_defaults(func=run)
 
 
