@@ -79,8 +79,12 @@ class ChoiceTally:
         return out
 
 
+#: Dominant options named in the verdicts (the JSON has them all).
+MOST_VERDICTS = 3
+
+
 def dominant_verdicts(prompts: list) -> list:
-    """The words for each dominant option."""
+    """The words for the dominant options (the first :data:`MOST_VERDICTS`; how many more)."""
     out = []
     for pr in prompts:
         for o in pr["options"]:
@@ -90,4 +94,6 @@ def dominant_verdicts(prompts: list) -> list:
                            f"\u201c{o['option']}\u201d win {bs.pct(t['rate'])} [{bs.pct(t['low'])}, "
                            f"{bs.pct(t['high'])}], those who do not {bs.pct(x['rate'])} [{bs.pct(x['low'])}, "
                            f"{bs.pct(x['high'])}] (taken in {bs.pct(o['share'])} of the answers)")
+    if len(out) > MOST_VERDICTS:
+        out = out[:MOST_VERDICTS] + [f"{len(out) - MOST_VERDICTS} more dominant choices (in the report)"]
     return out
