@@ -465,13 +465,13 @@ def sweep_text(data: dict) -> str:
 def choices_text(prompts: list, most: int = 6) -> str:
     """The per-choice table of one condition: each prompt's options, the most taken first."""
     lines = ["choices (takers: players who took the option at least once in a game):",
-             f"  {'option':<28}{'share':>7}{'takers win':>25}{'others win':>25}"]
+             f"  {'option':<24}{'share':>7}{'takers win':>21}{'others win':>21}"]
     for pr in prompts[:most]:
         lines.append(f"line {pr['line']}: {pr['prompt']}"[:80])
         for o in pr["options"][:8]:
             flag = "  DOMINANT" if o["dominant"] else ""
-            lines.append(f"  {o['option'][:27]:<28}{o['share'] * 100:6.1f}%{_pm(o['takers']):>25}"
-                         f"{_pm(o['others']):>25}{flag}")
+            lines.append(f"  {o['option'][:23]:<24}{o['share'] * 100:6.1f}%{_pm(o['takers']):>21}"
+                         f"{_pm(o['others']):>21}{flag}")
         more = len(pr["options"]) - 8 + pr.get("more_options", 0)
         if more > 0:
             lines.append(f"  ... and {more} more options (in the JSON)")
