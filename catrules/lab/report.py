@@ -50,6 +50,8 @@ def _pyplot():
 
 def labels(data: dict) -> list:
     """The name of each condition: ``without X`` / ``with X`` with --compare, else the options."""
+    if data.get("conditions"):
+        return list(data["conditions"])
     if data.get("compare"):
         return [f"without {data['compare']}", f"with {data['compare']}"]
     return ["options: " + (", ".join(data["options"]) or "none")]
@@ -58,7 +60,10 @@ def labels(data: dict) -> list:
 def command(data: dict) -> str:
     """The command line that gives this report."""
     bots = data["bots"]
-    parts = ["catrules", "balance", data["path"], "--players", str(data["players"]), "--games",
+    rows = (data.get("sweep") or {}).get("rows") or []
+    counts = sorted({r["players"] for r in rows})
+    players = ",".join(map(str, counts)) if len(counts) > 1 else str(data["players"])
+    parts = ["catrules", "balance", data["path"], "--players", players, "--games",
              str(data["games"]), "--seed", str(data["seed"])]
     if set(bots) != {"random"}:
         parts += ["--bots", bots[0] if len(set(bots)) == 1 else ",".join(bots)]
@@ -66,6 +71,8 @@ def command(data: dict) -> str:
         parts += ["--option", o]
     if data.get("compare"):
         parts += ["--compare", data["compare"]]
+    if len(counts) == 1 and len(rows) == 2:
+        parts += ["--sweep", [o for o in rows[1]["options"] if o not in rows[0]["options"]][0]]
     parts += ["--skill-games", str(data["skill_games"])]
     return " ".join(parts)
 
@@ -279,12 +286,16 @@ SECTIONS = (("wins", "Fairness: wins per seat and the first player", plot_wins),
             ("length", "Game length", plot_length),
             ("drama", "Drama and decisiveness", plot_drama),
             ("skill", "Skill versus luck", plot_skill),
-            ("compare", "The effect of the option", plot_compare))
+            ("compare", "The effect of the option", plot_compare),
+            ("choices", "Choices", lambda plt, data: None),
+            ("sweep", "The sweep", lambda plt, data: None))
 
 
 def plots(data: dict) -> dict:
     """``{name: PNG bytes}`` of every plot that has data (raises :class:`ReportError` without matplotlib)."""
     plt = _pyplot()
+    if data.get("sweep"):           # the sweep has its own plot (plot_sweep): here its first condition
+        data = dict(data, results=data["results"][:1], conditions=labels(data)[:1], comparison=None)
     with plt.rc_context({"font.size": 10, "svg.hashsalt": "catrules"}):
         out = {}
         for name, _title, fn in SECTIONS:
@@ -324,13 +335,16 @@ def _tables(name: str, data: dict) -> str:
             fp = r["first_player"]
             if fp:
                 rows.append(["first player", "", fp["wins"], _pc(fp["rate"]), _ci(fp)])
+                rows += [[f"turn position {x['position']}", f"{x['turns']['mean']:.2f} turns", x["wins"],
+                          _pc(x["rate"]), _ci(x)] for x in fp.get("positions", ())]
             t = r["wins"]["test"]
             out.append(cap + _table(["", "bot", "wins", "win rate", "95% interval"], rows) +
                        f"<p>{_e(t['name'])}: χ² = {t['statistic']:.2f}, df = {t['df']}, p = {t['p_value']:.3g}; "
                        f"fair share {_pc(r['fair_share'])}; {r['wins']['shared_games']} games with a shared win"
                        + (f"; first player: exact binomial p = {fp['test']['p_value']:.3g}, who it was: "
                           + ", ".join(f"seat {i + 1} {n}" for i, n in enumerate(fp["by_seat"])) if fp else "")
-                       + "</p>")
+                       + "</p>" + (f"<p>The first player: {_e(fp['definition'])}.</p>" if fp and "definition" in fp
+                                   else ""))
         elif name == "scores":
             rows = [[f"seat {s['seat']}", f"{s['mean']:.2f}", _ci(s, False), f"{s['median']:g}",
                      f"{s['p5']:g} – {s['p95']:g}", f"{s['min']:g} – {s['max']:g}"] for s in r["scores"]["total"]]
@@ -359,6 +373,10 @@ def _tables(name: str, data: dict) -> str:
             out.append(cap + f"<p>{sk['wins']} wins in {sk['finished']} games: {_pc(sk['rate'])} ({_ci(sk)}); "
                        f"fair share {_pc(sk['fair_share'])}; skill index {sk['skill_index']:.2f}; exact binomial "
                        f"p = {sk['test']['p_value']:.3g}</p>" + _table(["the strong bot", "games", "wins"], rows))
+    if name == "choices" and data.get("choices"):
+        out.append("<pre>" + _e(choices_text(data["choices"][0], 12)) + "</pre>")
+    if name == "sweep" and data.get("sweep"):
+        out.append("<pre>" + _e(sweep_text(data)) + "</pre>")
     if name == "compare" and data.get("comparison"):
         rows = []
         for e in data["comparison"]["effects"]:
@@ -426,3 +444,56 @@ def write_report(data: dict, html_path, json_path=None, figures_dir=None) -> lis
             (d / f"balance-{name}.png").write_bytes(png)
             written.append(str(d / f"balance-{name}.png"))
     return written
+
+
+# ================================================================== text tables
+
+def _pm(x: dict) -> str:
+    return f"{x['rate'] * 100:5.1f}% [{x['low'] * 100:4.1f}, {x['high'] * 100:4.1f}]"
+
+
+def sweep_text(data: dict) -> str:
+    """The response table of a sweep, as text of at most 80 columns."""
+    lines = [f"{'condition':<22}{'first player wins':>26}{'fair':>7}{'decisions':>11}{'choices':>9}"]
+    for row in data["sweep"]["rows"]:
+        fp = _pm(row["first_player"]) if row["first_player"] else "-"
+        lines.append(f"{row['condition'][:21]:<22}{fp:>26}{row['fair_share'] * 100:6.1f}%"
+                     f"{row['decisions']['mean'] or 0:>11.1f}{row['choices']['mean'] or 0:>9.1f}")
+    return "\n".join(lines)
+
+
+def choices_text(prompts: list, most: int = 6) -> str:
+    """The per-choice table of one condition: each prompt's options, the most taken first."""
+    lines = ["choices (takers: players who took the option at least once in a game):",
+             f"  {'option':<24}{'share':>7}{'takers win':>21}{'others win':>21}"]
+    for pr in prompts[:most]:
+        lines.append(f"line {pr['line']}: {pr['prompt']}"[:80])
+        for o in pr["options"][:8]:
+            flag = "  DOMINANT" if o["dominant"] else ""
+            lines.append(f"  {o['option'][:23]:<24}{o['share'] * 100:6.1f}%{_pm(o['takers']):>21}"
+                         f"{_pm(o['others']):>21}{flag}")
+        more = len(pr["options"]) - 8 + pr.get("more_options", 0)
+        if more > 0:
+            lines.append(f"  ... and {more} more options (in the JSON)")
+    return "\n".join(lines)
+
+
+def plot_sweep(data: dict, path) -> None:
+    """The sweep's response curves as a PNG file: the first player's win rate against its fair
+    share, and each seat's, per condition (raises :class:`ReportError` without matplotlib)."""
+    plt = _pyplot()
+    rows = data["sweep"]["rows"]
+    with plt.rc_context({"font.size": 10, "svg.hashsalt": "catrules"}):
+        fig, ax = plt.subplots(figsize=SIZE, layout="constrained")
+        xs = list(range(len(rows)))
+        fp = [(x, r["first_player"]) for x, r in zip(xs, rows) if r["first_player"]]
+        if fp:
+            ax.errorbar([x for x, _ in fp], [f["rate"] for _, f in fp], yerr=_errors([f for _, f in fp]),
+                        marker="o", capsize=4, color=COLOURS[0], label="the first player")
+        ax.plot(xs, [r["fair_share"] for r in rows], linestyle="dashed", color=COLOURS[1], label="fair share")
+        ax.set_xticks(xs, [r["condition"] for r in rows])
+        ax.set_ylabel("win rate (95% interval)")
+        ax.set_title(f"{data['game']}: the sweep")
+        ax.yaxis.set_major_formatter(plt.matplotlib.ticker.PercentFormatter(1.0))
+        ax.legend(loc="best", fontsize="small")
+        Path(path).write_bytes(_png(fig, plt))
