@@ -74,7 +74,7 @@ def _text_items(items: list, depth: int) -> list:
 
 
 # --------------------------------------------------------------- markdown
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|&])")
 
 
 def _md(text: str) -> str:

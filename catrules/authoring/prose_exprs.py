@@ -146,7 +146,7 @@ class Phraser:
         try:
             if self._depth > MAX_DEPTH:
                 raise Unphrasable
-            return self._phrase(e)
+            return self._phrase(self.fold(e))
         finally:
             self._depth -= 1
 
