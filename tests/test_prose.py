@@ -105,7 +105,7 @@ FLAP_CAT = {
     "F15": ["negative points: 0 − the number of cards in their beside", "-1"],
     "F16": ["the round phase, 3 times", "Tally the score now", "the highest one colour pieces",
             "the fastest wins"],
-    "F17": ["two players is the number of players is 2", "its icon is PAWS IN! to the box", "10",
+    "F17": ["two players holds when the number of players is 2", "its icon is PAWS IN! to the box", "10",
             "p's second pile", "Repeat if two players then 2, otherwise 1 times",
             "If the number of the players where shows(it, SWAP) is 1"],
     "F18": ["Longest Meow", "Cat Hoarder", "EpiCalico", "Purebred", "Shoot the Meown", "+4", "+6", "+13",

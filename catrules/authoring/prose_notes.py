@@ -86,4 +86,8 @@ class Notes:
             s = text.strip()
             note = s.lstrip("#").strip() if s.startswith("#") else trailing(text)
             out.append(note.strip("-= ").strip())
-        return " ".join(x for x in out if x)
+        out = [x for x in out if x]
+        for i in range(len(out) - 1):
+            if out[i + 1][:1].isupper() and out[i][-1:] not in ".:;!?)":
+                out[i] += "."
+        return " ".join(out)

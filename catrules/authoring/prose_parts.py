@@ -185,12 +185,36 @@ def definitions(cx) -> list:
                  "that decide who wins a trick, a race or a point).")]
     if not g.defines:
         return out[:1] + [("p", "The game has no definitions.")]
-    items = []
-    for d in g.defines:
-        name = strong(words(d.name)) + (f"({', '.join(d.params)})" if d.params else "")
-        text, sub = _definition(cx, d.body)
-        items.append((_noted(f"{name} {text}", cx.notes.about(d)), sub))
-    return out + [("ul", items)]
+    texts = {d.name for d in g.defines if _wording(cx, d.body, set())}
+    rules = [_define_item(cx, d) for d in g.defines if d.name not in texts]
+    out.append(("ul", rules or [("None: the rules above say everything.", [])]))
+    if texts:
+        out += [("h", 3, "Wording"),
+                ("p", "These definitions only word things for the players: the cards' faces and "
+                      "descriptions and the game's messages.")]
+        out.append(("ul", [_define_item(cx, d) for d in g.defines if d.name in texts]))
+    return out
+
+
+def _define_item(cx, d) -> tuple:
+    name = strong(words(d.name)) + (f"({', '.join(d.params)})" if d.params else "")
+    text, sub = _definition(cx, d.body)
+    return (_noted(f"{name} {text}", cx.notes.about(d)), sub)
+
+
+def _wording(cx, e, seen: set) -> bool:
+    """``e`` always gives a text (its leaves are texts or other such definitions)."""
+    if isinstance(e, ast.Text) or (isinstance(e, ast.Const) and isinstance(e.value, str)
+                                   and not isinstance(e.value, ast.Sym)):
+        return True
+    if isinstance(e, ast.Pick):
+        return all(_wording(cx, v, seen) for _k, v in e.cases) and (
+            e.default is None or _wording(cx, e.default, seen))
+    if isinstance(e, ast.IfElse):
+        return _wording(cx, e.then, seen) and _wording(cx, e.other, seen)
+    if isinstance(e, ast.Call) and e.name in cx.ph.defines and e.name not in seen:
+        return _wording(cx, cx.ph.defines[e.name].body, seen | {e.name})
+    return False
 
 
 def _definition(cx, body) -> tuple:
@@ -208,7 +232,18 @@ def _definition(cx, body) -> tuple:
             body = ph.fold(body.other)
         sub.append((f"otherwise: {ph.expr(body)}", []))
         return "is, taking the first case that holds:", sub
+    if _truth(body):
+        return f"holds when {ph.expr(body)}.", []
     return f"is {ph.expr(body)}.", []
+
+
+def _truth(e) -> bool:
+    """``e`` is a condition (a comparison, ``and``/``or``/``not``, ``any``)."""
+    if isinstance(e, ast.Binary):
+        return e.op in ("and", "or", "==", "!=", "<", ">", "<=", ">=", "in", "not in")
+    if isinstance(e, ast.Unary):
+        return e.op == "not"
+    return isinstance(e, ast.Call) and e.name == "any"
 
 
 # ================================================================ end, score
