@@ -11,6 +11,7 @@ the checker (:mod:`catrules.check.checker`), which runs it before the bodies.
 from __future__ import annotations
 
 from ..lang import ast
+from . import strictness
 from .checked import ZoneSpec
 from ..errors import suggest
 from ..lang.parser import keywords
@@ -126,9 +127,10 @@ class DeclarationChecks:
                                 and (row.line, item) not in seen:
                             seen.add((row.line, item))
                             kind = self._taken(str(item))
-                            self.rep.error(row, f"card value `{item}` is also the name of a {kind}",
-                                           f"in the rules `{item}` would mean the {kind}, never this card "
-                                           f"value: rename the value or the {kind}")
+                            strictness.report(self.rep, self.g.version, "card-value-name", row,
+                                              f"card value `{item}` is also the name of a {kind}",
+                                              f"in the rules `{item}` would mean the {kind}, never this "
+                                              f"card value: rename the value or the {kind}")
         # a card without a value has none for it, but which cards have one is the game's
         # business: an attribute is not "maybe none" (that would flag correct games)
         self.attr_types = {k: t.maybe(False) for k, t in self.attr_types.items()}
