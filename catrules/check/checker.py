@@ -61,6 +61,8 @@ def _added_in(n, defines) -> Optional[tuple]:
         return 3, "`may choose`"
     if isinstance(n, ast.ScoreItem) and n.only_if is not None:
         return 3, "a score item's `if`"
+    if isinstance(n, ast.Counter) and n.declared is not None:
+        return 3, "a counter's declared type"
     return None
 
 
@@ -94,6 +96,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         self.define_types: dict = {}
         self.param_types: dict = {}
         self.counters_set_none: set = set()   # counters some statement sets to what may be none
+        self.declared: dict = {}              # counter -> the type it declares (`counter x: player = 0`)
         self.flow_out: dict = {}              # id of an `if` or a menu -> what every way through it shows
 
     # ------------------------------------------------------------------ top
@@ -113,6 +116,8 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
             rep.error(g, f"players {g.min_players} to {g.max_players} is not a possible range",
                       f"write `players A to B` with 1 <= A <= B <= {MAX_PLAYERS}")
         self.declare()
+        self.declared = {c.name: t for c in g.counters if self.counters.get(c.name) is c
+                         for t in [self.declared_type(c)] if t is not None}
         self.check_typed()
         self.check_reachability()
         self.check_trigger_cycles()
@@ -193,7 +198,9 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
     def check_bodies(self) -> None:
         g = self.g
         for c in g.counters:
-            self.note_counter(c.name, self.expr(c.value, _Scope(set(), player=c.per_player, unit="counters")))
+            t = self.expr(c.value, _Scope(set(), player=c.per_player, unit="counters"))
+            self.check_counter_value(c.value, c, t)
+            self.note_counter(c.name, t)
         for d in g.defines:
             self.allow_texts(d.body)
             self._define_new[d.name] = self.expr(d.body, _Scope(set(d.params), unit=f"define:{d.name}",
@@ -538,6 +545,8 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
     def note_set(self, s, t: Type, sc: _Scope) -> None:
         """Learn from `NAME [of X] = value` / `add`: the counter or local variable may hold ``t``."""
         if s.name in self.counters:
+            if isinstance(s, ast.Assign):
+                self.check_counter_value(s.value, self.counters[s.name], t)
             self.note_counter(s.name, t)
             if t.kind in ("none", "any") or t.none:
                 self._set_none_new.add(s.name)

@@ -15,7 +15,10 @@ from . import strictness
 from .checked import ZoneSpec
 from ..errors import suggest
 from ..lang.parser import keywords
-from .types import join, value_type
+from .types import CARD, NUMBER, PLAYER, SYMBOL, TEXT, Type, describe, family, join, value_type
+
+#: the types a counter may declare (``counter leader: player = 0``)
+COUNTER_TYPES = {"player": PLAYER, "number": NUMBER, "card": CARD, "symbol": SYMBOL, "text": TEXT}
 
 VISIBILITIES = ("public", "owner", "hidden")
 SHAPES = ("pile", "row", "grid", "lines")
@@ -102,6 +105,29 @@ class DeclarationChecks:
                           f"call it something else, such as `{item.name}_points`")
             seen.add(item.name)
             self.components.append(item.name)
+
+    def declared_type(self, c: ast.Counter):
+        """The type a counter declares (``counter leader: player = 0``), or ``None``."""
+        if c.declared is None:
+            return None
+        if c.declared not in COUNTER_TYPES:
+            self.rep.error(c, f"unknown type `{c.declared}` for a counter",
+                           suggest(c.declared, COUNTER_TYPES) or "a counter holds a " + ", a ".join(COUNTER_TYPES))
+            return None
+        return COUNTER_TYPES[c.declared]
+
+    def check_counter_value(self, node, c: ast.Counter, t: Type) -> None:
+        """A value given to a counter of a declared type is of that type, and never none."""
+        want = COUNTER_TYPES.get(c.declared or "")
+        if want is None:
+            return
+        if t.kind == "none" or t.none:
+            self.rep.error(node, f"counter `{c.name}` holds {describe(want)}, and this may be none",
+                           "check it first (`if x != none:`), or declare the counter without a type: "
+                           f"`counter {c.name} = none`")
+        elif family(t) not in (None, family(want)) and not (want.kind == "player" and t.kind == "number"):
+            self.rep.error(node, f"counter `{c.name}` holds {describe(want)}; this is {describe(t)}",
+                           f"give it {describe(want)}, or declare another type")
 
     def _check_params(self, node, kind: str) -> None:
         """A parameter named twice would leave one of the two arguments unreachable."""

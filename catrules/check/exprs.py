@@ -34,7 +34,8 @@ class ExprChecker:
         self._local_new[key] = join(self._local_new.get(key), t)
 
     def note_counter(self, n: str, t: Type) -> None:
-        self._counter_new[n] = join(self._counter_new.get(n), t)
+        declared = self.declared.get(n)
+        self._counter_new[n] = declared if declared is not None else join(self._counter_new.get(n), t)
 
     def note_args(self, key, types) -> None:
         for i, t in enumerate(types):
