@@ -55,8 +55,9 @@ def test_repeat_needs_a_number_not_a_zone():
 
 
 def test_a_counter_that_may_be_none_needs_a_guard_before_zone_of():
-    src = HEAD + "counter current = none\nflow:\n    current = first(hand of 0).value\n" \
-        "    current = best(players, count(hand of it))\n    move top(deck) to hand of current\n"
+    # the last value set may be none (set to a value that is never none, it would be narrowed)
+    src = HEAD + "counter current = none\nflow:\n    current = best(players, count(hand of it))\n" \
+        "    current = first(hand of 0).value\n    move top(deck) to hand of current\n"
     d = only_error(src)
     assert (d.line, d.column) == (14, 31)
     assert d.message == "`hand of ...` needs a player, and this may be none"

@@ -63,7 +63,7 @@ BUILTIN_DOCS = {
         'The player to the left (clockwise) or to the right of `p`. `next(p, 2)` goes two seats on.'),
     'random': (
         '`random(L)`',
-        "An element of `L` chosen at random (from the game's seed)."),
+        "An element of `L` chosen at random (from the game's seed); `none` for an empty list."),
     'range': (
         '`range(a, b)`',
         'The whole numbers from `a` to `b`: `range(1, 3)` is `[1, 2, 3]`.'),

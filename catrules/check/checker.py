@@ -28,6 +28,7 @@ from ..errors import GameFileError, Reporter, suggest
 from .game_checks import WholeGameChecks
 from ..lang.parser import LANGUAGE_VERSION
 from .exprs import ExprChecker
+from .flow import FlowFacts
 from .types import ANY, CARD, NUMBER, PLAYER, Scope as _Scope, Type, describe, element, family, list_of, \
     not_none
 
@@ -60,6 +61,8 @@ def _added_in(n, defines) -> Optional[tuple]:
         return 3, "`may choose`"
     if isinstance(n, ast.ScoreItem) and n.only_if is not None:
         return 3, "a score item's `if`"
+    if isinstance(n, ast.Counter) and n.declared is not None:
+        return 3, "a counter's declared type"
     return None
 
 
@@ -68,7 +71,7 @@ def check(game: ast.GameFile) -> Checked:
     return _Checker(game).run()
 
 
-class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
+class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
     def __init__(self, game: ast.GameFile):
         self.g = game
         self.rep = Reporter(game.path, game.source, game.origins, game.sources)
@@ -92,6 +95,9 @@ class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
         self.counter_types: dict = {}
         self.define_types: dict = {}
         self.param_types: dict = {}
+        self.counters_set_none: set = set()   # counters some statement sets to what may be none
+        self.declared: dict = {}              # counter -> the type it declares (`counter x: player = 0`)
+        self.flow_out: dict = {}              # id of an `if` or a menu -> what every way through it shows
 
     # ------------------------------------------------------------------ top
     def run(self) -> Checked:
@@ -110,6 +116,8 @@ class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
             rep.error(g, f"players {g.min_players} to {g.max_players} is not a possible range",
                       f"write `players A to B` with 1 <= A <= B <= {MAX_PLAYERS}")
         self.declare()
+        self.declared = {c.name: t for c in g.counters if self.counters.get(c.name) is c
+                         for t in [self.declared_type(c)] if t is not None}
         self.check_typed()
         self.check_reachability()
         self.check_trigger_cycles()
@@ -129,7 +137,8 @@ class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
         for _ in range(6):
             self.rep = Reporter(self.g.path, "")
             self.typing_pass()
-            now = (self.local_types, self.counter_types, self.define_types, self.param_types)
+            now = (self.local_types, self.counter_types, self.define_types, self.param_types,
+                   self.counters_set_none)
             if now == last:
                 break
             last = now
@@ -139,11 +148,13 @@ class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
 
     def typing_pass(self) -> None:
         self._local_new, self._counter_new, self._define_new, self._param_new = {}, {}, {}, {}
+        self._set_none_new = set()
         self.reads: set = set()
         self.assigned: dict = {}      # (unit, local) -> first Assign node
         self.check_bodies()
         self.local_types, self.counter_types = self._local_new, self._counter_new
         self.define_types, self.param_types = self._define_new, self._param_new
+        self.counters_set_none = self._set_none_new
 
     def check_unread(self) -> None:
         """A local variable that is set but never read is a mistake, usually a misspelt counter."""
@@ -187,7 +198,9 @@ class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
     def check_bodies(self) -> None:
         g = self.g
         for c in g.counters:
-            self.note_counter(c.name, self.expr(c.value, _Scope(set(), player=c.per_player, unit="counters")))
+            t = self.expr(c.value, _Scope(set(), player=c.per_player, unit="counters"))
+            self.check_counter_value(c.value, c, t)
+            self.note_counter(c.name, t)
         for d in g.defines:
             self.allow_texts(d.body)
             self._define_new[d.name] = self.expr(d.body, _Scope(set(d.params), unit=f"define:{d.name}",
@@ -248,9 +261,13 @@ class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
         for r in g.ranking:
             self.expr(r.key, _Scope(set(scores), player=True, unit="winner", elem=scores))
 
-    def block(self, body, sc: _Scope) -> None:
+    def block(self, body, sc: _Scope) -> frozenset:
+        """Check the statements of a block; what is known not to be none at its end."""
+        narrow = sc.narrow
         for st in body:
-            self.stmt(st, sc)
+            self.stmt(st, sc if sc.narrow == narrow else sc.with_(narrow=narrow))
+            narrow = self.flow_after(st, narrow)
+        return narrow
 
     def stmt(self, s, sc: _Scope) -> None:
         for kind in type(s).__mro__:
@@ -332,19 +349,21 @@ class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
 
     def stmt_if(self, s: ast.If, sc: _Scope) -> None:
         known = frozenset()           # what the earlier conditions being false tells
+        outs = []
         for cond, body in s.branches:
             self.expr(cond, sc.knowing(known))
-            self.block(body, sc.knowing(known | not_none(cond, True)))
+            outs.append(self.block(body, sc.knowing(known | not_none(cond, True))))
             known |= not_none(cond, False)
-        if s.otherwise:
-            self.block(s.otherwise, sc.knowing(known))
+        outs.append(self.block(s.otherwise or [], sc.knowing(known)))
+        self.branches_out(s, outs)
 
     def stmt_repeat_times(self, s: ast.RepeatTimes, sc: _Scope) -> None:
         self.need_number(s.count, self.expr(s.count, sc), "`repeat ... times`",
                          "count a list first: `repeat count(hand of p) times:`")
-        self.block(s.body, sc.with_(loops=sc.loops + 1))
+        self.block(s.body, sc.with_(loops=sc.loops + 1, narrow=self.loop_facts(s.body, sc.narrow)))
 
     def stmt_repeat_until(self, s: ast.RepeatUntil, sc: _Scope) -> None:
+        sc = sc.with_(narrow=self.loop_facts(s.body, sc.narrow))
         self.expr(s.cond, sc)
         self.block(s.body, sc.with_(loops=sc.loops + 1))
 
@@ -354,15 +373,15 @@ class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
         if s.among is not None:
             self.expr(s.among, sc)
         self.note_local(sc, s.var, PLAYER)
-        self.block(s.body, sc.with_(loops=sc.loops + 1))
+        self.block(s.body, sc.with_(loops=sc.loops + 1, narrow=self.loop_facts(s.body, sc.narrow)))
 
     def stmt_for_each(self, s: ast.ForEach, sc: _Scope) -> None:
         self.note_local(sc, s.var, element(self.expr(s.source, sc)))
-        self.block(s.body, sc.with_(loops=sc.loops + 1))
+        self.block(s.body, sc.with_(loops=sc.loops + 1, narrow=self.loop_facts(s.body, sc.narrow)))
 
     def stmt_menu(self, s: ast.Menu, sc: _Scope) -> None:
         self.actor(s, s.actor, sc)
-        seen = set()
+        seen, outs = set(), []
         for label, cond, body, pos in s.branches:
             if label in seen:
                 self.rep.error((pos["line"], pos["column"]), f"the choice \"{label}\" is offered twice",
@@ -370,7 +389,8 @@ class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
             seen.add(label)
             if cond is not None:
                 self.expr(cond, sc)
-            self.block(body, sc)
+            outs.append(self.block(body, sc.knowing(not_none(cond, True)) if cond is not None else sc))
+        self.branches_out(s, outs)
         self.menu_opts(s, sc)
 
     def stmt_together(self, s: ast.Together, sc: _Scope) -> None:
@@ -385,7 +405,7 @@ class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
             self.note_local(sc, "position", NUMBER)
             self.note_local(sc, "racers", list_of(PLAYER))
         self.choose_opts(s.opts, s.var, t, inner)
-        self.block(s.body, inner.with_(loops=0))
+        self.block(s.body, inner.with_(loops=0, narrow=self.loop_facts(s.body, sc.narrow)))
 
     def allot(self, s: ast.Allot, sc: _Scope) -> None:
         rep = self.rep
@@ -500,12 +520,14 @@ class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
         name, owner = s.name, s.owner
         c = self.counters.get(name)
         if owner is not None:
-            self.expr(owner, sc)
+            ot = self.expr(owner, sc)
             if c is None:
                 self.rep.error(s, f"unknown counter `{name}`", suggest(name, self.counters) or
                                "declare it with `counter NAME of each player = 0`")
             elif not (c.per_player or c.per_card):
                 self.rep.error(s, f"counter `{name}` is shared, so `of ...` names no one", "drop `of ...`")
+            else:                             # checked like a zone's owner (a check of language 4)
+                self.need_owner(s, owner, ot, name, "a player" if c.per_player else "a card", "counter-target")
             return
         if c is not None and c.per_card:
             self.rep.error(s, f"counter `{name}` belongs to each card: say whose", f"write `{name} of c = ...`")
@@ -523,7 +545,11 @@ class _Checker(ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
     def note_set(self, s, t: Type, sc: _Scope) -> None:
         """Learn from `NAME [of X] = value` / `add`: the counter or local variable may hold ``t``."""
         if s.name in self.counters:
+            if isinstance(s, ast.Assign):
+                self.check_counter_value(s.value, self.counters[s.name], t)
             self.note_counter(s.name, t)
+            if t.kind in ("none", "any") or t.none:
+                self._set_none_new.add(s.name)
         elif s.owner is None and s.name in sc.locals:
             self.note_local(sc, s.name, t)
             if isinstance(s, ast.Assign):

@@ -11,10 +11,14 @@ the checker (:mod:`catrules.check.checker`), which runs it before the bodies.
 from __future__ import annotations
 
 from ..lang import ast
+from . import strictness
 from .checked import ZoneSpec
 from ..errors import suggest
 from ..lang.parser import keywords
-from .types import join, value_type
+from .types import CARD, NUMBER, PLAYER, SYMBOL, TEXT, Type, describe, family, join, value_type
+
+#: the types a counter may declare (``counter leader: player = 0``)
+COUNTER_TYPES = {"player": PLAYER, "number": NUMBER, "card": CARD, "symbol": SYMBOL, "text": TEXT}
 
 VISIBILITIES = ("public", "owner", "hidden")
 SHAPES = ("pile", "row", "grid", "lines")
@@ -102,6 +106,29 @@ class DeclarationChecks:
             seen.add(item.name)
             self.components.append(item.name)
 
+    def declared_type(self, c: ast.Counter):
+        """The type a counter declares (``counter leader: player = 0``), or ``None``."""
+        if c.declared is None:
+            return None
+        if c.declared not in COUNTER_TYPES:
+            self.rep.error(c, f"unknown type `{c.declared}` for a counter",
+                           suggest(c.declared, COUNTER_TYPES) or "a counter holds a " + ", a ".join(COUNTER_TYPES))
+            return None
+        return COUNTER_TYPES[c.declared]
+
+    def check_counter_value(self, node, c: ast.Counter, t: Type) -> None:
+        """A value given to a counter of a declared type is of that type, and never none."""
+        want = COUNTER_TYPES.get(c.declared or "")
+        if want is None:
+            return
+        if t.kind == "none" or t.none:
+            self.rep.error(node, f"counter `{c.name}` holds {describe(want)}, and this may be none",
+                           "check it first (`if x != none:`), or declare the counter without a type: "
+                           f"`counter {c.name} = none`")
+        elif family(t) not in (None, family(want)) and not (want.kind == "player" and t.kind == "number"):
+            self.rep.error(node, f"counter `{c.name}` holds {describe(want)}; this is {describe(t)}",
+                           f"give it {describe(want)}, or declare another type")
+
     def _check_params(self, node, kind: str) -> None:
         """A parameter named twice would leave one of the two arguments unreachable."""
         seen = set()
@@ -126,9 +153,10 @@ class DeclarationChecks:
                                 and (row.line, item) not in seen:
                             seen.add((row.line, item))
                             kind = self._taken(str(item))
-                            self.rep.error(row, f"card value `{item}` is also the name of a {kind}",
-                                           f"in the rules `{item}` would mean the {kind}, never this card "
-                                           f"value: rename the value or the {kind}")
+                            strictness.report(self.rep, self.g.version, "card-value-name", row,
+                                              f"card value `{item}` is also the name of a {kind}",
+                                              f"in the rules `{item}` would mean the {kind}, never this "
+                                              f"card value: rename the value or the {kind}")
         # a card without a value has none for it, but which cards have one is the game's
         # business: an attribute is not "maybe none" (that would flag correct games)
         self.attr_types = {k: t.maybe(False) for k, t in self.attr_types.items()}

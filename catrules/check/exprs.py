@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from ..lang import ast
 from ..errors import suggest
+from . import strictness
 from .types import (ANY, BOOL, BUILTINS, CARD, LINE, LISTY, NONE, NUMBER, PLACE, PLACE_ATTRS, PLACE_ATTR_TYPES,
-                    PLAYER, SYMBOL, Scope, TEXT, Type, _none_hint, cards_of, describe, element, family, join,
-                    list_of, not_none, path, uses_element)
+                    MAYBE_NONE_BUILTINS, PLAYER, SYMBOL, Scope, TEXT, Type, _none_hint, cards_of,
+                    describe, element, family, join, list_of, not_none, path, uses_element)
 
 
 class ExprChecker:
@@ -33,7 +34,8 @@ class ExprChecker:
         self._local_new[key] = join(self._local_new.get(key), t)
 
     def note_counter(self, n: str, t: Type) -> None:
-        self._counter_new[n] = join(self._counter_new.get(n), t)
+        declared = self.declared.get(n)
+        self._counter_new[n] = declared if declared is not None else join(self._counter_new.get(n), t)
 
     def note_args(self, key, types) -> None:
         for i, t in enumerate(types):
@@ -44,19 +46,34 @@ class ExprChecker:
         reported where it is passed (``ZONE of X``...), not inside the definition."""
         return {p: self.param_types.get(key + (i,), ANY).maybe(False) for i, p in enumerate(params)}
 
+    def strict(self, check: str, node, message: str, hint: str = "") -> None:
+        """A check that came after some files were written: an error from the version that brought
+        it, a warning with the fix in older files (:mod:`catrules.check.strictness`)."""
+        strictness.report(self.rep, self.g.version, check, node, message, hint)
+
+    @staticmethod
+    def none_check(t: Type) -> str:
+        """Which check a value that may be none falls under: the first one, or one added later."""
+        if t.kind == "none":
+            return "none"
+        return "maybe-none-late" if t.late else "maybe-none"
+
     def need_number(self, node, t: Type, what: str, hint: str = "") -> None:
         if t.kind == "none" or t.none:
-            self.rep.error(node, f"{what} needs a number, and this may be none", _none_hint(node))
+            self.strict(self.none_check(t), node, f"{what} needs a number, and this may be none", _none_hint(node))
         elif family(t) not in (None, "number"):
             self.rep.error(node, f"{what} needs a number; this is {describe(t)}",
                            hint or "count a list with `count(...)`, add numbers up with `sum(...)`")
 
-    def need_owner(self, node, owner, t: Type, what: str, want: str) -> None:
-        """``ZONE of X``, ``COUNTER of X``: X must be a ``want`` (player or card) and not none."""
+    def need_owner(self, node, owner, t: Type, what: str, want: str, check: str = "") -> None:
+        """``ZONE of X``, ``COUNTER of X``: X must be a ``want`` (player or card) and not none.
+        ``check``: the check a mistake falls under when it is not the first typed checker's."""
         if t.kind == "none" or t.none:
-            self.rep.error(owner, f"`{what} of ...` needs {want}, and this may be none", _none_hint(owner))
+            self.strict(check or self.none_check(t), owner, f"`{what} of ...` needs {want}, and this may be none",
+                        _none_hint(owner))
         elif family(t) not in (None, "number" if want == "a player" else "card"):
-            self.rep.error(owner, f"`{what} of ...` needs {want}; this is {describe(t)}",
+            report = (lambda *a: self.strict(check, *a)) if check else self.rep.error
+            report(owner, f"`{what} of ...` needs {want}; this is {describe(t)}",
                            "name a player, such as the `p` of `for each player p`, `owner(c)` or `next(p)`"
                            if want == "a player" else "name a card, such as the `c` of `for each c in ...`")
 
@@ -189,6 +206,8 @@ class ExprChecker:
             else:
                 inner = self.element_scope(e.source, src, sc, e.cond, e)
             self.expr(e.cond, inner)
+            if (e.var or "it") in not_none(e.cond, True):
+                el = el.maybe(False)          # `where it != none`: the elements kept are someone
         return list_of(el)
 
     def expr_text(self, e: ast.Text, sc: Scope) -> Type:
@@ -221,7 +240,7 @@ class ExprChecker:
         if op in ("==", "!="):
             fa, fb = family(lt), family(rt)
             if fa and fb and fa != fb:
-                rep.error(e, f"this compares {describe(lt)} with {describe(rt)}, so it is always "
+                self.strict("compare-kinds", e, f"this compares {describe(lt)} with {describe(rt)}, so it is always "
                              f"{'false' if op == '==' else 'true'}",
                           "compare like with like: a player with a player (`p == leader`), "
                           "a card's attribute with a card value (`c.colour == green`)")
@@ -234,7 +253,7 @@ class ExprChecker:
             else:
                 fa, fe = family(lt), family(element(rt))
                 if fa and fe and fa != fe:
-                    rep.error(e, f"this looks for {describe(lt)} in {describe(rt)}, so it is always "
+                    self.strict("compare-kinds", e, f"this looks for {describe(lt)} in {describe(rt)}, so it is always "
                                  f"{'false' if op == 'in' else 'true'}", "look for like in like")
             return BOOL
         if op in ("<", ">", "<=", ">="):
@@ -330,16 +349,43 @@ class ExprChecker:
             return ANY
         want = {"next": "number", "previous": "number", "others": "number", "owner": "card"}.get(e.name)
         if want == "number" and (ts[0].kind == "none" or ts[0].none):
-            rep.error(e.args[0], f"`{e.name}` needs a player, and this may be none", _none_hint(e.args[0]))
+            self.strict(self.none_check(ts[0]), e.args[0], f"`{e.name}` needs a player, and this may be none",
+                        _none_hint(e.args[0]))
+        elif e.name in ("sum", "max", "min") and self.adds_none(ts):
+            self.strict("maybe-none-late", e.args[-1], f"`{e.name}` adds numbers, and this may be none"
+                        if e.name == "sum" else f"`{e.name}` compares numbers, and this may be none",
+                        _none_hint(e.args[-1]) if len(e.args) == 1 else
+                        "give the counter a start value, or leave none out: `... where ... != none`")
         elif want and family(ts[0]) not in (None, want):
             rep.error(e.args[0], f"`{e.name}` needs {'a player' if want == 'number' else 'a card'}; "
                                  f"this is {describe(ts[0])}",
                       f"write `{e.name}(p)` for a player p" if want == "number" else "write `owner(c)` for a card c")
         t = self.builtin_type(e.name, ts)
+        if e.name == "owner" and self.from_shared_zone(e.args[0]):
+            t = t.maybe(late=True)        # a card drawn from a shared zone has no owner
         if (isinstance(e.args[0], ast.Keyword) and e.args[0].word != "player") or \
                 "some " + str(path(e.args[0])) in sc.narrow:
             t = t.maybe(False)            # there is always a player; a list known not to be empty
         return t
+
+    def from_shared_zone(self, card) -> bool:
+        """Is ``card`` taken from a shared zone (``top(deck)``, ``first(pool where ...)``)? Its
+        owner is then none.  Of a card whose zone the checker cannot tell, ``owner`` is taken
+        to be someone (a correct game is never refused for what the checker does not know)."""
+        if not (isinstance(card, ast.Call) and card.name in MAYBE_NONE_BUILTINS and card.args):
+            return False
+        src = card.args[0]
+        while isinstance(src, ast.Where):
+            src = src.source
+        spec = self.names.get(id(src))
+        return bool(spec and spec[0] == "zone" and not spec[1].per_player)
+
+    @staticmethod
+    def adds_none(ts: list) -> bool:
+        """``sum``/``max``/``min`` over values that may be none (a counter that starts as none)."""
+        if len(ts) == 2 and ts[0].kind in LISTY:
+            return ts[1].none and ts[1].kind != "any"
+        return len(ts) == 1 and element(ts[0]).none and element(ts[0]).kind != "any"
 
     @staticmethod
     def builtin_type(name: str, ts: list) -> Type:
@@ -347,7 +393,7 @@ class ExprChecker:
             return NUMBER
         if name == "any":
             return BOOL
-        if name in ("best", "worst", "first", "last", "random") or (name == "top" and len(ts) == 1):
+        if name in MAYBE_NONE_BUILTINS and name != "owner" and not (name == "top" and len(ts) == 2):
             return element(ts[0]).maybe()
         if name == "top":
             return list_of(element(ts[0]))

@@ -26,9 +26,12 @@ class Type:
     of: Optional["Type"] = None      # the element type of a list or zone
     cards: frozenset = frozenset()   # the card types a card may be of (empty: not known)
     none: bool = False               # the value may be none
+    late: bool = False               # ... only by a check newer than some files (see strictness.py)
 
-    def maybe(self, flag: bool = True) -> "Type":
-        return dataclasses.replace(self, none=flag) if self.kind not in ("any", "none") else self
+    def maybe(self, flag: bool = True, late: bool = False) -> "Type":
+        if self.kind in ("any", "none"):
+            return self
+        return dataclasses.replace(self, none=flag, late=flag and late)
 
 
 ANY = Type()
@@ -74,18 +77,19 @@ def join(a: Optional[Type], b: Optional[Type]) -> Type:
     if a.kind == "any" or b.kind == "any":
         return ANY
     none = a.none or b.none
+    late = none and all(x.late for x in (a, b) if x.none)
     if a.kind != b.kind:
         kinds = {a.kind, b.kind}
         if kinds <= {"list", "zone"}:
-            return Type("list", join(element(a), element(b)), none=none)
+            return Type("list", join(element(a), element(b)), none=none, late=late)
         if kinds == {"symbol", "text"}:
-            return Type("symbol", none=none)
+            return Type("symbol", none=none, late=late)
         if kinds == {"number", "player"}:          # players are numbered: `counter leader = 0`
-            return Type("player", none=none)
+            return Type("player", none=none, late=late)
         return ANY
     of = join(a.of, b.of) if (a.of is not None or b.of is not None) else None
     cards = a.cards | b.cards if (a.cards and b.cards) else frozenset()
-    return Type(a.kind, of, cards, none)
+    return Type(a.kind, of, cards, none, late)
 
 
 _FAMILY = {"number": "number", "bool": "truth value", "symbol": "symbol", "text": "symbol",
@@ -210,6 +214,12 @@ def uses_element(e, attributes, outer: Type) -> bool:
     return any(isinstance(n, ast.Name) and (n.name == "it" or (cardish and n.name in attributes))
                for n in ast.walk(e))
 
+
+#: The builtin functions that may give none (for an empty list, a card in a shared zone): the
+#: checker takes what they give as maybe none, and docs/language.rst lists the same names
+#: (tests/test_checker_sound.py compares the two). ``owner`` (of a card from a shared zone) joined
+#: the list while language 3 was the newest: for older files, a warning (see strictness.py).
+MAYBE_NONE_BUILTINS = ("first", "last", "top", "best", "worst", "random", "owner")
 
 #: Builtin functions: name -> (fewest, most arguments, index of the argument
 #: evaluated once per element of the first one, or None).

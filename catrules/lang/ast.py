@@ -427,6 +427,7 @@ class Counter(Node):
     per_player: bool
     value: Expr
     per_card: bool = False    # ``counter NAME of each card``: one value per card
+    declared: Optional[str] = None    # ``counter NAME: player = ...``: its declared type, never none
 
 
 @node

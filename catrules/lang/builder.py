@@ -154,7 +154,12 @@ class _ToAst(ExprRules):
         return "card"
 
     def counter(self, meta, ch):
-        return ast.Counter(str(ch[0]), ch[1] == "player", ch[2], per_card=ch[1] == "card", **_pos(meta))
+        name, owner, declared, value = ch
+        return ast.Counter(str(name), owner == "player", value, per_card=owner == "card", declared=declared,
+                           **_pos(meta))
+
+    def counter_type(self, meta, ch):
+        return str(ch[-1])
 
     def params(self, meta, ch):
         return [str(c) for c in ch if c is not None]
