@@ -31,7 +31,7 @@ html_title = "catrules"
 # _generated/graphs holds the games' action graphs, drawn at each build (draw_game_graphs).
 os.makedirs(os.path.join(os.path.dirname(os.path.abspath(__file__)), "_generated", "graphs"), exist_ok=True)
 html_static_path = ["_static", "_generated"]
-html_css_files = ["graphs.css"]
+html_css_files = ["graphs.css", "code.css"]
 html_theme_options = {
     "description": "Card games as text files",
     "fixed_sidebar": False,

@@ -43,3 +43,15 @@ def test_the_lexer_knows_exactly_the_language_words_and_builtins():
     from catrules.lang.parser import keywords
     assert set(KEYWORDS) == set(keywords())
     assert set(BUILTINS) <= set(LEXER_BUILTINS)
+
+
+def test_long_code_lines_scroll_rather_than_being_cut_off():
+    css = (ROOT / "docs" / "_static" / "code.css").read_text()
+    assert "overflow-x: auto" in css and "pre" in css
+    assert '"code.css"' in (ROOT / "docs" / "conf.py").read_text()
+
+
+def test_the_new_game_template_points_to_the_published_docs_not_a_source_path():
+    from catrules.authoring import new
+    text = Path(new.__file__).read_text()
+    assert "docs/language.rst" not in text and "catrules documentation" in text

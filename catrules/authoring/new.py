@@ -16,7 +16,8 @@ game "{title}"
 players 2 to 4
 # A starting point: change the cards, the zones, the phases and the score.
 # `catrules check {stem}.cat` checks it, `catrules play {stem}.cat` plays it,
-# `catrules rules {stem}.cat` sums it up.  The language: docs/language.rst.
+# `catrules rules {stem}.cat` sums it up.  The language is described on the
+# "language" page of the catrules documentation.
 
 option short: "Play two rounds instead of three"
 
