@@ -29,6 +29,13 @@ def _excluded():
 EXCLUDED = _excluded()
 
 
+def _excluded_by(rel: str):
+    """The entry of .ci/fmt-exclude that leaves ``rel`` out (itself, or a folder ending in /), or None."""
+    if rel in EXCLUDED:
+        return rel
+    return next((d for d in EXCLUDED if d.endswith("/") and rel.startswith(d)), None)
+
+
 def _loads(path):
     try:
         catrules.load_game(path)
@@ -106,7 +113,8 @@ def _no_lines(x):
 
 def test_the_files_that_are_not_formatted_are_few_and_each_says_why():
     assert len(PLAYED) >= 50 and len(ALL_FILES) >= 60
-    assert set(EXCLUDED) <= {str(p.relative_to(ROOT)) for p in ALL_FILES}
+    files = {str(p.relative_to(ROOT)) for p in ALL_FILES}
+    assert all(e in files or any(f.startswith(e) for f in files) for e in EXCLUDED), EXCLUDED
     assert all(len(reason) > 20 for reason in EXCLUDED.values()), EXCLUDED
 
 
@@ -114,8 +122,10 @@ def test_the_files_that_are_not_formatted_are_few_and_each_says_why():
 def test_every_game_file_is_in_the_canonical_layout_unless_excluded(path):
     rel = str(path.relative_to(ROOT))
     text = path.read_text()
-    if rel in EXCLUDED:
+    if _excluded_by(rel) == rel:
         assert format_text(text, rel) != text, f"{rel} is formatted: take it out of .ci/fmt-exclude"
+    elif _excluded_by(rel):
+        pass        # a folder kept as written: some of its files may happen to be in the layout
     else:
         assert format_text(text, rel) == text, f"run: catrules fmt {rel}"
 
