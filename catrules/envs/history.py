@@ -60,16 +60,16 @@ class Memory:
                     m[base + c * N1 + who] = 1
         elif t == "decision":
             if ev.get("player") == player and ev.get("option") is not None:
-                self._chose(m, ev["option"])
+                self._chose(m, player, ev["option"])
         elif t in ("reveal", "race"):
             for ch in ev.get("choices", ()):
                 if ch.get("player") == player and ch.get("option") is not None:
-                    self._chose(m, ch["option"])
+                    self._chose(m, player, ch["option"])
 
-    def _chose(self, m: np.ndarray, option) -> None:
+    def _chose(self, m: np.ndarray, player: int, option) -> None:
         at = self.C * (self.S + 2 + self.N)
         for option_id in option if isinstance(option, list) else [option]:
-            i = self.spec.index.get(option_id) if isinstance(option_id, str) else None
+            i = self.spec.index.get(self.spec.key(option_id, player)) if isinstance(option_id, str) else None
             if i is not None:
                 m[at + i] += 1
         m[at + self.A] += 1

@@ -77,18 +77,20 @@ MAX_DEALS = 1_000_000
 
 
 def default_name(game, players: int, options=(), reward: str = "win", chance: str = "sampled",
-                 deals: int = DEALS) -> str:
-    """``catrules_<title>_<N>p`` (plus the options, ``_score`` for score rewards, and ``_deal``,
-    or ``_deal<K>`` with other than 1000 deals, for chance nodes)."""
+                 deals: int = DEALS, vocabulary: str = "ids") -> str:
+    """``catrules_<title>_<N>p`` (plus the options, ``_score`` for score rewards, ``_deal``,
+    or ``_deal<K>`` with other than 1000 deals, for chance nodes, and ``_compact``)."""
     words = [game.title, *sorted(options)]
     slug = "_".join(re.sub(r"[^a-z0-9]+", "_", w.lower()).strip("_") for w in words)
     deal = "" if chance != "deal" else "_deal" if deals == DEALS else f"_deal{deals}"
-    return f"catrules_{slug}_{players}p" + ("_score" if reward == "score" else "") + deal
+    return f"catrules_{slug}_{players}p" + ("_score" if reward == "score" else "") + deal + (
+        "_compact" if vocabulary == "compact" else "")
 
 
 def register(path, players: int | None = None, options=(), name: str | None = None, reward: str = "win",
              reaction_time: float | None = None, explore: int = EXPLORE_GAMES, extra_actions=(),
-             max_game_length: int | None = None, chance: str = "sampled", deals: int = DEALS) -> str:
+             max_game_length: int | None = None, chance: str = "sampled", deals: int = DEALS,
+             vocabulary: str = "ids") -> str:
     """Register the game file at ``path`` (or a loaded :class:`~catrules.Game`) with OpenSpiel,
     for ``players`` players (default: the game's least) and game ``options``; returns its short
     name for ``pyspiel.load_game``.  Registering the same game the same way again returns the
@@ -104,8 +106,8 @@ def register(path, players: int | None = None, options=(), name: str | None = No
         raise CatrulesError(f"deals must be a whole number from 1 to {MAX_DEALS}, not {deals!r}")
     players = game.min_players if players is None else players
     check_reward(reward)
-    sp = make_spec(game, players, options, explore, extra_actions)
-    short = name or default_name(game, players, sp.options, reward, chance, deals)
+    sp = make_spec(game, players, options, explore, extra_actions, vocabulary)
+    short = name or default_name(game, players, sp.options, reward, chance, deals, vocabulary)
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", short):
         raise CatrulesError(f"an OpenSpiel game name is letters, digits and _, not {short!r}")
     if reaction_time is not None and not (isinstance(reaction_time, (int, float)) and math.isfinite(reaction_time)
@@ -298,7 +300,7 @@ class CatrulesState(pyspiel.State):
             self._start(game.seed + action)
             return
         d = _first(core.st)
-        answer(core.st, d, core.setup.spec.actions[action], core.setup.reaction_time)
+        answer(core.st, d, core.setup.spec.option_id(d, action), core.setup.reaction_time)
 
     def _action_to_string(self, player, action):
         game = self.get_game()
