@@ -33,6 +33,8 @@ from ..runtime.decisions import TIE_RACE_OPTION
 from ..runtime.option_ids import NO, NONE, YES, card_id, is_numbered, number_id, player_id
 from ..runtime.zone_names import ZoneName
 from ..check.types import kind_name
+from .attributes import attribute_matrix, attribute_values
+from .vocabulary import Keys, compact
 
 #: Seeded random games played when a spec is made, to find what the game file does not say.
 EXPLORE_GAMES = 20
@@ -49,6 +51,8 @@ OBS_LIMIT = 1e30
 REWARDS = ("win", "score")
 
 _DECISION_KINDS = {"choose": 0, "secret": 1, "race": 2}
+#: The action vocabularies (see :class:`Spec` and :mod:`catrules.envs.vocabulary`).
+VOCABULARIES = ("ids", "compact")
 
 
 class UnknownOption(CatrulesError):
@@ -138,9 +142,9 @@ def _numbers(prog, players: int, ints: set) -> list:
     return sorted(ints | set(range(0, min(prog.card_count, NUMBER_SPAN) + 1)))
 
 
-def _references(prog, players: int, kinds: set, seen_lines: dict) -> list:
+def _references(prog, players: int, kinds: set, seen_lines: dict, factor: int = 2) -> list:
     """Rows and columns of grids; lines and places of zones of lines, as many as the explored
-    games needed, doubled, plus a margin (never more than the cards that may go there)."""
+    games needed, times ``factor``, plus a margin (never more than the cards that may go there)."""
     lay = prog.layout(players)
     unknown = "unknown" in kinds
     out = []
@@ -151,8 +155,8 @@ def _references(prog, players: int, kinds: set, seen_lines: dict) -> list:
         elif sp.shape == "lines" and kinds & {"line", "place", "unknown"}:
             cap = sum(len(prog.cards_of_type[t]) for t, zs in tz.items() if sp.index in zs)
             most, longest = seen_lines.get(sp.index, (0, 0))
-            n_lines = min(cap, 2 * most + LINE_MARGIN)
-            length = min(cap, 2 * longest + LINE_MARGIN)
+            n_lines = min(cap, factor * most + LINE_MARGIN)
+            length = min(cap, factor * longest + LINE_MARGIN)
             if "line" in kinds or unknown:
                 out += [f"line:{s}:{i}" for i in range(n_lines)]
             if "place" in kinds or unknown:
@@ -166,6 +170,7 @@ class Explored:
 
     def __init__(self):
         self.ids: set = set()
+        self.by_player: dict = {}      # player -> the option ids offered to them
         self.lines: dict = {}          # zone index -> (most lines, longest line)
         self.lengths: list = []        # decisions answered per game
 
@@ -191,7 +196,9 @@ def explore(game: Game, players: int, options, games: int) -> Explored:
             out.note_lines(st, line_slots)
             pending = st.pending()
             for d in pending:
-                out.ids.update(o.id for o in d.options)
+                ids = [o.id for o in d.options]
+                out.ids.update(ids)
+                out.by_player.setdefault(d.player, set()).update(ids)
             d = pending[0]
             answer(st, d, rng.choice(d.options).id)
             steps += 1
@@ -205,11 +212,18 @@ def explore(game: Game, players: int, options, games: int) -> Explored:
 
 class Spec:
     """One game file, player count and set of options, made ready for an RL environment:
-    ``actions`` (the vocabulary, a list of option ids), ``index`` (id -> action number),
-    ``encoder``, and what exploring showed (``longest``: the most decisions a game took)."""
+    ``actions`` (the vocabulary: option ids, or keys with ``vocabulary="compact"``, see
+    :mod:`catrules.envs.vocabulary`), ``index`` (action name -> action number), ``encoder``, and
+    what exploring showed (``longest``: the most decisions a game took).  ``base``: a list of
+    action names (another spec's ``actions``) that come first, in their order, so that an action
+    number means the same in both (a game and its variant)."""
 
     def __init__(self, game: Game, players: int, options=(), explore_games: int = EXPLORE_GAMES,
-                 extra_actions=()):
+                 extra_actions=(), vocabulary: str = "ids", base=()):
+        if vocabulary not in VOCABULARIES:
+            raise CatrulesError(f"unknown vocabulary {vocabulary!r}: use 'ids' (an action per option id) or "
+                                "'compact' (an action per card identity, place of a zone as seen by the "
+                                "player, label...)")
         prog = game.program
         prog.check_start(players, options)
         self.game, self.program, self.players = game, prog, players
@@ -236,22 +250,50 @@ class Spec:
         if prog.tie_race:
             names.add(TIE_RACE_OPTION)
         actions += sorted(names - set(actions))
-        actions += [r for r in _references(prog, players, kinds, seen.lines) if r not in names]
+        factor = 1 if vocabulary == "compact" else 2
+        actions += [r for r in _references(prog, players, kinds, seen.lines, factor) if r not in names]
         known = set(actions)
         actions += sorted((seen.ids | set(extra_actions)) - known)
-        self.actions = actions
-        self.index = {a: i for i, a in enumerate(actions)}
         plain = {NONE, YES, NO}
         self.names = [a for a in actions if a not in plain and not is_numbered(a)]
+        self.vocabulary = vocabulary
+        self.keys = None
+        self.ids_count = len(actions)
+        if vocabulary == "compact":
+            self.keys = Keys(prog, players)
+            extra = {(p, x) for x in extra_actions for p in range(players)}
+            by_player = [seen.by_player.get(p, set()) | {x for q, x in extra if q == p} for p in range(players)]
+            actions = compact(actions, self.keys, by_player, players)
+        if base:
+            have = set(base)
+            actions = list(base) + [a for a in actions if a not in have]
+        self.actions = actions
+        self.index = {a: i for i, a in enumerate(actions)}
         self.encoder = Encoder(prog, players, self.names)
 
     @property
     def num_actions(self) -> int:
         return len(self.actions)
 
+    def key(self, option_id: str, player: int) -> str:
+        """The action name of an option id offered to ``player``: the id itself, or its compact key."""
+        return option_id if self.keys is None else self.keys.key(option_id, player)
+
+    def option_id(self, decision, action: int) -> str:
+        """The option id of ``decision`` that action number ``action`` stands for (the first option
+        with that key, in the compact vocabulary)."""
+        name = self.actions[action]
+        if self.keys is None:
+            return name
+        key = self.keys.key
+        for o in decision.options:
+            if key(o.id, decision.player) == name:
+                return o.id
+        return name
+
     def action(self, decision, option_id: str) -> int:
         """The action number of one option of ``decision``; :class:`UnknownOption` if it has none."""
-        i = self.index.get(option_id)
+        i = self.index.get(option_id if self.keys is None else self.keys.key(option_id, decision.player))
         if i is None:
             raise UnknownOption(
                 f"{self.game.title}: option {option_id!r} (player {decision.player + 1}) is not in the action "
@@ -261,8 +303,10 @@ class Spec:
         return i
 
     def legal(self, decision) -> list:
-        """The sorted action numbers of ``decision``'s options."""
-        return sorted(self.action(decision, o.id) for o in decision.options)
+        """The sorted action numbers of ``decision``'s options (each once)."""
+        if self.keys is None:
+            return sorted(self.action(decision, o.id) for o in decision.options)
+        return sorted({self.action(decision, o.id) for o in decision.options})
 
     def mask(self, decision=None) -> np.ndarray:
         """1 for each legal action of ``decision`` (all 0 for None), as int8."""
@@ -275,9 +319,10 @@ class Spec:
 _SPECS: dict = {}
 
 
-def spec(game, players: int, options=(), explore: int = EXPLORE_GAMES, extra_actions=()) -> Spec:
+def spec(game, players: int, options=(), explore: int = EXPLORE_GAMES, extra_actions=(), vocabulary: str = "ids",
+         base=()) -> Spec:
     """The :class:`Spec` of a game (or game file path), made once per process for the same game
-    text, player count, options, ``explore`` and ``extra_actions``."""
+    text, player count, options, ``explore``, ``extra_actions``, ``vocabulary`` and ``base``."""
     g = load(game)
     if not isinstance(players, int) or isinstance(players, bool):
         raise CatrulesError(f"players must be a whole number, not {players!r}")
@@ -285,10 +330,10 @@ def spec(game, players: int, options=(), explore: int = EXPLORE_GAMES, extra_act
         raise CatrulesError(f"explore must be a number of games (0 or more), not {explore!r}")
     source = g.source
     key = (str(Path(g.path).resolve()) if g.path else "", hashlib.sha256(source.encode()).hexdigest(),
-           players, tuple(sorted(set(options))), explore, tuple(extra_actions))
+           players, tuple(sorted(set(options))), explore, tuple(extra_actions), vocabulary, tuple(base))
     sp = _SPECS.get(key)
     if sp is None:
-        sp = _SPECS[key] = Spec(g, players, options, explore, extra_actions)
+        sp = _SPECS[key] = Spec(g, players, options, explore, extra_actions, vocabulary, base)
     return sp
 
 
@@ -304,7 +349,12 @@ class Encoder:
     ``counts`` (cards per slot, over the number of cards), one segment per counter
     (``counter NAME``), ``waiting`` (who must answer now), ``decision`` (the player's own pending
     decision: choose, secret, race; and whether they answered a simultaneous one already),
-    ``scores`` (each total as shown, and whether it is shown) and ``finished``.
+    ``scores`` (each total as shown, and whether it is shown), ``finished``, then the attribute
+    planes: ``card attributes`` (per card, one-hot per attribute value:
+    :func:`~catrules.envs.attributes.attribute_values`,
+    the same in every observation, for models that read a card's row) and ``attributes by slot``
+    (per slot, per attribute value, the cards the player sees there that have it, over the
+    number of cards).
     """
 
     def __init__(self, prog, players: int, names: list):
@@ -330,6 +380,11 @@ class Encoder:
         self._add("decision", 4)
         self._add("scores", n + 1)
         self._add("finished", 1)
+        self.features = attribute_values(prog)
+        self.attrs = attribute_matrix(prog, self.features)
+        F = len(self.features)
+        self._add("card attributes", N * F)
+        self._add("attributes by slot", S * F)
         self.size = sum(length for _name, _start, length in self.segments)
 
     def _add(self, name: str, length: int) -> None:
@@ -355,14 +410,22 @@ class Encoder:
         S1 = S + 1
         cards, places, counts = o["cards"], o["places"], o["counts"]
         x[cards + S:cards + N * S1:S1] = 1              # not seen, until seen
+        F = len(self.features)
+        by_slot = x[o["attributes by slot"]:o["attributes by slot"] + S * F].reshape(S, F) if F else None
         for slot, z in enumerate(view["zones"]):
             x[counts + slot] = z["count"] / max(N, 1)
+            ids = []
             for cid, pos, line in _placed(z):
                 row = cards + cid * S1
                 x[row + S] = 0
                 x[row + slot] = 1
                 x[places + 2 * cid] = pos / N
                 x[places + 2 * cid + 1] = line / N
+                ids.append(cid)
+            if ids and F:
+                by_slot[slot] = self.attrs[ids].sum(0) / N
+        if F:
+            x[o["card attributes"]:o["card attributes"] + N * F] = self.attrs.ravel()
         shown = view.get("counters", {})
         for name, kind, cells, width, per in self.counters:
             at = o[f"counter {name}"]

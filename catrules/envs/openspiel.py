@@ -8,12 +8,23 @@
     game = pyspiel.load_game(name, {"seed": 7})
     state = game.new_initial_state()
 
-The game is registered as a SEQUENTIAL game with IMPERFECT_INFORMATION and
-``ChanceMode.SAMPLED_STOCHASTIC``: chance is the game's own seeded randomness (shuffles, draws,
-the model of reaction times), inside the state; there are no chance nodes.  The k-th state a game
-object starts (from 0) plays with game seed ``seed + k`` (parameter ``seed``, default 0), so runs
-are repeatable (OpenSpiel starts states of its own to learn the size of the observation tensor:
-they take seeds in the same order).  A simultaneous decision (a secret choice, a race) is asked
+The game is registered as a SEQUENTIAL game with IMPERFECT_INFORMATION.  Chance (``chance=``):
+
+* ``"sampled"`` (the default): ``ChanceMode.SAMPLED_STOCHASTIC``; chance is the game's own seeded
+  randomness (shuffles, draws, the model of reaction times), inside the state; there are no
+  chance nodes.  The k-th state a game object starts (from 0) plays with game seed ``seed + k``
+  (parameter ``seed``, default 0), so runs are repeatable (OpenSpiel starts states of its own to
+  learn the size of the observation tensor: they take seeds in the same order).  OpenSpiel
+  cannot serialise such a game: it asks a Python game for an RNG state it cannot give.
+* ``"deal"``: ``ChanceMode.EXPLICIT_STOCHASTIC``; the first node is a chance node, the deal:
+  one of ``deals`` outcomes, equally likely, outcome ``i`` playing game seed ``seed + i``.  The
+  seed fixes every later shuffle, draw and reaction time, so the rest is a function of the
+  history: the one chance node holds all the game's chance.  (The engine draws inside its own
+  run, so a draw cannot pause as a chance node of its own.)  States serialise (OpenSpiel's
+  ``serialize_game_and_state``): the engine's own save (:meth:`State.to_dict`, with its random
+  sources), the log and the players' histories.
+
+A simultaneous decision (a secret choice, a race) is asked
 in seat order, each answer hidden from the others until the reveal: an imperfect-information
 sequential game.  Races are answered with a reaction time from the game's seeded model, or
 ``reaction_time`` seconds.
@@ -23,7 +34,10 @@ sequential game.  Races are answered with a reaction time from the game's seeded
 * ``observation_string`` / ``observation_tensor``: the player's view, as text and as the encoded
   vector (with ``PrivateInfoType.NONE``, a spectator's view);
 * ``information_state_string``: the player's view as text, after a digest of everything the
-  player has seen and done so far (their own filtered event log, :func:`catrules.play.match.visible_event`);
+  player has seen and done so far (their own filtered event log, :func:`catrules.play.views.visible_event`);
+* ``information_state_tensor``: the observation, then a fixed-size summary of that history
+  (:mod:`catrules.envs.history`: where the player last saw each card go and who moved it, how
+  often they chose each action);
 * ``resample_from_infostate(player, sampler)``: a state ``player`` cannot tell from this one
   (:meth:`State.sample_for`); answers that others gave already to a simultaneous decision are
   drawn again at random, so that the same player is to answer.  In it the other players'
@@ -48,41 +62,60 @@ import pyspiel
 from ..errors import CatrulesError
 from ..play.views import visible_event
 from ..runtime.option_ids import card_of
+from .history import Memory
 from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_returns, load, spec as make_spec
 
 #: short name -> the settings it was registered with (a name is registered once per process)
 _REGISTERED: dict = {}
 #: Marks the history of a player who was not the one resampled for (see the docstring).
 _UNKNOWN_PAST = "unknown past"
+#: How a game's randomness shows to OpenSpiel (see the module's docstring).
+CHANCE_MODES = ("sampled", "deal")
+#: The deals of ``chance="deal"``: how many game seeds the first chance node draws from, by default, at most.
+DEALS = 1000
+MAX_DEALS = 1_000_000
 
 
-def default_name(game, players: int, options=(), reward: str = "win") -> str:
-    """``catrules_<title>_<N>p`` (plus the options, and ``_score`` for score rewards)."""
+def default_name(game, players: int, options=(), reward: str = "win", chance: str = "sampled",
+                 deals: int = DEALS, vocabulary: str = "ids") -> str:
+    """``catrules_<title>_<N>p`` (plus the options, ``_score`` for score rewards, ``_deal``,
+    or ``_deal<K>`` with other than 1000 deals, for chance nodes, and ``_compact``)."""
     words = [game.title, *sorted(options)]
     slug = "_".join(re.sub(r"[^a-z0-9]+", "_", w.lower()).strip("_") for w in words)
-    return f"catrules_{slug}_{players}p" + ("_score" if reward == "score" else "")
+    deal = "" if chance != "deal" else "_deal" if deals == DEALS else f"_deal{deals}"
+    return f"catrules_{slug}_{players}p" + ("_score" if reward == "score" else "") + deal + (
+        "_compact" if vocabulary == "compact" else "")
 
 
 def register(path, players: int | None = None, options=(), name: str | None = None, reward: str = "win",
              reaction_time: float | None = None, explore: int = EXPLORE_GAMES, extra_actions=(),
-             max_game_length: int | None = None) -> str:
+             max_game_length: int | None = None, chance: str = "sampled", deals: int = DEALS,
+             vocabulary: str = "ids") -> str:
     """Register the game file at ``path`` (or a loaded :class:`~catrules.Game`) with OpenSpiel,
     for ``players`` players (default: the game's least) and game ``options``; returns its short
     name for ``pyspiel.load_game``.  Registering the same game the same way again returns the
     same name.  ``max_game_length``: the most decisions a game takes (default: twice the most
-    that the explored games took, plus 100)."""
+    that the explored games took, plus 100).  ``chance``: ``"sampled"`` (no chance nodes, the
+    game's seeded randomness inside the state) or ``"deal"`` (a chance node first, the deal: one
+    of ``deals`` game seeds, uniformly; see the module's docstring)."""
     game = load(path)
+    if chance not in CHANCE_MODES:
+        raise CatrulesError(f"unknown chance mode {chance!r}: use 'sampled' (no chance nodes) or 'deal' "
+                            "(a chance node first that deals one of `deals` game seeds)")
+    if chance == "deal" and (not isinstance(deals, int) or isinstance(deals, bool) or not 1 <= deals <= MAX_DEALS):
+        raise CatrulesError(f"deals must be a whole number from 1 to {MAX_DEALS}, not {deals!r}")
     players = game.min_players if players is None else players
     check_reward(reward)
-    sp = make_spec(game, players, options, explore, extra_actions)
-    short = name or default_name(game, players, sp.options, reward)
+    sp = make_spec(game, players, options, explore, extra_actions, vocabulary)
+    short = name or default_name(game, players, sp.options, reward, chance, deals, vocabulary)
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", short):
         raise CatrulesError(f"an OpenSpiel game name is letters, digits and _, not {short!r}")
     if reaction_time is not None and not (isinstance(reaction_time, (int, float)) and math.isfinite(reaction_time)
                                           and reaction_time > 0):
         raise CatrulesError(f"reaction_time must be a number of seconds above 0, or None, not {reaction_time!r}")
     longest = max_game_length or 2 * sp.longest + 100
-    settings = (id(sp), reward, reaction_time, longest)
+    dealt = chance == "deal"
+    settings = (id(sp), reward, reaction_time, longest, chance, deals if dealt else None)
     if short in _REGISTERED:
         if _REGISTERED[short][0] == settings:
             return short
@@ -94,19 +127,20 @@ def register(path, players: int | None = None, options=(), name: str | None = No
     game_type = pyspiel.GameType(
         short_name=short, long_name=f"catrules: {game.title} ({players} players)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if dealt
+                     else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC),
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.CONSTANT_SUM if win else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=players, min_num_players=players,
-        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={"seed": 0})
     game_info = pyspiel.GameInfo(
-        num_distinct_actions=sp.num_actions, max_chance_outcomes=0, num_players=players,
+        num_distinct_actions=sp.num_actions, max_chance_outcomes=deals if dealt else 0, num_players=players,
         min_utility=0.0 if win else -OBS_LIMIT, max_utility=1.0 if win else OBS_LIMIT,
-        utility_sum=1.0 if win else None, max_game_length=longest)
-    setup = _Setup(sp, reward, reaction_time, game_type, game_info)
+        utility_sum=1.0 if win else None, max_game_length=longest + (1 if dealt else 0))
+    setup = _Setup(sp, reward, reaction_time, game_type, game_info, short, deals if dealt else 0)
     cls = type(f"CatrulesGame_{short}", (CatrulesGame,), {"setup": setup})
     pyspiel.register_game(game_type, cls)
     _REGISTERED[short] = (settings, setup)
@@ -121,9 +155,11 @@ def load_game(path, players: int | None = None, options=(), seed: int = 0, **kw)
 class _Setup:
     """What every game object and state of one registration share."""
 
-    def __init__(self, sp, reward, reaction_time, game_type, game_info):
+    def __init__(self, sp, reward, reaction_time, game_type, game_info, name, deals):
         self.spec, self.reward, self.reaction_time = sp, reward, reaction_time
         self.game_type, self.game_info = game_type, game_info
+        self.name, self.deals = name, deals          # deals: 0 without chance nodes
+        self.memory = Memory(sp)
 
 
 class CatrulesGame(pyspiel.Game):
@@ -150,65 +186,107 @@ class CatrulesGame(pyspiel.Game):
 
 
 class _Core:
-    """A state's engine state and, per player, how far their history digest has read the log.
+    """A state's engine state and, per player, how far their history has read the log: the digest
+    of the information state string and the :class:`~catrules.envs.history.Memory` of the tensor.
 
     The only attribute of a :class:`CatrulesState`, so that OpenSpiel's ``Clone`` (which deep-copies
-    every attribute) clones the engine state and shares the setup."""
+    every attribute) clones the engine state and shares the setup; OpenSpiel's serialisation
+    pickles it as the engine's own save (:meth:`State.to_dict`, which holds the random sources)
+    plus the log and the players' histories."""
 
-    __slots__ = ("setup", "st", "seen")
+    __slots__ = ("setup", "st", "seen", "mem")
 
-    def __init__(self, setup, st, seen):
+    def __init__(self, setup, st, seen, mem=None):
         self.setup, self.st, self.seen = setup, st, seen
+        self.mem = mem if mem is not None else [setup.memory.fresh() for _ in seen]
 
     def __deepcopy__(self, memo):
-        return _Core(self.setup, self.st.clone(), [list(x) for x in self.seen])
+        return _Core(self.setup, self.st.clone(), [list(x) for x in self.seen], [m.copy() for m in self.mem])
+
+    def __reduce__(self):
+        st = self.st
+        return (_restore_core, (self.setup.name, json.dumps(st.to_dict()), json.dumps(st.log),
+                                self.seen, [m.tolist() for m in self.mem]))
 
     def digest(self, p: int) -> str:
-        """A digest of what player ``p`` has seen and done: the events of the log as ``p`` sees them."""
+        """A digest of what player ``p`` has seen and done: the events of the log as ``p`` sees them
+        (and ``p``'s memory brought up to date with them)."""
         st = self.st
         done, digest = self.seen[p]
         log = st.log
+        mem, note = self.mem[p], self.setup.memory.note
         for ev in log[done:]:
             v = visible_event(st, ev, p)
             if v is not None:
+                note(mem, p, v)
                 text = json.dumps(v, sort_keys=True, separators=(",", ":"), default=str)
                 digest = hashlib.sha256((digest + text).encode()).hexdigest()[:32]
         self.seen[p] = [len(log), digest]
         return digest
 
 
+def _restore_core(name: str, saved: str, log: str, seen: list, mem: list) -> _Core:
+    """A :class:`_Core` from its pickle (the game must be registered under ``name`` in this process)."""
+    entry = _REGISTERED.get(name)
+    if entry is None:
+        raise CatrulesError(f"a saved state of the OpenSpiel game {name!r}: register the game in this process "
+                            "first (catrules.envs.openspiel.register)")
+    setup = entry[1]
+    st = setup.spec.game.restore(json.loads(saved))
+    st.log = json.loads(log)
+    return _Core(setup, st, [list(x) for x in seen], [np.asarray(m, np.float32) for m in mem])
+
+
 class CatrulesState(pyspiel.State):
-    """A game in progress (see the module's docstring).  ``engine_state()`` is the catrules state."""
+    """A game in progress (see the module's docstring).  ``engine_state()`` is the catrules state
+    (None before the deal, with ``chance="deal"``)."""
 
     def __init__(self, game):
         super().__init__(game)
         self._core = None               # made on first use: OpenSpiel's Clone starts a state, then copies
 
-    def _c(self) -> _Core:
+    def _start(self, seed: int) -> _Core:
+        setup = self.get_game().setup
+        sp = setup.spec
+        st = sp.game.new_state(sp.players, seed=seed, options=sp.options, log=True)
+        self._core = _Core(setup, st, [[0, ""] for _ in range(sp.players)])
+        return self._core
+
+    def _c(self):
+        """The core; None before the deal (``chance="deal"``)."""
         core = self._core
         if core is None:
             game = self.get_game()
-            setup = game.setup
-            sp = setup.spec
-            st = sp.game.new_state(sp.players, seed=game.next_seed(), options=sp.options, log=True)
-            core = self._core = _Core(setup, st, [[0, ""] for _ in range(sp.players)])
+            if game.setup.deals:
+                return None
+            core = self._start(game.next_seed())
         return core
 
     def engine_state(self):
         """The :class:`~catrules.runtime.state.State` (read it, do not change it)."""
-        return self._c().st
+        core = self._c()
+        return None if core is None else core.st
 
     def current_player(self):
-        st = self._c().st
-        if st.finished:
+        core = self._c()
+        if core is None:
+            return pyspiel.PlayerId.CHANCE
+        if core.st.finished:
             return pyspiel.PlayerId.TERMINAL
-        return _first(st).player
+        return _first(core.st).player
+
+    def chance_outcomes(self):
+        """Before the deal: every deal (game seed ``seed + i``), equally likely."""
+        if self._c() is not None:
+            return []
+        k = self.get_game().setup.deals
+        return [(i, 1.0 / k) for i in range(k)]
 
     def _decision(self, player):
-        st = self._c().st
-        if st.finished:
+        core = self._c()
+        if core is None or core.st.finished:
             return None
-        d = _first(st)
+        d = _first(core.st)
         return d if d.player == player else None
 
     def _legal_actions(self, player):
@@ -217,24 +295,37 @@ class CatrulesState(pyspiel.State):
 
     def _apply_action(self, action):
         core = self._c()
+        if core is None:
+            game = self.get_game()
+            self._start(game.seed + action)
+            return
         d = _first(core.st)
-        answer(core.st, d, core.setup.spec.actions[action], core.setup.reaction_time)
+        answer(core.st, d, core.setup.spec.option_id(d, action), core.setup.reaction_time)
 
     def _action_to_string(self, player, action):
-        sp = self._c().setup.spec
+        game = self.get_game()
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {action} (game seed {game.seed + action})"
+        sp = game.setup.spec
         oid = sp.actions[action]
         c = card_of(oid)
         return oid if c is None else f"{oid} {sp.program.card_face[c]}"
 
     def is_terminal(self):
-        return self._c().st.finished
+        core = self._c()
+        return core is not None and core.st.finished
 
     def returns(self):
         core = self._c()
+        if core is None:
+            return [0.0] * self.get_game().num_players()
         return final_returns(core.st, core.setup.reward)
 
     def __str__(self):
-        st = self._c().st
+        core = self._c()
+        if core is None:
+            return f"before the deal (one of {self.get_game().setup.deals} game seeds)"
+        st = core.st
         out = [f"seed {st.seed}, {len(st.history)} answers"]
         for s, name in enumerate(st.layout.slot_name):
             out.append(f"{name}: {json.dumps(st.z[s])}")
@@ -248,16 +339,30 @@ class CatrulesState(pyspiel.State):
     def information_text(self, player: int, public: bool = False) -> str:
         """The information state string of ``player`` (see the module's docstring)."""
         core = self._c()
+        if core is None:
+            return "before the deal"
         seat = None if public else player
         text = core.setup.spec.encoder.text(core.st.view(seat))
         if public:
             return text
         return f"player {player + 1}, history {core.digest(player)}\n{text}"
 
+    def information_tensor(self, player: int, public: bool = False) -> np.ndarray:
+        """The information state tensor of ``player``: their observation, then their memory."""
+        setup = self.get_game().setup
+        core = self._c()
+        if core is None:
+            return np.concatenate([np.zeros(setup.spec.encoder.size, np.float32), setup.memory.fresh()])
+        obs = setup.spec.encoder.encode(core.st.view(None if public else player))
+        core.digest(player)
+        return np.concatenate([obs, core.mem[player]])
+
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state that ``player_id`` cannot tell from this one, the unknown drawn at random
         (with ``probability_sampler()``, a number in [0, 1), as the seed)."""
         core = self._c()
+        if core is None:
+            return self.clone()
         real = core.st
         seed = int(probability_sampler() * 2 ** 53) if callable(probability_sampler) else random.getrandbits(53)
         rng = random.Random(seed)
@@ -266,8 +371,10 @@ class CatrulesState(pyspiel.State):
         _answer_again(st, real, player_id, rng)
         seen = [[len(st.log), _UNKNOWN_PAST] for _ in range(len(core.seen))]
         seen[player_id][1] = core.digest(player_id)
+        mem = [core.setup.memory.fresh() for _ in core.seen]
+        mem[player_id] = core.mem[player_id].copy()
         other = self.clone()
-        other._core = _Core(core.setup, st, seen)
+        other._core = _Core(core.setup, st, seen, mem)
         return other
 
 
@@ -309,7 +416,8 @@ def _answer_again(st, real, player: int, rng) -> None:
 
 class _Observer:
     """OpenSpiel's Python observer: the player's view as text and as the encoded vector
-    (``private_info`` NONE: a spectator's view); with perfect recall, the information state string."""
+    (``private_info`` NONE: a spectator's view); with perfect recall, the information state string
+    and tensor (the observation, then the player's memory: :mod:`catrules.envs.history`)."""
 
     def __init__(self, setup, iig_obs_type, params):
         if params:
@@ -321,20 +429,28 @@ class _Observer:
             raise ValueError("catrules observers show one player's view (SINGLE_PLAYER) or a spectator's (NONE), "
                              "not every player's private information")
         self.public = private == pyspiel.PrivateInfoType.NONE
+        size = setup.spec.encoder.size
         if self.recall:
-            self.tensor, self.dict = None, {}
+            self.tensor = np.zeros(size + setup.memory.size, np.float32)
+            self.dict = {"observation": self.tensor[:size], "history": self.tensor[size:]}
         else:
-            self.tensor = np.zeros(setup.spec.encoder.size, np.float32)
+            self.tensor = np.zeros(size, np.float32)
             self.dict = {"observation": self.tensor}
 
     def set_from(self, state, player):
-        if self.tensor is None:
+        if self.recall:
+            self.tensor[:] = state.information_tensor(player, self.public)
             return
         core = state._c()
+        if core is None:
+            self.tensor[:] = 0
+            return
         self.tensor[:] = core.setup.spec.encoder.encode(core.st.view(None if self.public else player))
 
     def string_from(self, state, player):
         if self.recall:
             return state.information_text(player, self.public)
         core = state._c()
+        if core is None:
+            return "before the deal"
         return core.setup.spec.encoder.text(core.st.view(None if self.public else player))

@@ -38,10 +38,12 @@ from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_retu
 
 def env(path, players: int | None = None, options=(), seed: int | None = None, reward: str = "win",
         render_mode: str | None = None, reaction_time: float | None = None, explore: int = EXPLORE_GAMES,
-        extra_actions=()) -> "CatrulesEnv":
+        extra_actions=(), vocabulary: str = "ids") -> "CatrulesEnv":
     """An AEC environment for the game file at ``path`` (or a loaded :class:`~catrules.Game`)
-    with ``players`` players (default: the game's least) and game ``options``."""
-    return CatrulesEnv(path, players, options, seed, reward, render_mode, reaction_time, explore, extra_actions)
+    with ``players`` players (default: the game's least) and game ``options``; ``vocabulary``:
+    ``"ids"`` or ``"compact"`` (:class:`~catrules.envs.encoding.Spec`)."""
+    return CatrulesEnv(path, players, options, seed, reward, render_mode, reaction_time, explore, extra_actions,
+                       vocabulary)
 
 
 #: A game that ends before anyone is asked anything is skipped by ``reset``; this many at most.
@@ -54,11 +56,11 @@ class CatrulesEnv(AECEnv):
     metadata = {"render_modes": ["human", "ansi"], "name": "catrules_v0", "is_parallelizable": False}
 
     def __init__(self, path, players=None, options=(), seed=None, reward="win", render_mode=None,
-                 reaction_time=None, explore=EXPLORE_GAMES, extra_actions=()):
+                 reaction_time=None, explore=EXPLORE_GAMES, extra_actions=(), vocabulary="ids"):
         super().__init__()
         game = load(path)
         players = game.min_players if players is None else players
-        self.spec = make_spec(game, players, options, explore, extra_actions)
+        self.spec = make_spec(game, players, options, explore, extra_actions, vocabulary)
         if explore and self.spec.longest == 0:
             raise CatrulesError(f"{game.title} asked nobody anything in {explore} random games: an environment "
                                 "needs a game with decisions (a choice with one option is answered by the engine)")
@@ -153,7 +155,7 @@ class CatrulesEnv(AECEnv):
             got = self.spec.actions[a] if 0 <= a < self.spec.num_actions else "out of range"
             raise IllegalChoice(f"{agent}: action {a} ({got}) is not legal now; legal: {shown} "
                                 "(the observation's action_mask has a 1 for each)")
-        answer(self.game_state, d, self.spec.actions[a], self.reaction_time)
+        answer(self.game_state, d, self.spec.option_id(d, a), self.reaction_time)
         self._cumulative_rewards[agent] = 0.0
         self._next()
         self._accumulate_rewards()
@@ -173,7 +175,7 @@ class CatrulesEnv(AECEnv):
     def legal_options(self, agent=None) -> list:
         """The option ids ``agent`` (default: the agent to act) may choose now, in action order."""
         d = self._decision(agent or self.agent_selection)
-        return [] if d is None else [self.spec.actions[i] for i in self.spec.legal(d)]
+        return [] if d is None else [self.spec.option_id(d, i) for i in self.spec.legal(d)]
 
     def render(self):
         """The view of the agent to act (everyone's once the game is over), as text: printed

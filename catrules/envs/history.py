@@ -1,0 +1,75 @@
+"""What a player remembers, for the information-state tensor: a fixed-size summary of their history.
+
+An information state is everything one player has seen and done.  Its string
+(:mod:`catrules.envs.openspiel`) is exact: a digest of the game's event log as the player saw it.
+Its tensor has a fixed size, so it summarises that history in :class:`Memory` segments that follow
+the observation vector (:class:`catrules.envs.encoding.Encoder`):
+
+* ``went to``: per card, one-hot over the slots of the layout: the slot the player last saw the
+  card go to (a move they could see), the last column "never seen moving";
+* ``moved by``: per card, one-hot over the seats: who moved it there (the player who was acting
+  then), the last column "nobody seen";
+* ``my actions``: per action of the vocabulary, how many times the player chose it;
+* ``my decisions``: how many decisions the player answered.
+
+Nothing here knows any game; the events are the engine's own (:func:`catrules.play.views.visible_event`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class Memory:
+    """The layout of a player's remembered history, and how one visible event changes it."""
+
+    def __init__(self, sp):
+        self.spec = sp
+        self.C, self.N, self.A = sp.program.card_count, sp.players, sp.num_actions
+        self.S = len(sp.program.layout(sp.players).slot_spec)
+        self.slot_of = {name: i for i, name in enumerate(sp.program.layout(sp.players).slot_name)}
+        C, S, N, A = self.C, self.S, self.N, self.A
+        self.segments = [("went to", 0, C * (S + 1)), ("moved by", C * (S + 1), C * (N + 1)),
+                         ("my actions", C * (S + 2 + N), A), ("my decisions", C * (S + 2 + N) + A, 1)]
+        self.size = C * (S + 2 + N) + A + 1
+
+    def fresh(self) -> np.ndarray:
+        """The memory of a player who has seen nothing yet."""
+        m = np.zeros(self.size, np.float32)
+        C, S, N = self.C, self.S, self.N
+        m[S:C * (S + 1):S + 1] = 1                      # never seen moving
+        m[C * (S + 1) + N:C * (S + 1) + C * (N + 1):N + 1] = 1   # moved by nobody seen
+        return m
+
+    def note(self, m: np.ndarray, player: int, ev: dict) -> None:
+        """Change ``m`` (``player``'s memory) by one event as ``player`` saw it."""
+        t = ev["t"]
+        if t == "move":
+            cards = ev.get("cards")
+            slot = self.slot_of.get(ev.get("to"))
+            if not cards or slot is None:
+                return
+            S1, N1, base = self.S + 1, self.N + 1, self.C * (self.S + 1)
+            actor = ev.get("actor")
+            who = actor if isinstance(actor, int) and 0 <= actor < self.N else self.N
+            for c in cards:
+                if isinstance(c, int) and 0 <= c < self.C:
+                    m[c * S1:(c + 1) * S1] = 0
+                    m[c * S1 + slot] = 1
+                    m[base + c * N1:base + (c + 1) * N1] = 0
+                    m[base + c * N1 + who] = 1
+        elif t == "decision":
+            if ev.get("player") == player and ev.get("option") is not None:
+                self._chose(m, player, ev["option"])
+        elif t in ("reveal", "race"):
+            for ch in ev.get("choices", ()):
+                if ch.get("player") == player and ch.get("option") is not None:
+                    self._chose(m, player, ch["option"])
+
+    def _chose(self, m: np.ndarray, player: int, option) -> None:
+        at = self.C * (self.S + 2 + self.N)
+        for option_id in option if isinstance(option, list) else [option]:
+            i = self.spec.index.get(self.spec.key(option_id, player)) if isinstance(option_id, str) else None
+            if i is not None:
+                m[at + i] += 1
+        m[at + self.A] += 1
