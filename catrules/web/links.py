@@ -121,8 +121,9 @@ class Clock:
         """Seconds from when decision ``ask``'s state was written to this socket (or earlier to
         another page of its seat: a page opened late gains nothing) and the count-in after it
         (:data:`COUNT_IN`: the page shows the options then) to ``now``, less this socket's
-        round trip, never below 0; ``None`` if this socket was never sent that state, or the
-        answer came before the count-in was over (before a page shows the options)."""
+        round trip, never below 0; ``None`` if this socket was never sent that state.  An answer
+        that came before the count-in was over (before a page shows the options: a program that
+        answers at once) is a false start: its time is the whole count-in."""
         at = self.shown.get(ask)
         if at is None:
             return None
@@ -130,7 +131,7 @@ class Clock:
             at = min(at, self.seat[1])
         start = at + COUNT_IN
         if now < start:
-            return None
+            return COUNT_IN
         return max(0.0, now - start - self.rtt())
 
 
