@@ -131,6 +131,13 @@ class Page:
         self.reader.join(10)
 
 
+@pytest.fixture(autouse=True)
+def no_count_in(monkeypatch):
+    """These tests time the server's clock itself, without the count-in before a race's options
+    (links.COUNT_IN, which only moves the clock's start: tests/test_races_people.py)."""
+    monkeypatch.setattr(links, "COUNT_IN", 0.0)
+
+
 @pytest.fixture
 def server(tmp_path):
     s = Server(tmp_path)

@@ -21,6 +21,7 @@ from typing import Optional
 
 from ..errors import CatrulesError, OverBudget, RulesError, SaveError
 from ..limits import NUMBER_LIMIT
+from ..play.pace import DEFAULT_LEVEL, LEVELS
 from ..play.validate import Int, Invalid, Items, Maybe, Record, Text, check
 from .common import (FORMATTER, SEATS_HINT, Failure, UsageError, check_bot_specs, check_budget, chosen_options, err,
                      is_human, load, player_count, split_specs, viewer_index)
@@ -42,7 +43,10 @@ enough): a number or the arrows and Enter choose, Enter alone takes the
 default option (marked *), in a race the number alone answers (the time
 counts; --handicap SECONDS takes that much off it, a head start against
 bots); i inspects a card, h shows the history, ? the keys, q saves and
-quits.  --plain (or an input or output that is not a terminal) gives the
+quits.  A race starts with a count-in (3-2-1) and its clock with the
+options on the screen; h, i or ? during a race pause its clock.  Bots race
+at your own pace (your recent race times), at the --race-level you choose:
+easy (you win more than your share), even (your share), hard (less).  --plain (or an input or output that is not a terminal) gives the
 line-by-line interface: type a number and Enter, ? shows the table again.
 
 Ctrl-C or end of input saves the game to <game>-<seed>.save.json in the
@@ -59,6 +63,7 @@ examples:
   catrules play games/mygame.cat --players 3 --seed 7 --option NAME
   catrules play games/mygame.cat --seats human,bot:fast,random --log game.jsonl
   catrules play games/mygame.cat --seats human,greedy:0.8 --handicap 0.2
+  catrules play games/mygame.cat --race-level easy
   catrules play games/mygame.cat --seats random,random,random --quiet
   catrules play --resume mygame-7.save.json
 
@@ -96,6 +101,10 @@ def add_parser(sub) -> None:
     sp.add_argument("--handicap", metavar="SECONDS",
                     help=f"seconds taken off a human seat's time in every race, 0 to {HANDICAP_MAX:g} "
                          "(default: 0; a resumed game keeps its own)")
+    sp.add_argument("--race-level", choices=list(LEVELS), metavar="LEVEL",
+                    help="how quick bots are in races against people, at your own pace: easy (you win "
+                         "about 1.5 times your share), even (your share: the default), hard (half "
+                         "of it); a resumed game keeps its own")
     sp.add_argument("--max-decisions", type=int, metavar="N",
                     help="with bots only: stop a game that has not ended after N decisions "
                          "(default: 100,000)")
@@ -126,6 +135,7 @@ class _Setup:
     options: list
     seed: int
     handicap: float
+    race_level: str = DEFAULT_LEVEL
     state: object = None    # a resumed game's; a new game's is dealt once its seats are made
     resume: Optional[dict] = None       # the save resumed
     save_file: Optional[str] = None     # and its file
@@ -210,7 +220,7 @@ def _new_game(args) -> _Setup:
     options = chosen_options(game, args.option)
     seed = args.seed if args.seed is not None else random.randrange(2 ** 31)
     handicap = _handicap(args.handicap if args.handicap is not None else 0)
-    return _Setup(game, players, specs, options, seed, handicap)
+    return _Setup(game, players, specs, options, seed, handicap, args.race_level or DEFAULT_LEVEL)
 
 
 def _resumed_game(args) -> _Setup:
@@ -245,8 +255,12 @@ def _resumed_game(args) -> _Setup:
     specs = split_specs(args.seats) or list(saved_seats)
     if len(specs) != players:
         raise UsageError(f"{len(specs)} seats for the saved game's {players} players", SEATS_HINT)
+    level = args.race_level or resume.get("race_level", DEFAULT_LEVEL)
+    if not isinstance(level, str) or level not in LEVELS:
+        raise Failure(f"{args.resume} is damaged: its race level is not one of {', '.join(LEVELS)}",
+                      "give one: --race-level even")
     return _Setup(game, players, specs, list(state.options), state.seed, _resumed_handicap(args, cli),
-                  state, resume, args.resume, cli)
+                  level, state, resume, args.resume, cli)
 
 
 def _resumed_handicap(args, cli: dict) -> float:
@@ -264,7 +278,7 @@ def _start_match(setup: _Setup, seats: list, ask_forced: bool):
     """The :class:`~catrules.play.match.Match` of the seats: the saved game resumed, or a new deal."""
     from ..play.match import Match
     if setup.resume is not None:
-        return Match.resume(setup.game, setup.resume, seats, state=setup.state)
+        return Match.resume(setup.game, setup.resume, seats, state=setup.state, race_level=setup.race_level)
     try:
         # a person at the table: forced choices are asked too (their timing says nothing)
         state = setup.game.new_state(setup.players, seed=setup.seed, options=setup.options, log=True,
@@ -273,7 +287,7 @@ def _start_match(setup: _Setup, seats: list, ask_forced: bool):
         raise
     except CatrulesError as exc:
         raise UsageError(str(exc)) from None
-    return Match(setup.game, state, seats)
+    return Match(setup.game, state, seats, race_level=setup.race_level)
 
 
 def _say_head(console, setup: _Setup, names: list, log_path: Optional[str]) -> None:

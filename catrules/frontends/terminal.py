@@ -28,6 +28,7 @@ from rich.text import Text
 
 from ..play.seats import Choice, Seat
 from .painter import Painter
+from .race_clock import COUNT_IN, count_in_steps
 from .pieces import bullets, plain
 from .tables import render_view, score_notes, score_table, winners_line
 
@@ -64,7 +65,9 @@ class TerminalSeat(Seat):
     the keyboard.  ``game`` lets the seat name cards that left the player's sight; ``names`` are
     the other seats' names for the tables.  Typing ``q`` raises :class:`Quit`; end of input raises
     :class:`EOFError` and Ctrl-C :class:`KeyboardInterrupt`, which the command line turns into a
-    save file.
+    save file.  A race starts with a count-in (``3 2 1 go!``, :data:`COUNT_IN` seconds in all,
+    waited with ``sleep``: by default only when the keyboard is a terminal), then the options
+    are shown and the clock starts.
     """
 
     name = "human"
@@ -72,7 +75,7 @@ class TerminalSeat(Seat):
 
     def __init__(self, console: Optional[Console] = None, input: Optional[Callable[[str], str]] = None,
                  game=None, names: Optional[list] = None, show_scores: bool = True,
-                 max_events: int = 40, decisions: int = 0):
+                 max_events: int = 40, decisions: int = 0, sleep: Optional[Callable[[float], None]] = None):
         self.console = console or Console(highlight=False, emoji=False)
         self._input = input
         self.game = game
@@ -82,6 +85,8 @@ class TerminalSeat(Seat):
         self.events: list = []
         self.painter: Optional[Painter] = None
         self.decisions = decisions      # decisions asked so far (a resumed game numbers on)
+        self._sleep = sleep if sleep is not None else (time.sleep if input is None and _stdin_is_tty()
+                                                       else (lambda _s: None))
 
     def start(self, table, player: int) -> None:
         super().start(table, player)
@@ -113,7 +118,10 @@ class TerminalSeat(Seat):
         self.painter.width = c.width
         self._flush_events()
         opts = decision.options
-        self._screen(view, decision)
+        self._screen(view, decision, options=not decision.timed)
+        if decision.timed:
+            self._count_in()
+            self._options(decision)
         t0 = time.monotonic()
         while True:
             prompt = self._prompt(decision)
@@ -149,6 +157,14 @@ class TerminalSeat(Seat):
                          + (", or Enter for the default." if decision.default is not None else "."),
                          style="yellow"))
 
+    def _count_in(self) -> None:
+        """``3 2 1 go!`` on one line, a step every third of :data:`COUNT_IN`: the race starts for
+        everyone at once, and its clock when the options are shown after it."""
+        c = self.console
+        for step, wait in count_in_steps(COUNT_IN):
+            c.print(Text(step, style="bold yellow"), end=" " if wait else "\n")
+            self._sleep(wait)
+
     def _choice(self, decision, oid: str, t0: float) -> Choice:
         rt = round(time.monotonic() - t0, 4) if decision.timed else None
         if rt is not None:
@@ -178,7 +194,7 @@ class TerminalSeat(Seat):
         t.append("]: ")
         return t
 
-    def _screen(self, view: dict, decision):
+    def _screen(self, view: dict, decision, options: bool = True):
         c = self.console
         p = self.painter
         title = Text(f"decision {self.decisions}", style="bold")
@@ -195,10 +211,15 @@ class TerminalSeat(Seat):
         head = p.parts(parts) if isinstance(parts, list) else Text(str(decision.prompt or "Choose"))
         head.stylize("bold")
         if decision.kind == "race":
-            head.append("  (a race: the clock is running)", style="bold yellow")
+            head.append("  (a race: the clock starts with the options)", style="bold yellow")
         elif decision.kind == "secret":
             head.append("  (secret until the reveal)", style="dim")
         c.print(head)
+        if options:
+            self._options(decision)
+
+    def _options(self, decision) -> None:
+        p = self.painter
         cells = []
         for i, o in enumerate(decision.options):
             cell = Text(f"{i + 1:>2} ", style="bold")
@@ -206,7 +227,7 @@ class TerminalSeat(Seat):
             if o.id == decision.default:
                 cell.append("*", style="bold")
             cells.append(cell)
-        c.print(Columns(cells, padding=(0, 3)))
+        self.console.print(Columns(cells, padding=(0, 3)))
 
     def finish(self, view: dict) -> None:
         self._flush_events()

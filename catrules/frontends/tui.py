@@ -28,7 +28,6 @@ from __future__ import annotations
 import gc
 import queue
 import threading
-import time
 from typing import Optional
 
 from rich.console import Group
@@ -46,6 +45,7 @@ from .tables import (card_counters, others_part, player_flow, score_notes, score
                      shared_part, tally_title, winners_line)
 from .terminal import Quit
 from .tui_fit import allot, crop_blocks, measure, past_events
+from .tui_race import RaceMixin
 from .tui_widgets import HELP, InspectScreen, Options, Panel, Refit, TextScreen, drawn
 
 #: Events kept in the "recent" area (all of them are a key away, in the history).
@@ -108,7 +108,7 @@ class TuiSeat(Seat):
 
 # ---------------------------------------------------------------------- app
 
-class TableApp(App):
+class TableApp(RaceMixin, App):
     """The full-screen table for one or more :class:`TuiSeat`; the match runs in a worker thread."""
 
     TITLE = "catrules"
@@ -146,7 +146,7 @@ class TableApp(App):
         self.decision = None
         self.prompt_text = Text("")
         self.bodies: dict = {}
-        self.asked_at: Optional[float] = None
+        self.race_init()
         self.typed = ""
         self.stop_with: Optional[BaseException] = None
         self.outcome: Optional[BaseException] = None   # what the match raised, if it did not finish
@@ -438,13 +438,7 @@ class TableApp(App):
                 cell.append("*", style="bold")
                 cursor = i
             cells.append(cell)
-        self.query_one("#options", Options).set(cells, cursor)
-        self._layout()
-        self.asked_at = None
-        self.call_after_refresh(self._clock)
-
-    def _clock(self) -> None:
-        self.asked_at = time.monotonic()       # the options are on the screen: a race starts now
+        self.show_options(decision, head, cells, cursor)     # a race: after its count-in
 
     def _answer(self, index: int) -> None:
         d, seat = self.decision, self.seat
@@ -452,7 +446,7 @@ class TableApp(App):
             return
         rt = None
         if d.timed:
-            rt = round(time.monotonic() - (self.asked_at or time.monotonic()), 4)
+            rt = self.race_time_taken()
             # in the bottom line until the next race: notices would pile up over the table
             self.race_time = f"your time: {rt:.2f} s"
             self._keys()
@@ -506,7 +500,7 @@ class TableApp(App):
             self.notify("saving at your next decision…")
 
     def action_help(self) -> None:
-        self.push_screen(TextScreen("keys", Text(HELP)))
+        self.open_over(TextScreen("keys", Text(HELP)))
 
     def action_history(self) -> None:
         seat = self.seat
@@ -519,7 +513,7 @@ class TableApp(App):
             if k is not None:
                 lines.append(Text(f"— your decision {k} —", style="bold cyan"))
             done = at
-        self.push_screen(TextScreen("everything so far (↑↓ PgUp PgDn to scroll)",
+        self.open_over(TextScreen("everything so far (↑↓ PgUp PgDn to scroll)",
                                     bullets(lines) if lines else Text("nothing yet", style="dim")))
 
     def action_inspect(self) -> None:
@@ -549,7 +543,7 @@ class TableApp(App):
                 f"{p.seat_name(z['owner'])}: {p.sym(z['zone'])}"
             for c in _cards(z) or []:
                 add(where, c)
-        self.push_screen(InspectScreen(p, cards, start))
+        self.open_over(InspectScreen(p, cards, start))
 
 
 def _cards(z: dict) -> Optional[list]:

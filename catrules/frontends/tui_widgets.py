@@ -267,6 +267,10 @@ i            inspect the cards in sight (the highlighted option first)
 h            everything that happened so far
 ?            these keys
 q            save the game and quit (Ctrl-C too); `catrules play --resume FILE` goes on
+
+Races: a count-in (3 2 1), then the options and the clock; h, i and ? pause the clock.
+Bots race at your own pace: `catrules play --race-level easy` (or hard) makes them slower
+(quicker); `--handicap 0.2` takes 0.2 s off each of your race times.
 """
 
 

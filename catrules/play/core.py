@@ -40,6 +40,10 @@ class Referee:
         self.keep_log = keep_log
         #: Answers to the pending decision not applied yet: player -> [option id, race time or None].
         self.answers: dict = {}
+        #: The people's pace in races (:class:`~catrules.play.pace.Pace`, set by the match), told
+        #: each person's race time as measured once every answer of the race is in.
+        self.pace = None
+        self._measured: dict = {}
         #: Events given out so far.
         self.count = 0
         self._shown = 0
@@ -65,6 +69,8 @@ class Referee:
         d.option(choice.option)             # raises IllegalChoice for a bad answer
         t = choice.reaction_time
         if d.timed:
+            if t is not None and getattr(self.seats[player], "interactive", False):
+                self._measured[player] = (d, float(t))
             t = race_time_of(self.state, self.seats[player], d, t)
         self.answers[player] = [choice.option, t]
 
@@ -81,6 +87,11 @@ class Referee:
     def settle(self, decisions: list) -> None:
         """Apply every answer of ``decisions`` (all in), in seat order, and run on."""
         answers, self.answers = self.answers, {}
+        measured, self._measured = self._measured, {}
+        if self.pace is not None:
+            for p in sorted(measured):
+                if p in answers:
+                    self.pace.note(*measured[p])
         for d in decisions:
             option, t = answers[d.player]
             self.state.apply(d.player, option, t)

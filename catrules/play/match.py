@@ -20,6 +20,7 @@ from . import saves
 from .autoplay import Autoplay, SeatFailed
 from .core import Referee
 from .lookahead import LOOKAHEAD_FOLLOW, follow
+from .pace import DEFAULT_LEVEL, Pace, words
 from .reflexes import REFLEX_OPTIONS, reaction_time
 from .views import LazyView, visible_event  # noqa: F401  (visible_event: imported from here by the command line)
 from ..errors import RulesError
@@ -30,7 +31,7 @@ class Match:
     """A game between seats.  ``run()`` plays it to the end or to an interruption."""
 
     def __init__(self, game, state: State, seats: list, *, seed: Optional[int] = None,
-                 on_event: Optional[Callable] = None):
+                 on_event: Optional[Callable] = None, race_level: str = DEFAULT_LEVEL, pace=None):
         self.game = game
         self.state = state
         self.seats = seats
@@ -48,13 +49,23 @@ class Match:
         #: Asks the seats and shows them the events (a web table files the events itself).
         self.core = Referee(state, seats, [i for i, s in enumerate(seats) if getattr(s, "wants_events", True)],
                             self._show)
+        #: The people's pace in races and the bots' level (:mod:`catrules.play.pace`): with a
+        #: person at the table, bots race at the people's pace; without, the seeded reflexes.
+        self.pace = self.core.pace = Pace(race_level, pace) if self.core.interactive else None
         for i, s in enumerate(seats):
             s.start(self, i)
 
     # ----------------------------------------------------------- the table
     def reaction_time(self, reflex="normal", options: int = REFLEX_OPTIONS) -> float:
-        """See :meth:`catrules.play.seats.Table.reaction_time`."""
-        return reaction_time(self.state, reflex, options)
+        """See :meth:`catrules.play.seats.Table.reaction_time`: with a person at the table, at
+        the people's pace (:class:`~catrules.play.pace.Pace`), else the seeded reflexes."""
+        if self.pace is None:
+            return reaction_time(self.state, reflex, options)
+        races = [d for d in self.state.pending() if d.timed]
+        mine = next((d for d in races if len(d.options) == options), None)
+        n_words = words(o.label for o in mine.options) if mine is not None else None
+        bots = sum(not getattr(self.seats[d.player], "interactive", False) for d in races)
+        return self.pace.draw(self.state.trng, options, n_words, bots, reflex)
 
     def lookahead(self, player: int, option: str, samples: int = 1) -> list:
         """See :meth:`catrules.play.seats.Table.lookahead`.  Each item is an
@@ -188,6 +199,9 @@ class Match:
     # ---------------------------------------------------------- save/resume
     def save(self, path: str | Path, extra: Optional[dict] = None) -> None:
         """Write a save file from which :meth:`resume` continues this game exactly."""
+        extra = dict(extra or {})
+        if self.pace is not None:
+            extra.update(race_level=self.pace.level, pace=self.pace.record())
         saves.save(path, self.game, self.state, self.rng, extra)
 
     #: See :func:`catrules.play.saves.read_save`.
@@ -196,13 +210,18 @@ class Match:
     check_save_game = staticmethod(saves.check_save_game)
 
     @classmethod
-    def resume(cls, game, data: dict, seats: list, on_event=None, state: Optional[State] = None) -> "Match":
-        """Continue a saved game (``state``: the saved state, if already restored)."""
+    def resume(cls, game, data: dict, seats: list, on_event=None, state: Optional[State] = None,
+               race_level: Optional[str] = None) -> "Match":
+        """Continue a saved game (``state``: the saved state, if already restored); its race
+        level is ``race_level``, else the save's."""
         if state is None:
             saves.check_save_game(game, data)
             state = game.restore(data["state"])
         if state.log is None:
             state.log = []          # what came before the save was shown already
-        m = cls(game, state, seats, on_event=on_event)
+        level = race_level or data.get("race_level") or DEFAULT_LEVEL
+        pace = data.get("pace")
+        pace = pace if isinstance(pace, list) and all(isinstance(x, (int, float)) for x in pace) else None
+        m = cls(game, state, seats, on_event=on_event, race_level=level, pace=pace)
         m.rng = saves.bot_rng(data)
         return m

@@ -25,6 +25,7 @@ from typing import Optional
 
 from anyio import to_thread
 
+from ..frontends.race_clock import COUNT_IN  # noqa: F401  (read as links.COUNT_IN: the page counts in as long)
 from . import protocol
 from .guard import Limits
 
@@ -118,14 +119,20 @@ class Clock:
 
     def race_time(self, ask, now: float) -> Optional[float]:
         """Seconds from when decision ``ask``'s state was written to this socket (or earlier to
-        another page of its seat: a page opened late gains nothing) to ``now``, less this
-        socket's round trip, never below 0; ``None`` if this socket was never sent that state."""
+        another page of its seat: a page opened late gains nothing) and the count-in after it
+        (:data:`COUNT_IN`: the page shows the options then) to ``now``, less this socket's
+        round trip, never below 0; ``None`` if this socket was never sent that state.  An answer
+        that came before the count-in was over (before a page shows the options: a program that
+        answers at once) is a false start: its time is the whole count-in."""
         at = self.shown.get(ask)
         if at is None:
             return None
         if self.seat[0] == ask:
             at = min(at, self.seat[1])
-        return max(0.0, now - at - self.rtt())
+        start = at + COUNT_IN
+        if now < start:
+            return COUNT_IN
+        return max(0.0, now - start - self.rtt())
 
 
 class Conn:

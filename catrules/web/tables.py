@@ -32,6 +32,7 @@ from ..api import load_source
 from ..bots.basic import make_seat
 from ..errors import CatrulesError, IllegalChoice, RulesError
 from ..play.match import Match
+from ..play.pace import DEFAULT_LEVEL, LEVELS
 from ..play.seats import Choice, Seat
 from ..runtime.randoms import rng_out
 from . import protocol
@@ -103,13 +104,14 @@ class WebTable:
         # whether the creator chose the seed: kept in the table's snapshot (older tables: not known, False)
         self.seed_chosen = bool((snap or row).get("seed_chosen", False))
         self.seen = {v: [] for v in [*range(self.n), None]}     # viewer -> [(n, event)]
+        level = (snap or row).get("race_level", DEFAULT_LEVEL)      # bots' pace in races (play.pace)
         if snap is None:
             st = self.game.new_state(self.n, seed=self.seed, options=self.options, log=True, ask_forced=True)
-            self.match = Match(self.game, st, seats)
+            self.match = Match(self.game, st, seats, race_level=level)
         else:
             st = self.game.restore(snap["state"])
             st.log = []
-            self.match = Match.resume(self.game, snap, seats, state=st)
+            self.match = Match.resume(self.game, snap, seats, state=st, race_level=level)
             for v in self.seen:
                 self.seen[v] = store.events(self.id, v, protocol.RECENT)
         self.state = self.match.state
@@ -196,6 +198,8 @@ class WebTable:
         snap = {"state": self.state.to_dict(), "bot_rng": rng_out(self.match.rng.getstate()),
                 "answers": {str(k): v for k, v in self.answers.items()}, "events": self.core.count,
                 "seed_chosen": self.seed_chosen}
+        if self.match.pace is not None:
+            snap.update(race_level=self.match.pace.level, pace=self.match.pace.record())
         rows, self._rows = self._rows, []
         try:
             self.store.save(self.id, snap, rows, self.state.finished)
@@ -348,6 +352,9 @@ class Registry:
                     make_seat(s)
                 except ValueError as exc:
                     raise WebError(str(exc)) from None
+        level = spec.get("race_level", DEFAULT_LEVEL)
+        if not isinstance(level, str) or level not in LEVELS:
+            raise WebError(f"the bots' race level is one of: {', '.join(LEVELS)}")
         seed = spec.get("seed")
         chosen = not (seed is None or seed == "")
         if not chosen:
@@ -360,7 +367,7 @@ class Registry:
         tokens[spectator] = None
         row = {"id": tid, "created": time.time(), "game_path": g["path"], "game_text": g["text"],
                "players": n, "options": sorted(set(options)), "seed": seed, "seats": seats,
-               "seed_chosen": chosen}
+               "seed_chosen": chosen, "race_level": level}
         try:
             self.store.add_table(row, tokens)
         except StoreError as exc:

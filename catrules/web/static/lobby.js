@@ -61,7 +61,8 @@ async function start() {
     const seed = $("seed").value.trim();
     const spec = {game: $("game").value, players: Number($("players").value),
                   options: [...document.querySelectorAll("#options input:checked")].map((c) => c.value),
-                  seats: [...document.querySelectorAll("#seats select")].map((s) => s.value)};
+                  seats: [...document.querySelectorAll("#seats select")].map((s) => s.value),
+                  race_level: $("race-level").value};
     if (seed !== "") spec.seed = Number(seed);
     const r = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
                                           body: JSON.stringify(spec)});

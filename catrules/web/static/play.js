@@ -6,6 +6,10 @@ const token = decodeURIComponent(location.hash.slice(1));
 let ws = null, msg = null, retry = 500;
 const events = new Map();            // event number -> item, as this seat saw it
 let replay = null, replayAt = 0, wantDownload = false;
+// A race starts with a count-in (3 2 1) as at a real table, then its options show: the server
+// times the race from when it sent it plus this count-in (catrules.web.links.COUNT_IN, seconds).
+const COUNT_IN_MS = 1500;
+let countedIn = -1, counting = null;     // the ask whose count-in is over; the one counting in
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -69,8 +73,34 @@ function receive(m) {
   render();
 }
 
-function choose(optionId) {
+// The decision this page may answer now: none during a race's count-in.
+function liveDecision() {
   const d = msg && msg.view.decisions[0];
+  return d && d.timed && countedIn !== msg.ask ? null : d;
+}
+
+function countIn(ask) {
+  if (counting && counting.ask === ask) {       // drawn again meanwhile: the count-in stays
+    $("prompt").textContent = counting.text;
+    document.body.dataset.state = "counting";
+    return;
+  }
+  if (counting) clearTimeout(counting.timer);
+  counting = {ask, step: 3, text: ""};
+  const tick = () => {
+    if (!msg || msg.ask !== ask) { counting = null; return; }
+    if (counting.step === 0) { counting = null; countedIn = ask; render(); return; }
+    counting.text = `A race! Get ready: ${[3, 2, 1].filter((k) => k >= counting.step).join("… ")}…`;
+    $("prompt").textContent = counting.text;
+    document.body.dataset.state = "counting";
+    counting.step -= 1;
+    counting.timer = setTimeout(tick, COUNT_IN_MS / 3);
+  };
+  tick();
+}
+
+function choose(optionId) {
+  const d = liveDecision();
   if (!d) return;
   // a race's time is measured by the server, from when it sent the race to when this arrives,
   // less this page's round trip (see "Fairness of races" in docs/web.rst)
@@ -85,7 +115,7 @@ function render() {
   $("title").textContent = msg.title;
   $("who").textContent = msg.seat === null ? "spectator (public information only)" : `you are player ${msg.seat + 1}`;
   drawSeedNote();
-  const d = v.decisions[0];
+  const d = liveDecision();
   const legal = new Map(d ? d.options.map((o) => [o.id, o]) : []);
   drawZones(v, legal, d);
   drawDecision(v, d);
@@ -94,6 +124,7 @@ function render() {
   $("end").hidden = !v.finished;
   document.body.dataset.ask = String(msg.ask);
   document.body.dataset.state = v.finished ? "over" : d ? "deciding" : "waiting";
+  if (!d && v.decisions[0] && !v.finished) countIn(msg.ask);     // a race: its options after the count-in
 }
 
 // A table whose creator chose the seed: they can work out every card, and every page says so.
@@ -332,7 +363,7 @@ $("forward").addEventListener("click", () => step(1));
 
 document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || e.altKey || e.ctrlKey || e.metaKey) return;
-  const d = msg && msg.view.decisions[0];
+  const d = liveDecision();
   if (replay && !$("replay").hidden && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
     step(e.key === "ArrowLeft" ? -1 : 1);
     e.preventDefault();
