@@ -21,6 +21,13 @@ SIZE = (80, 24)
 MOST = {"meow": 6, "catlady": 4, "flapcat": 6}
 
 
+@pytest.fixture(autouse=True)
+def no_count_in(monkeypatch):
+    """What fits on screen is checked here; the races' count-in (1.5 s of real time each) is
+    tested in test_races_people, so these tables race at once."""
+    monkeypatch.setattr(TableApp, "count_in", 0.0)
+
+
 def new_table(name, players, seed=11, seat_class=TuiSeat, state=None, decisions=0, match_data=None):
     game = catrules.load_game(GAMES[name])
     names = ["you"] + ["greedy"] * (players - 1)
