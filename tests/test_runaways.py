@@ -16,6 +16,8 @@ from catrules import cli, limits
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "tests" / "games"
+# the games that never end are kept out of tests/games/*.cat: the tests that play every test game
+# there to its end (with no decision budget) would never end either
 #: Generous: the issue asks for 10 s on the development machine.
 WALL = 30.0
 
@@ -41,7 +43,7 @@ def test_a_loop_nobody_decides_in_stops_with_its_line(capsys):
 @pytest.mark.parametrize("command", ["play", "simulate"])
 def test_a_game_that_never_ends_stops_at_the_decision_budget(capsys, command):
     extra = ["--quiet"] if command == "play" else ["--games", "1", "--players", "2"]
-    code, out, err, took = run_cli(capsys, command, GAMES / "endless.cat", "--seats", "greedy,greedy",
+    code, out, err, took = run_cli(capsys, command, GAMES / "never_ending" / "endless.cat", "--seats", "greedy,greedy",
                                    "--seed", "1", *extra)
     if command == "play":
         assert code == 1
@@ -54,7 +56,7 @@ def test_a_game_that_never_ends_stops_at_the_decision_budget(capsys, command):
 
 def test_ismcts_playouts_of_a_game_that_never_ends_stop(capsys):
     # without the playout limit, the search's first imagined game would never end
-    code, _out, err, took = run_cli(capsys, "play", GAMES / "endless.cat", "--seats", "ismcts:20,random",
+    code, _out, err, took = run_cli(capsys, "play", GAMES / "never_ending" / "endless.cat", "--seats", "ismcts:20,random",
                                     "--seed", "1", "--quiet", "--max-decisions", "20")
     assert code == 1 and "more than 20 decisions without ending" in err
     assert took < WALL, took
@@ -65,7 +67,7 @@ def test_the_web_referee_stops_bots_alone_at_the_decision_budget():
     from catrules.bots.basic import make_seat
     from catrules.errors import RulesError
     from catrules.play.core import Referee
-    game = load_game(GAMES / "endless.cat")
+    game = load_game(GAMES / "never_ending" / "endless.cat")
     st = game.new_state(2, seed=1, log=True)
     seats = [make_seat("random"), make_seat("random")]
 
