@@ -13,8 +13,22 @@ SAVED_NUMBER_LIMIT = 10 ** 30
 
 #: How deep a chain of triggered effects may go before it is stopped.
 CHAIN_LIMIT = 100
-#: How many loop rounds may pass without any decision before the game is stopped.
-STEP_LIMIT = 2_000_000
+#: How many loop rounds may pass without any decision before the game is stopped.  A count of
+#: work, not a time, so that a game stops at the same place on every machine; a round takes a
+#: few microseconds, so a loop that never ends stops within a second or two.
+STEP_LIMIT = 100_000
+#: How many items of the lists built by ``range`` and ``copies`` count as one loop round.
+ITEMS_PER_STEP = 20
+#: How many loop rounds a bot's imagined game (a look-ahead, a playout) may run without a
+#: decision: past it the imagined game is left out, so a loop that never ends costs a bot little.
+IMAGINED_STEP_LIMIT = 5_000
+#: How many decisions a game played by bots alone may take before it is stopped, unfinished
+#: (``--max-decisions`` changes it; a game with a person in it has no such limit).
+DECISION_LIMIT = 10_000
+#: How many decisions an ISMCTS playout may take when its spec gives no horizon: past it the
+#: imagined game is scored where it stands, as at a horizon, so a game that never ends does
+#: not stop the bot's search.
+PLAYOUT_LIMIT = 1_000
 #: How many blocks (phases, actions, triggers, loops' bodies) may run inside each other.
 FRAME_LIMIT = 500
 #: The format of a saved state.  2: a frame's ``pc`` names a block of its compiled unit (1 named an

@@ -16,6 +16,11 @@ line dropped, doubled or swapped.  Each mutant is given to the command
 ``tampered-accepted``  ``replay`` said "same game" for a changed log, a save resumed
                        against another game file, or a save chose where a file is written
 
+``--target games`` runs a share of the game-file fuzzer's mutants (``tools/fuzz.py``) through
+``catrules play FILE --seats greedy,greedy`` with the default limits (that fuzzer lowers them
+and calls the engine directly): a runaway must stop with its message within the time limit,
+so a ``hang`` here is a loop or a game that the default limits let run too long.
+
 The same seed gives the same mutants and the same table::
 
     python tools/fuzz_files.py --target saves --count 1000 --seed 1
@@ -46,7 +51,7 @@ from catrules.play.match import Match  # noqa: E402
 
 OUTCOMES = ("clean-error", "played", "traceback", "hang", "tampered-accepted")
 BAD = ("traceback", "hang", "tampered-accepted")
-TARGETS = ("saves", "logs")
+TARGETS = ("saves", "logs", "games")
 #: Seconds one command may run before it counts as a hang.
 TIME_LIMIT = 20
 #: The games saves and logs are made of: (game file, players, seats, seed, decisions before the save).
@@ -348,8 +353,49 @@ def _game_changed(raw: bytes, original: bytes) -> bool:
     return new[0].get("game_digest") != old[0].get("game_digest")
 
 
+def run_game(name: str, text: str, workdir: Path, limit: float = TIME_LIMIT) -> tuple:
+    """A mutated game file through ``catrules play --seats greedy,greedy`` at the default limits:
+    ``(outcome, detail)``; a file that is refused or a game that stops on its rules is a
+    ``clean-error``."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    path = workdir / Path(name).name
+    path.write_text(text, encoding="utf-8")
+    try:
+        code, out = run_cli(["play", str(path), "--seats", "greedy,greedy", "--seed", "1", "--quiet"], limit)
+    except _Hang:
+        return "hang", f"more than {limit:g} s"
+    except RecursionError as exc:
+        return "traceback", f"RecursionError: {exc}"
+    except Exception as exc:                       # noqa: BLE001 - the bug this fuzzer hunts
+        return "traceback", f"{type(exc).__name__}: {exc}"
+    if "Traceback" in out:
+        return "traceback", out[-300:]
+    return ("played", "") if code == 0 else ("clean-error", out.strip().splitlines()[-1][:200] if out.strip() else "")
+
+
+def game_campaign(count: int, seed: int, limit: float = TIME_LIMIT, show_bad: bool = True):
+    """``count`` mutants of the repository's game files (``tools/fuzz.py``'s), through the command
+    line with greedy seats: ``(Counter of outcomes, [bad cases])``."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import fuzz
+    sources = [(str(f.relative_to(ROOT)), f.read_text(encoding="utf-8")) for f in fuzz.game_files()]
+    counts, bad = Counter(), []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(count):
+            name, ops, text = fuzz.mutant(seed, i, sources)
+            outcome, detail = run_game(name, text, Path(tmp) / f"m{i}", limit)
+            counts[outcome] += 1
+            if outcome in BAD:
+                bad.append((i, name, ops, outcome, detail))
+                if show_bad:
+                    print(f"#{i} {name} {'+'.join(ops)}: {outcome}: {detail}", file=sys.stderr)
+    return counts, bad
+
+
 def campaign(target: str, count: int, seed: int, limit: float = TIME_LIMIT, show_bad: bool = True):
     """Make and run ``count`` mutants: ``(Counter of outcomes, [bad cases])``."""
+    if target == "games":
+        return game_campaign(count, seed, limit, show_bad)
     counts, bad = Counter(), []
     with tempfile.TemporaryDirectory() as tmp:
         files = originals(Path(tmp) / "orig", target)
@@ -375,13 +421,14 @@ def table(target: str, counts: Counter) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--target", choices=TARGETS + ("both",), default="both")
+    ap.add_argument("--target", choices=TARGETS + ("both",), default="both",
+                    help="both: saves and logs; games: game-file mutants through the command line")
     ap.add_argument("--count", type=int, default=500, help="mutants per target")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--limit", type=float, default=TIME_LIMIT, help="seconds before a command counts as a hang")
     a = ap.parse_args(argv)
     worst = 0
-    for target in (TARGETS if a.target == "both" else (a.target,)):
+    for target in (TARGETS[:2] if a.target == "both" else (a.target,)):
         t0 = time.perf_counter()
         counts, bad = campaign(target, a.count, a.seed, a.limit)
         print(table(target, counts) + f"\n({time.perf_counter() - t0:.1f} s)\n")

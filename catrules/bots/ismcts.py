@@ -43,6 +43,7 @@ import time
 
 from ..play.autoplay import Autoplay
 from ..errors import RulesError
+from ..limits import PLAYOUT_LIMIT
 from ..play.seats import Choice, Seat
 from ..play.reflexes import FASTEST, REFLEX_SPREAD, reflex_median
 
@@ -247,14 +248,15 @@ class ISMCTSBot(Seat):
     @staticmethod
     def _play_out(st, rng: random.Random, horizon: int | None = None) -> None:
         """Play the imagined game to its end, every choice at random (inside the running game),
-        or until ``horizon`` more decisions were asked."""
-        limit = None if horizon is None else st.decisions + horizon
+        or until ``horizon`` more decisions were asked (:data:`~catrules.limits.PLAYOUT_LIMIT`
+        without one: a game that never ends is scored where it stands, as at a horizon)."""
+        limit = st.decisions + (PLAYOUT_LIMIT if horizon is None else horizon)
 
         def stop_at_horizon():
             if st.decisions >= limit:
                 raise _Horizon
         stop_at_horizon.looks = False   # it reads the count of decisions only
-        auto = Autoplay(_Rollout(st.n, rng), stop_at_horizon if horizon is not None else None)
+        auto = Autoplay(_Rollout(st.n, rng), stop_at_horizon)
         st.auto = auto
         try:
             while st.decision_kind() is not None:

@@ -28,7 +28,8 @@ from ..play.match import Match
 
 #: A simulated game that asks for more decisions than this is stopped and counted as unfinished
 #: (a game that may never end); ``simulate(max_decisions=...)`` and ``--max-decisions`` change it.
-DECISION_LIMIT = 100_000
+#: Said once, in :mod:`catrules.limits`.
+from ..limits import DECISION_LIMIT  # noqa: E402
 
 #: Game ``i`` of a simulation with seed ``s`` uses the seed ``s * SEED_STRIDE + i``.
 SEED_STRIDE = 1_000_003

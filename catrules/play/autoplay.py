@@ -71,7 +71,7 @@ class Autoplay:
         v = vals[i]
         if prefers is not None and st.known is not None:
             note_choice(st, V, prefers, who, v)
-        st.steps = 0
+        st.steps = st.steps_from
         st.history.append([who, st.prog.option_id(kind, v)])
         return v
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+from ..errors import RulesError
+from ..limits import DECISION_LIMIT
 from .reflexes import race_time_of
 from .seats import Choice
 from .views import LazyView, visible_event
@@ -97,14 +99,22 @@ class Referee:
             self.state.apply(d.player, option, t)
 
     def advance(self) -> None:
-        """Ask, apply and give out the events until someone must still answer or the game is over."""
+        """Ask, apply and give out the events until someone must still answer or the game is over.
+        Seats that answer when asked (bots) may take :data:`~catrules.limits.DECISION_LIMIT`
+        decisions in a row at most: past it the game never ends, and a :class:`RulesError` says so."""
         self.flush()
+        st = self.state
+        start = st.decisions
         while True:
             ds = self.decisions()
             if not ds or not self.collect(ds):
                 return
             self.settle(ds)
             self.flush()
+            if st.decisions - start > DECISION_LIMIT:
+                raise RulesError(f"the bots took more than {DECISION_LIMIT:,} decisions in a row without "
+                                 "the game ending: it was stopped (a game that never ends?)",
+                                 hint="see how the game ends (`catrules check` warns of a loop with no way out)")
 
     # ------------------------------------------------------------- events
     def flush(self) -> None:

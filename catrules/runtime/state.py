@@ -19,7 +19,7 @@ import random
 from typing import Iterable, Optional
 
 from ..errors import IllegalChoice, RulesError, SaveError
-from ..limits import FRAME_LIMIT, STATE_FORMAT
+from ..limits import FRAME_LIMIT, IMAGINED_STEP_LIMIT, STATE_FORMAT, STEP_LIMIT
 from .decisions import UNANSWERED, Decision, Option, Pending  # noqa: F401  (Option: imported from here by users)
 from .frames import Frame, cards_in  # noqa: F401  (cards_in: imported from here by users)
 from .inference import note_choice
@@ -104,6 +104,9 @@ class State:
     #: a copy to play on: each field copied as :data:`state_fields.FIELDS` says, written out once
     #: as Python source (a searching bot clones thousands of states a second)
     clone = state_fields.clone_function(globals())
+    #: a copy for an imagined game: as :meth:`clone`, without the answers and events so far
+    #: (they grow with the game; nobody reads them in an imagined game)
+    _imagine = state_fields.clone_function(globals(), fresh=state_fields.IMAGINED_FRESH)
 
     # ------------------------------------------------------------ running
     def run(self) -> None:
@@ -316,7 +319,7 @@ class State:
             p.times[player] = float(reaction_time)
         self.decisions += 1
         if record:
-            self.steps = 0      # a forced answer the engine gives itself does not reset the loop guard
+            self.steps = self.steps_from    # a forced answer the engine gives itself does not reset the loop guard
             self.history.append([player, option_id] if reaction_time is None
                                 else [player, option_id, float(reaction_time)])
         elif kind == "secret":
@@ -481,10 +484,14 @@ class State:
           ``rng``, and other players' answers to a simultaneous decision that are already in are
           forgotten.  With ``keep_future`` both are kept (as in the real game): for testing that
           what ``player`` sees does not depend on what they cannot see.
+        * The copy starts with no :attr:`history` and no log: they grow with the game, and a
+          look-ahead must cost the same late in a long game as early.
         """
         from .sampling import redeal, sort_others_options
-        st = self.clone()
-        st.log = None
+        st = self._imagine()
+        # an imagined game's loops stop sooner: a bot's look-ahead into a loop that never ends is
+        # left out after IMAGINED_STEP_LIMIT rounds, not STEP_LIMIT
+        st.steps = st.steps_from = STEP_LIMIT - IMAGINED_STEP_LIMIT
         st.known = st.known_now()
         redeal(st, player, rng)
         if not keep_future:

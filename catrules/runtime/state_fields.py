@@ -72,6 +72,8 @@ FIELDS = (
     Field("decisions", "same", "decisions", start=0),
     Field("history", "list", "history", start=[]),
     Field("steps", "same", "steps", start=0, load=lambda d, st, prog: d.get("steps", 0)),
+    # where ``steps`` starts again after each decision: 0, or nearer the limit in an imagined game
+    Field("steps_from", "same", start=0),
     Field("actor", "same", "actor", start=None, load=lambda d, st, prog: d.get("actor")),
     Field("ask_forced", "same", "ask_forced", load=lambda d, st, prog: bool(d.get("ask_forced", False))),
     Field("known", "list or none", "known", save=lambda st: st.known_now(), load=_known),
@@ -109,11 +111,19 @@ _COPIES = {
 }
 
 
-def clone_function(namespace: dict, fields=FIELDS):
+#: What an imagined game (:meth:`State.sample_for`) starts without: the answers and events so far
+#: grow with the game, so copying them would make each look-ahead dearer the longer the game.
+IMAGINED_FRESH = {"history": "st.history = []", "log": "st.log = None"}
+
+
+def clone_function(namespace: dict, fields=FIELDS, fresh: Optional[dict] = None):
     """``State.clone`` written out from the table; ``namespace``: the globals it runs in (the
-    state module's, where ``State`` is)."""
+    state module's, where ``State`` is).  ``fresh``: per field, a line that replaces its copy
+    (:data:`IMAGINED_FRESH` for an imagined game)."""
+    fresh = fresh or {}
     lines = ["def clone(self):", "    st = State.__new__(State)"]
-    lines += ["    " + _COPIES[f.copy].format(f=f.name, start=f.start) for f in fields]
+    lines += ["    " + fresh.get(f.name) if f.name in fresh else
+              "    " + _COPIES[f.copy].format(f=f.name, start=f.start) for f in fields]
     lines.append("    return st")
     code = compile("\n".join(lines) + "\n", "<State.clone>", "exec")
     local: dict = {}

@@ -128,10 +128,12 @@ def _mul(a, b):
 
 
 def _charge(st, n: int) -> None:
-    """Count the items of a built list as steps, so that lists built over and over stop too."""
-    st.steps += n
+    """Count the items of a built list as steps (:data:`~catrules.limits.ITEMS_PER_STEP` items a
+    step), so that lists built over and over stop too."""
+    st.steps += -(-n // limits.ITEMS_PER_STEP)
     if st.steps > limits.STEP_LIMIT:
-        raise RulesError(f"the game built lists of more than {limits.STEP_LIMIT:,} items in all without "
+        raise RulesError(f"the game built lists of more than {limits.STEP_LIMIT * limits.ITEMS_PER_STEP:,} "
+                         "items in all without "
                          "anyone deciding anything", hint="use smaller ranges, or build the list once")
 
 

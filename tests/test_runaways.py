@@ -1,0 +1,89 @@
+"""Runaways stop in bounded time through the command line, with the default limits and greedy
+seats (issue 29): a loop that nobody decides in, and games that never end.
+
+The limits are counts of work (loop rounds, decisions), not times; the wall bound asserted
+here is the issue's requirement ("stops within 10 s on this machine"), with a generous margin
+for a slow, shared machine.
+"""
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from catrules import cli, limits
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "tests" / "games"
+# the games that never end are kept out of tests/games/*.cat: the tests that play every test game
+# there to its end (with no decision budget) would never end either
+#: Generous: the issue asks for 10 s on the development machine.
+WALL = 30.0
+
+
+def run_cli(capsys, *argv):
+    start = time.perf_counter()
+    code = cli.main([str(a) for a in argv])
+    took = time.perf_counter() - start
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err and "Error:" not in err, err
+    return code, out, err, took
+
+
+def test_a_loop_nobody_decides_in_stops_with_its_line(capsys):
+    code, _out, err, took = run_cli(capsys, "play", GAMES / "lost_move.cat", "--seats", "greedy,greedy",
+                                    "--seed", "1", "--quiet")
+    assert code == 1
+    assert f"ran {limits.STEP_LIMIT:,} loop rounds without anyone deciding anything" in err
+    assert "lost_move.cat:20:" in err
+    assert took < WALL, took
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_a_game_that_never_ends_stops_at_the_decision_budget(capsys, command):
+    extra = ["--quiet"] if command == "play" else ["--games", "1", "--players", "2"]
+    code, out, err, took = run_cli(capsys, command, GAMES / "never_ending" / "endless.cat", "--seats", "greedy,greedy",
+                                   "--seed", "1", *extra)
+    if command == "play":
+        assert code == 1
+        assert f"more than {limits.DECISION_LIMIT:,} decisions without ending" in err
+    else:
+        assert code == 0
+        assert f"{limits.DECISION_LIMIT:,} decisions and were stopped" in out
+    assert took < WALL, took
+
+
+def test_ismcts_playouts_of_a_game_that_never_ends_stop(capsys):
+    # without the playout limit, the search's first imagined game would never end
+    code, _out, err, took = run_cli(capsys, "play", GAMES / "never_ending" / "endless.cat", "--seats", "ismcts:20,random",
+                                    "--seed", "1", "--quiet", "--max-decisions", "20")
+    assert code == 1 and "more than 20 decisions without ending" in err
+    assert took < WALL, took
+
+
+def test_the_web_referee_stops_bots_alone_at_the_decision_budget():
+    from catrules.api import load_game
+    from catrules.bots.basic import make_seat
+    from catrules.errors import RulesError
+    from catrules.play.core import Referee
+    game = load_game(GAMES / "never_ending" / "endless.cat")
+    st = game.new_state(2, seed=1, log=True)
+    seats = [make_seat("random"), make_seat("random")]
+
+    class Table:                     # what a seat's start() is given: the match's seeded source
+        import random as _r
+        rng = _r.Random(1)
+    for i, s in enumerate(seats):
+        s.start(Table, i)
+    ref = Referee(st, seats)
+    with pytest.raises(RulesError, match=f"more than {limits.DECISION_LIMIT:,} decisions in a row"):
+        ref.advance()
+
+
+def test_game_file_mutants_through_the_command_line_stop_cleanly():
+    sys.path.insert(0, str(ROOT / "tools"))
+    import fuzz_files
+    counts, bad = fuzz_files.campaign("games", 40, 7, limit=WALL, show_bad=False)
+    assert not bad, bad
+    assert counts["clean-error"] > 0 and sum(counts.values()) == 40, counts
