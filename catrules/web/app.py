@@ -242,7 +242,10 @@ def uvicorn_config(app: Starlette, host: str = "127.0.0.1", port: int = 8000, **
     messages over :attr:`Limits.message` bytes are refused before they are buffered."""
     import uvicorn
     limits = app.state.limits
+    # no per-message compression: the messages are small, and deflating them was an eighth of the
+    # server's processor time under load (benchmarks/web_load.py)
     return uvicorn.Config(app, host=host, port=port, ws="websockets-sansio", ws_max_size=limits.message,
+                          ws_per_message_deflate=False,
                           ws_ping_interval=20.0, ws_ping_timeout=20.0, **kw)
 
 
