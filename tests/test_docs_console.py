@@ -40,6 +40,7 @@ SKIP = {
     ("cli.rst", "catrules play games/meow.cat --players 3 --seed 7 --option expert"): _TERMINAL,
     ("cli.rst", "catrules play games/meow.cat --seats human,bot:fast,random --log game.jsonl"): _TERMINAL,
     ("cli.rst", "catrules play games/flapcat.cat --seats human,greedy:0.8 --handicap 0.2"): _TERMINAL,
+    ("cli.rst", "catrules play games/flapcat.cat --race-level easy"): _TERMINAL,
     ("cli.rst", "catrules play games/meow.cat --seats random,random,random"): _LIST,
     ("cli.rst", "catrules play --resume meow-7.save.json"): _TERMINAL,
     ("cli.rst", "catrules play --resume meow-3.save.json"): _TERMINAL,
