@@ -17,6 +17,8 @@ CHAIN_LIMIT = 100
 #: work, not a time, so that a game stops at the same place on every machine; a round takes a
 #: few microseconds, so a loop that never ends stops within a second or two.
 STEP_LIMIT = 100_000
+#: How many more loop rounds the guard watches past STEP_LIMIT, to name the outermost loop.
+LOOP_WATCH = 1_000
 #: How many items of the lists built by ``range`` and ``copies`` count as one loop round.
 ITEMS_PER_STEP = 20
 #: How many loop rounds a bot's imagined game (a look-ahead, a playout) may run without a

@@ -92,15 +92,15 @@ def _events(path, text, players, seed):
     st = None
     try:
         st = game.new_state(players=players, seed=seed, log=True)
-        for _ in range(20000):
+        for _ in range(2000):
             if st.finished:
                 break
             d = st.pending()[0]
             st.apply(d.player, rng.choice(d.options).id, 0.5 if d.timed else None)
     except catrules.CatrulesError as exc:      # a test game made to stop: it stops the same way
         return _no_lines(st.log if st else []), type(exc).__name__
-    assert st.finished
-    return _no_lines(st.log), st.scores()
+    # a game made never to end (tests/games/never_ending) is compared over its first decisions
+    return _no_lines(st.log), st.scores() if st.finished else "unfinished"
 
 
 def _no_lines(x):

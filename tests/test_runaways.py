@@ -32,7 +32,7 @@ def run_cli(capsys, *argv):
 
 
 def test_a_loop_nobody_decides_in_stops_with_its_line(capsys):
-    code, _out, err, took = run_cli(capsys, "play", GAMES / "lost_move.cat", "--seats", "greedy,greedy",
+    code, _out, err, took = run_cli(capsys, "play", GAMES / "never_ending" / "lost_move.cat", "--seats", "greedy,greedy",
                                     "--seed", "1", "--quiet")
     assert code == 1
     assert f"ran {limits.STEP_LIMIT:,} loop rounds without anyone deciding anything" in err

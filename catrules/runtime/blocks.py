@@ -55,7 +55,20 @@ def _do_now(st, fr, key: str, V: dict) -> None:
 
 
 def _loop_guard(st, line: int) -> None:
-    """A loop that has gone round more than STEP_LIMIT times since the last decision."""
+    """A loop that has gone round more than STEP_LIMIT times since the last decision.
+
+    Loops inside one that never ends go round too, so the guard first watches
+    :data:`~catrules.limits.LOOP_WATCH` more rounds and then names the loop that went round the
+    fewest times among those that ran: the outermost one still going."""
+    seen = st.loops_seen
+    if seen is None or seen[0] != st.decisions:
+        seen = st.loops_seen = (st.decisions, {})
+    rounds = seen[1]
+    rounds[line] = rounds.get(line, 0) + 1
+    if st.steps <= limits.STEP_LIMIT + limits.LOOP_WATCH:
+        return
+    st.loops_seen = None
+    line = min(rounds, key=lambda at: (rounds[at], at))
     raise RulesError(f"the game ran {limits.STEP_LIMIT:,} loop rounds without anyone deciding anything "
                      "(a forced choice does not count); a loop that never ends?", line, st.prog.path,
                      "check the condition of `repeat until` / `repeat while`")
