@@ -31,6 +31,10 @@ DECISION_LIMIT = 10_000
 #: imagined game is scored where it stands, as at a horizon, so a game that never ends does
 #: not stop the bot's search.
 PLAYOUT_LIMIT = 1_000
+#: How many decisions an ISMCTS search given a count of iterations may imagine in all (its
+#: playouts together): past it the search stops early, so one decision's cost is bounded in work
+#: (a default search of the seed games imagines under about 350,000).
+SEARCH_DECISION_LIMIT = 500_000
 #: How many blocks (phases, actions, triggers, loops' bodies) may run inside each other.
 FRAME_LIMIT = 500
 #: The format of a saved state.  2: a frame's ``pc`` names a block of its compiled unit (1 named an

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from catrules import cli, limits
+from catrules.api import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "tests" / "games"
@@ -87,3 +88,24 @@ def test_game_file_mutants_through_the_command_line_stop_cleanly():
     counts, bad = fuzz_files.campaign("games", 40, 7, limit=WALL, show_bad=False)
     assert not bad, bad
     assert counts["clean-error"] > 0 and sum(counts.values()) == 40, counts
+
+
+def test_an_ismcts_search_by_iterations_is_bounded_in_imagined_decisions(monkeypatch):
+    # each playout of the endless game runs to the playout limit; the search stops once its
+    # playouts together have imagined SEARCH_DECISION_LIMIT decisions, whatever its iterations
+    import random
+    from catrules.bots import ismcts
+    monkeypatch.setattr(ismcts, "SEARCH_DECISION_LIMIT", 3 * limits.PLAYOUT_LIMIT)
+    st = load_game(GAMES / "never_ending" / "endless.cat").new_state(2, seed=1)
+    pending = st.pending()[0]
+
+    class Table:                    # what the bot reads of its table: a seeded source, samples
+        rng = random.Random(1)
+
+        def sample(self, me, rng):
+            return st.sample_for(me, rng)
+    bot = ismcts.ISMCTSBot(iterations=10 ** 6)
+    bot.table, bot.player = Table(), pending.player
+    bot.search([o.id for o in pending.options])
+    assert 3 * limits.PLAYOUT_LIMIT <= bot.last["imagined decisions"] < 5 * limits.PLAYOUT_LIMIT, bot.last
+    assert bot.last["iterations"] <= 5, bot.last

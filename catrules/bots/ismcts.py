@@ -39,7 +39,7 @@ import time
 
 from ..play.autoplay import Autoplay
 from ..errors import RulesError
-from ..limits import PLAYOUT_LIMIT
+from ..limits import PLAYOUT_LIMIT, SEARCH_DECISION_LIMIT
 from ..play.seats import Choice, Seat
 from ..play.reflexes import FASTEST, REFLEX_SPREAD, reflex_median
 
@@ -155,20 +155,24 @@ class ISMCTSBot(Seat):
         root = _Node(me)
         start = time.perf_counter()
         deadline = start + self.seconds if self.seconds is not None else None
-        done = errors = 0
+        done = errors = imagined = 0
         while True:
             if deadline is None:
-                if done >= self.iterations:
+                # a count of iterations is also bounded in work: long imagined games cost more
+                if done >= self.iterations or imagined >= SEARCH_DECISION_LIMIT:
                     break
             elif done and time.perf_counter() >= deadline:
                 break
             done += 1
             st = self.table.sample(me, rng)
+            before = st.decisions
             try:
                 self._iterate(st, root, me, rng)
             except RulesError:
                 errors += 1             # an imagined game the rules could not reach: left out
-        self.last = {"iterations": done, "seconds": time.perf_counter() - start, "errors": errors}
+            imagined += st.decisions - before
+        self.last = {"iterations": done, "seconds": time.perf_counter() - start, "errors": errors,
+                     "imagined decisions": imagined}
         best = None
         for oid in legal:
             c = root.children.get(oid)

@@ -25,7 +25,8 @@ def redeal(st, player: int, rng: random.Random) -> None:
     unseen = _unseen(lay, player)
     bit = 1 << player
     known = st.known
-    pinned = _referenced_unsure(st)
+    if not unseen:
+        return                              # the player sees every place: nothing to imagine
     # the cards of the player's own pending decision are in front of them: known, and kept
     # exactly where they are (a choice from the top cards of a face-down pile, say)
     shown: set = set()
@@ -33,14 +34,18 @@ def redeal(st, player: int, rng: random.Random) -> None:
     if pend is not None and pend.okind == "card" and player in pend.players:
         _card_ids(pend.options[player], shown, prog.card_count)
         _card_ids(pend.chosen[player], shown, prog.card_count)
-    pinned |= shown
     tz = prog.zone_types
     ctype = prog.card_type
     groups: dict = {}                       # where the cards may be -> (cards, their slots)
     z = st.z
+    pinned = None                           # worked out only if some card is unknown: it reads every value
     for s in unseen:
         for c in cards_in(z[s]):
-            if not known[c] & bit and c not in pinned:
+            if not known[c] & bit:
+                if pinned is None:
+                    pinned = _referenced_unsure(st) | shown
+                if c in pinned:
+                    continue
                 g = tz[ctype[c]]
                 if g in groups:
                     groups[g][0].append(c)
@@ -127,8 +132,14 @@ def _card_ids(v, out: set, count: int) -> None:
         if 0 <= v < count:
             out.add(v)
     elif t is list or t is tuple:
-        for x in v:
-            _card_ids(x, out, count)
+        add = out.add
+        for x in v:                         # a value may be a long list: its numbers without a call each
+            tx = type(x)
+            if tx is int:
+                if 0 <= x < count:
+                    add(x)
+            elif tx is list or tx is tuple:
+                _card_ids(x, out, count)
 
 
 def _referenced_unsure(st) -> set:
