@@ -122,7 +122,7 @@ def act(page, keys: bool) -> bool:
     if look == 2:
         page.keyboard.press("Enter")
     elif look == 3:
-        page.click("#choices button.choice, #table .card.legal, #players .card.legal, #players .pick")
+        page.click("#choices button.choice, #table .card.legal, #table .line-pick, #players .card.legal, #players .pick")
     return look > 0
 
 

@@ -48,6 +48,7 @@ class Painter:
         self.short_tally = False       # a tally as one line (a narrow area), not a table
         self.cards: dict = {}          # id -> card dict
         self.styles: dict = {}         # symbol value -> style
+        self.homes: dict = {}          # a counter -> (its card, the zone it lay in): see fresh()
         self._next = 0
         self.zone_names = _zone_names(game)     # a zone's name in events -> its ZoneName
         if game is not None:
@@ -150,15 +151,18 @@ class Painter:
 
     def card_pieces(self, cards: Iterable, limit: Optional[int] = None, compress: bool = False) -> list:
         """Cards as separate pieces of text; ``limit`` keeps the last ones (the top of a pile),
-        with a first dim piece saying how many there are; ``compress`` counts repeated cards."""
+        with a first dim piece saying how many there are; ``compress`` counts the cards of each
+        kind (``2× tuna · milk``, in the order each kind first comes)."""
         cards = list(cards)
         items: list = []
+        kinds: dict = {}
         for c in cards:
             label = self.card(c)
-            if compress and items and items[-1][0].plain == label.plain:
-                items[-1][1] += 1
+            if compress and label.plain in kinds:
+                kinds[label.plain][1] += 1
             else:
                 items.append([label, 1])
+                kinds[label.plain] = items[-1]
         head = []
         if limit is not None and len(items) > limit:
             head = [Text(f"{len(cards)} cards, up to the top:", style="dim")]   # the top card last
@@ -219,13 +223,33 @@ class Painter:
             return f"player {p + 1}"
         return f"player {p + 1} ({name})"
 
-    def seat_name(self, p: int) -> str:
-        """A short name for a table row: ``you``, the seat's name, or ``player N``."""
+    def seat_name(self, p: int, numbered: bool = False) -> str:
+        """A short name for a table row: ``you``, the seat's name, or ``player N``; ``numbered``:
+        a seat's name after its number (``3 greedy bot``), for rows that show no number."""
         if p == self.me:
             return "you"
         if 0 <= p < len(self.names) and self.names[p]:
-            return str(self.names[p])
+            return f"{p + 1} {self.names[p]}" if numbered else str(self.names[p])
         return f"player {p + 1}"
+
+    def fresh(self, key, value, view: dict) -> bool:
+        """Whether a counter's value is news: a counter naming a card (Meow's ``lead``) is old
+        news once the card has moved on from the zone it lay in when the counter took it
+        (seen over the views this painter draws).  Any other value is always news."""
+        if not isinstance(value, dict) or "id" not in value or value.get("hidden"):
+            return True
+        where = None
+        for slot, z in enumerate(view.get("zones", [])):
+            cards = [*(z.get("cards") or []), *(z.get("cells") or []),
+                     *(c for line in z.get("lines") or [] for c in line)]
+            if any(isinstance(c, dict) and c.get("id") == value["id"] for c in cards):
+                where = slot
+                break
+        old = self.homes.get(key)
+        if old is None or old[0] != value["id"]:
+            self.homes[key] = (value["id"], where)
+            return True
+        return old[1] == where
 
     def slot(self, name: str) -> str:
         """A zone as events name it (``pile of player 2``), from the viewer's side."""
@@ -377,7 +401,8 @@ class Painter:
             return Text(str(ev.get("text", "")), style="bold")
         if t == "tally" and self.short_tally:
             line = Text(tally_title(ev) + ": ", style="bold")
-            line.append(" · ".join(f"{self.seat_name(i)} {r.get('total')}" for i, r in enumerate(ev.get("totals", []))))
+            line.append(" · ".join(f"{self.seat_name(i, True)} {r.get('total')}"
+                                   for i, r in enumerate(ev.get("totals", []))))
             return line
         if t == "tally":
             return tally_table(ev, self, score_notes(self.game) if self.game is not None else ())
@@ -432,11 +457,16 @@ class Painter:
     def _ew(self) -> Optional[int]:
         return self.width - 2 if self.width else None       # an event line is indented by a bullet
 
-    def _together(self, ev: dict) -> Text:
+    def _together(self, ev: dict) -> Optional[Text]:
         race = ev.get("t") == "race"
         out = Text("race: " if race else "reveal: ", style="bold")
         times = ev.get("times") or []
-        for i, ch in enumerate(ev.get("choices", [])):
+        choices = ev.get("choices", [])
+        if not race:            # the choices this viewer cannot see yet show in the moves after it
+            choices = [ch for ch in choices if ch.get("option") is not None]
+            if not choices:
+                return None
+        for i, ch in enumerate(choices):
             if i:
                 out.append(" · ", style="dim")
             if race:

@@ -97,7 +97,8 @@ def player_flow(p: Painter, view: dict, pl: int, empty: bool = False) -> Flow:
             items = p.card_pieces(cards, compress=True) or [Text("—", style="dim")]
         group(p.sym(z["zone"]), items)
     for k, v in _player_counters(view.get("counters", {}) or {}, view.get("players", 0)).items():
-        group(p.sym(k), [p.value(v[pl])])
+        if p.fresh((k, pl), v[pl], view):
+            group(p.sym(k), [p.value(v[pl])])
     return Flow(pieces or [Text("no cards yet", style="dim")])
 
 
@@ -156,8 +157,8 @@ def players_part(p: Painter, view: dict, hide_zone: Optional[set] = None, compac
             for nm in cols:
                 z = by.get((nm, pl))
                 row.append(_cell(p, z, pl == me and (hide_zone is None or nm in hide_zone)))
-            for k, v in pcounters.items():
-                row.append(Flow([p.value(v[pl])]))      # a card named in a counter stays whole
+            for k, v in pcounters.items():               # a card named in a counter stays whole
+                row.append(Flow([p.value(v[pl]) if p.fresh((k, pl), v[pl], view) else Text("")]))
             t.add_row(*row)
         out.append(t)
     quiet = [p.sym(nm) for nm in names if nm not in cols]
@@ -180,7 +181,8 @@ def shared_counters(p: Painter, view: dict) -> Optional[Text]:
     """The counters that are not a player's nor a card's, in one line (``None``: there are none)."""
     counters = view.get("counters", {}) or {}
     pcounters = _player_counters(counters, view.get("players", 0))
-    scounters = {k: v for k, v in counters.items() if k not in pcounters and not _per_card(v)}
+    scounters = {k: v for k, v in counters.items()
+                 if k not in pcounters and not _per_card(v) and p.fresh((k, None), v, view)}
     if not scounters:
         return None
     line = Text()

@@ -207,6 +207,10 @@ class TerminalSeat(Seat):
         listed = [z for z in mine if z["cards"] and {x["id"] for x in z["cards"]} != opt_cards]
         p.width = c.width
         c.print(render_view(p, view, hide, listed))
+        running = view.get("running")
+        if running:                         # the same line as the full screen's score area
+            c.print(Text("if it ended now: ", style="dim") +
+                    Text(" · ".join(f"{p.seat_name(pl, True)} {r.get('total')}" for pl, r in enumerate(running))))
         parts = getattr(decision, "prompt_parts", None)
         head = p.parts(parts) if isinstance(parts, list) else Text(str(decision.prompt or "Choose"))
         head.stylize("bold")
@@ -220,6 +224,18 @@ class TerminalSeat(Seat):
 
     def _options(self, decision) -> None:
         p = self.painter
+        texts = [p.card_dict(o.value).get("text") if o.kind == "card" and isinstance(o.value, int)
+                 and p.card_dict(o.value) else None for o in decision.options]
+        if any(texts):                      # cards the game describes: each on its line, with its text
+            for i, (o, full) in enumerate(zip(decision.options, texts)):
+                line = Text(f"{i + 1:>2} ", style="bold")
+                line.append_text(p.option(o))
+                if o.id == decision.default:
+                    line.append("*", style="bold")
+                if full:
+                    line.append(f"  {full}", style="dim")
+                self.console.print(line)
+            return
         cells = []
         for i, o in enumerate(decision.options):
             cell = Text(f"{i + 1:>2} ", style="bold")

@@ -148,6 +148,7 @@ class TableApp(RaceMixin, App):
         self.bodies: dict = {}
         self.race_init()
         self.typed = ""
+        self.bad_digit = False          # an invalid number was typed: the next Enter plays nothing
         self.stop_with: Optional[BaseException] = None
         self.outcome: Optional[BaseException] = None   # what the match raised, if it did not finish
         self.worker: Optional[threading.Thread] = None
@@ -344,7 +345,7 @@ class TableApp(RaceMixin, App):
         t.add_column(no_wrap=True)
         t.add_column(justify="right", style="bold cyan")
         for pl, total in rows:
-            t.add_row(("▸ " if pl == p.me else "  ") + p.seat_name(pl), str(total))
+            t.add_row(("▸ " if pl == p.me else "  ") + p.seat_name(pl, True), str(total))
         return Group(Text(title, style="dim"), t)
 
     def _recent(self, seat: TuiSeat):
@@ -418,7 +419,7 @@ class TableApp(RaceMixin, App):
 
     def _present(self, seat: TuiSeat, decision) -> None:
         p = seat.painter
-        self.decision, self.typed = decision, ""
+        self.decision, self.typed, self.bad_digit = decision, "", False
         self._show(seat)
         head = p.parts(decision.prompt_parts) if isinstance(getattr(decision, "prompt_parts", None), list) \
             else Text(str(decision.prompt or "Choose"))
@@ -472,6 +473,9 @@ class TableApp(RaceMixin, App):
             if not 1 <= k <= n:
                 self.typed = key if 1 <= int(key) <= n else ""
                 k = int(self.typed) if self.typed else 0
+            self.bad_digit = not k          # then Enter plays nothing, not the highlighted option
+            if not k:
+                self.notify(f"There is no option {key}: type a number from 1 to {n}.", severity="warning")
             if k:
                 opts.cursor = k - 1
                 opts.refresh()
@@ -480,10 +484,14 @@ class TableApp(RaceMixin, App):
                 self._answer(k - 1)
         elif key in ("left", "right", "up", "down"):
             event.stop()
-            self.typed = ""
+            self.typed, self.bad_digit = "", False
             opts.move(key)
         elif key == "enter":
             event.stop()
+            if self.bad_digit:
+                self.bad_digit = False
+                self.notify(f"Nothing played: type a number from 1 to {n}, or Enter again for the highlighted option.")
+                return
             self._answer(opts.cursor)
 
     # --------------------------------------------------------------- keys
@@ -540,7 +548,7 @@ class TableApp(RaceMixin, App):
                     add(f"option {i + 1}", p.card_dict(o.value))
         for z in sorted(view.get("zones", []), key=lambda z: (z.get("owner") != p.me, z.get("owner") is not None)):
             where = p.sym(z["zone"]) if z.get("owner") is None else \
-                f"{p.seat_name(z['owner'])}: {p.sym(z['zone'])}"
+                f"{p.seat_name(z['owner'], True)}: {p.sym(z['zone'])}"
             for c in _cards(z) or []:
                 add(where, c)
         self.open_over(InspectScreen(p, cards, start))

@@ -4,6 +4,9 @@
 const $ = (id) => document.getElementById(id);
 const token = decodeURIComponent(location.hash.slice(1));
 let ws = null, msg = null, retry = 500;
+let pending = null;                  // a choice made while the server could not be reached
+let badLink = false;                 // the server said this link is not valid: no more tries
+let typedBad = false;                // an invalid number was typed: Enter first says so
 const events = new Map();            // event number -> item, as this seat saw it
 let replay = null, replayAt = 0, wantDownload = false;
 // A race starts with a count-in (3 2 1) as at a real table, then its options show: the server
@@ -49,6 +52,7 @@ function connect() {
   ws.onopen = () => { retry = 500; ws.send(JSON.stringify({type: "hello", token, pings: true})); };
   ws.onmessage = (e) => receive(JSON.parse(e.data));
   ws.onclose = (e) => {       // a restarted server, a lost network, a limit: come back where we were
+    if (badLink) return;
     setStatus(e.reason ? `${e.reason}; reconnecting…` : "reconnecting…");
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 4000);
@@ -58,11 +62,25 @@ function connect() {
 function setStatus(text) { $("status").textContent = text; }
 
 function send(obj) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(obj));
+  if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(obj)); return true; }
+  return false;
+}
+
+// A link the server does not know: stop trying, say so, and show the way to the lobby.
+function linkNotValid(message) {
+  badLink = true;
+  setStatus("not connected: link not valid");
+  document.body.dataset.state = "bad-link";
+  const p = $("prompt");
+  p.textContent = `${message}. Ask whoever opened the table for your link, or open a new table: `;
+  p.append(Object.assign(el("a", null, "the lobby"), {href: "/"}));
+  $("choices").textContent = "";
+  if (ws) ws.close();
 }
 
 function receive(m) {
   if (m.type === "ping") { send({type: "pong", n: m.n}); return; }
+  if (m.type === "error" && !msg && /link is not valid/.test(m.message)) { linkNotValid(m.message); return; }
   if (m.type === "error") { $("notice").textContent = m.message; document.body.dataset.error = m.message; return; }
   if (m.type === "log") { gotLog(m.lines); return; }
   if (m.type !== "state") return;
@@ -71,6 +89,12 @@ function receive(m) {
   setStatus("connected");
   $("notice").textContent = m.broken || "";
   render();
+  if (pending) {                    // a click made while the server was away, sent now
+    const o = pending;
+    pending = null;
+    if (o.ask === msg.ask && liveDecision()) choose(o.option);
+    else $("notice").textContent = "Your choice made while the server was away no longer applies: the game moved on.";
+  }
 }
 
 // The decision this page may answer now: none during a race's count-in.
@@ -104,8 +128,19 @@ function choose(optionId) {
   if (!d) return;
   // a race's time is measured by the server, from when it sent the race to when this arrives,
   // less this page's round trip (see "Fairness of races" in docs/web.rst)
-  send({type: "choose", ask: msg.ask, option: optionId});
+  typedBad = false;
+  if (!send({type: "choose", ask: msg.ask, option: optionId})) {
+    pending = {ask: msg.ask, option: optionId};
+    $("notice").textContent = `Not connected: your choice (${optionLabel(d, optionId)}) is kept and will be sent when the server is back.`;
+    document.body.dataset.pending = String(msg.ask);
+    return;
+  }
   document.body.dataset.sent = String(msg.ask);
+}
+
+function optionLabel(d, oid) {
+  const o = d && d.options.find((x) => x.id === oid);
+  return o ? o.label : oid;
 }
 
 // -------------------------------------------------------------- drawing
@@ -156,11 +191,13 @@ function drawDecision(v, d) {
     return;
   }
   $("prompt").textContent = d.prompt + (d.timed ? " — quick, it is a race!" : "");
-  const shown = new Set([...document.querySelectorAll("#table .card, #players .card, #players .pick")].map((c) => c.dataset.option));
+  const shown = new Set([...document.querySelectorAll("#table .card, #players .card, #players .pick, #table .line-pick")].map((c) => c.dataset.option));
   d.options.forEach((o, i) => {
     // cards are picked on the table; everything else (lines, places, players, menu entries) here
-    if ((o.kind === "card" || o.kind === "player") && shown.has(o.id)) return;
-    const b = el("button", "choice" + (o.id === d.default ? " default" : ""), `${i < 9 ? i + 1 + ". " : ""}${o.label}`);
+    if ((o.kind === "card" || o.kind === "player" || /^(row|col):/.test(o.id)) && shown.has(o.id)) return;
+    const b = el("button", "choice" + (o.id === d.default ? " default" : ""));
+    keyBadge(b, d, o.id);
+    b.append(o.label);
     b.type = "button"; b.dataset.option = o.id;
     b.addEventListener("click", () => choose(o.id));
     ch.append(b);
@@ -181,7 +218,9 @@ function cardEl(c, legal, d) {
   const o = legal.get(oid);
   let e;
   if (o) {
-    e = el("button", "card legal" + (d && d.default === oid ? " default" : ""), face(c));
+    e = el("button", "card legal" + (d && d.default === oid ? " default" : ""));
+    keyBadge(e, d, oid);
+    e.append(face(c));
     e.type = "button";
     e.addEventListener("click", () => choose(oid));
   } else {
@@ -195,6 +234,12 @@ function cardEl(c, legal, d) {
   return e;
 }
 
+// the digit key that chooses an option (1 to 9), shown on its button
+function keyBadge(e, d, oid) {
+  const i = d ? d.options.findIndex((x) => x.id === oid) : -1;
+  if (i >= 0 && i < 9) e.append(el("kbd", "key", String(i + 1)));
+}
+
 // a card's first text attribute, when it names a colour (a suit), marks its edge
 const META = new Set(["id", "type", "label", "face", "text", "hidden"]);
 function accentOf(c) {
@@ -205,7 +250,67 @@ function accentOf(c) {
   return null;
 }
 
-function zoneEl(z, legal, d) {
+// The lines of a grid that counters name ("blocked: row 2"): line id -> the counters' names.
+function markedLines(z) {
+  const out = new Map();
+  for (const [k, x] of Object.entries(msg.view.counters)) {
+    if (x && typeof x === "object" && !Array.isArray(x) && x.zone === z.zone && (x.line === "row" || x.line === "col"))
+      out.set(`${x.line}:${x.index}`, [...(out.get(`${x.line}:${x.index}`) || []), nice(k)]);
+  }
+  return out;
+}
+
+// A row's or a column's head: its name, what counters say of it, a button when it can be chosen.
+function lineHead(kind, i, slot, marks, legal, d) {
+  const id = `${kind}:${slot}:${i}`, o = legal.get(id);
+  const mark = marks.get(`${kind}:${i}`);
+  const text = `${kind === "row" ? "row" : "column"} ${i + 1}` + (mark ? ` (${mark.join(", ")})` : "");
+  let e;
+  if (o) {
+    e = el("button", "line-pick" + (d.default === id ? " default" : ""));
+    e.type = "button";
+    keyBadge(e, d, id);
+    e.append(text);
+    e.addEventListener("click", () => choose(id));
+  } else {
+    e = el("span", "line-head", text);
+  }
+  e.dataset.option = id;
+  if (mark) { e.classList.add("marked"); e.title = mark.join(", "); }
+  return e;
+}
+
+function gridEl(z, slot, legal, d) {
+  const g = el("div", "grid"), marks = markedLines(z);
+  g.style.gridTemplateColumns = `max-content repeat(${z.cols}, minmax(0, max-content))`;
+  g.append(el("span", "corner"));
+  for (let c = 0; c < z.cols; c++) g.append(lineHead("col", c, slot, marks, legal, d));
+  for (let r = 0; r < z.rows; r++) {
+    g.append(lineHead("row", r, slot, marks, legal, d));
+    for (let c = 0; c < z.cols; c++) {
+      const e = cardEl(z.cells[r * z.cols + c], legal, d);
+      if (marks.has(`row:${r}`) || marks.has(`col:${c}`)) e.classList.add("on-marked");
+      g.append(e);
+    }
+  }
+  return g;
+}
+
+// A big open pile (a supply) as counts per kind ("20× milk"); the top cards when they are all different.
+function pileSummary(z) {
+  const kinds = new Map();
+  for (const c of z.cards) kinds.set(face(c), (kinds.get(face(c)) || 0) + 1);
+  const row = el("div", "cards");
+  if (kinds.size <= 12) {
+    for (const [f, n] of kinds) row.append(el("span", "card count", `${n}× ${f}`));
+  } else {
+    for (const c of z.cards.slice(-6)) row.append(cardEl(c, new Map(), null));
+  }
+  row.append(el("span", "hidden-count", `${z.cards.length} in all`));
+  return row;
+}
+
+function zoneEl(z, legal, d, slot) {
   const box = el("div", "zone");
   box.dataset.zone = z.zone;
   const name = el("div", "zone-name", nice(z.zone));
@@ -221,10 +326,7 @@ function zoneEl(z, legal, d) {
     return box;
   }
   if (z.shape === "grid") {
-    const g = el("div", "grid");
-    g.style.gridTemplateColumns = `repeat(${z.cols}, minmax(0, max-content))`;
-    for (const c of z.cells) g.append(cardEl(c, legal, d));
-    box.append(g);
+    box.append(gridEl(z, slot, legal, d));
   } else if (z.shape === "lines") {
     for (const line of z.lines) {
       const l = el("div", "line");
@@ -232,23 +334,44 @@ function zoneEl(z, legal, d) {
       box.append(l);
     }
   } else {
-    const row = el("div", "cards");
-    // a big open pile (a supply) shows its top cards and a count
+    // a big open pile (a supply) shows how many of each kind
     const many = z.cards.length > 24 && ![...legal.keys()].some((k) => z.cards.some((c) => `c${c.id}` === k));
-    for (const c of many ? z.cards.slice(-6) : z.cards) row.append(cardEl(c, legal, d));
-    if (many) row.append(el("span", "hidden-count", `${z.cards.length} in all`));
+    if (many) { box.append(pileSummary(z)); return box; }
+    const row = el("div", "cards");
+    for (const c of z.cards) row.append(cardEl(c, legal, d));
     box.append(row);
   }
   return box;
 }
 
+// Where each card lies now (card id -> zone index), and where a counter's card lay when the
+// counter took it: a counter whose card has moved on since ("lead" after the trick) is old news.
+const counterHome = new Map();
+function whereCards(v) {
+  const at = new Map();
+  v.zones.forEach((z, slot) => {
+    for (const c of [...(z.cards || []), ...(z.cells || []), ...(z.lines || []).flat()]) if (c && "id" in c) at.set(c.id, slot);
+  });
+  return at;
+}
+function fresh(key, x, at) {
+  if (!x || typeof x !== "object" || !("id" in x) || x.hidden) return true;
+  const old = counterHome.get(key);
+  if (!old || old.id !== x.id) { counterHome.set(key, {id: x.id, slot: at.get(x.id)}); return true; }
+  return old.slot === at.get(x.id);
+}
+
 function drawZones(v, legal, d) {
+  const at = whereCards(v);
   const table = $("table");
   table.textContent = "";
   table.append(el("h2", null, "The table"));
-  for (const z of v.zones) if (z.owner === null && (z.visibility !== "hidden" || z.count)) table.append(zoneEl(z, legal, d));
+  v.zones.forEach((z, slot) => {
+    if (z.owner === null && (z.visibility !== "hidden" || z.count)) table.append(zoneEl(z, legal, d, slot));
+  });
   const shared = Object.entries(v.counters).filter(([, x]) => !Array.isArray(x) && !(x && typeof x === "object" && !("player" in x) && !("id" in x) && !("label" in x) && !x.hidden));
-  if (shared.length) table.append(el("p", "counters", shared.map(([k, x]) => `${nice(k)}: ${valueText(x)}`).join(" · ")));
+  const sharedNow = shared.filter(([k, x]) => fresh(k, x, at));
+  if (sharedNow.length) table.append(el("p", "counters", sharedNow.map(([k, x]) => `${nice(k)}: ${valueText(x)}`).join(" · ")));
   const players = $("players");
   players.textContent = "";
   for (let p = 0; p < v.players; p++) {
@@ -258,14 +381,19 @@ function drawZones(v, legal, d) {
     box.append(el("h3", null, (p === msg.seat ? "You (player " + (p + 1) + ")" : playerName(p)) + total));
     const pick = legal.get(`p${p + 1}`);         // a choice of player: made on the player's area
     if (pick) {
-      const b = el("button", "pick" + (d.default === pick.id ? " default" : ""), `Choose ${pick.label}`);
+      const b = el("button", "pick" + (d.default === pick.id ? " default" : ""));
+      keyBadge(b, d, pick.id);
+      b.append(`Choose ${pick.label}`);
       b.type = "button"; b.dataset.option = pick.id;
       b.addEventListener("click", () => choose(pick.id));
       box.append(b);
     }
-    for (const z of v.zones) if (z.owner === p && (z.count || z.cards || z.lines)) box.append(zoneEl(z, legal, d));
+    v.zones.forEach((z, slot) => {
+      if (z.owner === p && (z.count || z.cards || z.lines)) box.append(zoneEl(z, legal, d, slot));
+    });
     const mine = Object.entries(v.counters).filter(([, x]) => Array.isArray(x) && x.length === v.players);
-    if (mine.length) box.append(el("p", "counters", mine.map(([k, x]) => `${nice(k)}: ${valueText(x[p])}`).join(" · ")));
+    const mineNow = mine.filter(([k, x]) => fresh(`${k}/${p}`, x[p], at) && x[p] !== null);
+    if (mineNow.length) box.append(el("p", "counters", mineNow.map(([k, x]) => `${nice(k)}: ${valueText(x[p])}`).join(" · ")));
     players.append(box);
   }
 }
@@ -278,10 +406,13 @@ function scoreTable(title, rows, winners) {
   head.append(el("th", null, ""));
   rows.forEach((_, p) => head.append(el("th", winners && winners.includes(p) ? "winner" : null, playerName(p, true))));
   t.append(head);
-  const items = msg.score_items.map(([name]) => name).filter((k) => rows[0] && k in rows[0]);
-  for (const k of [...items, "total"]) {
-    const tr = el("tr", k === "total" ? "total" : null);
-    tr.append(el("td", null, nice(k)));
+  const has = (k) => rows[0] && k in rows[0];
+  const items = msg.score_items.filter(([k, counted]) => counted && has(k)).map(([k]) => k);
+  const notes = msg.score_items.filter(([k, counted]) => !counted && has(k)).map(([k]) => k);
+  for (const k of [...items, "total", ...notes]) {
+    const note = notes.includes(k);
+    const tr = el("tr", k === "total" ? "total" : note ? "note" : null);
+    tr.append(el("td", null, note ? `${nice(k)} (not in the total)` : nice(k)));
     rows.forEach((r) => tr.append(el("td", null, valueText(r[k]))));
     t.append(tr);
   }
@@ -370,12 +501,21 @@ document.addEventListener("keydown", (e) => {
     return;
   }
   if (!d) return;
+  const n = Math.min(9, d.options.length);
   if (e.key === "Enter" && e.target.tagName !== "BUTTON" && d.default) {
+    e.preventDefault();
+    if (typedBad) {           // the number typed was not an option: Enter does not play another one
+      typedBad = false;
+      $("notice").textContent = `Nothing played. Press a number from 1 to ${n}, or Enter again for ${optionLabel(d, d.default)}.`;
+      return;
+    }
     choose(d.default);
+  } else if (/^[0-9]$/.test(e.key)) {
     e.preventDefault();
-  } else if (/^[1-9]$/.test(e.key) && Number(e.key) <= d.options.length) {
-    choose(d.options[Number(e.key) - 1].id);
-    e.preventDefault();
+    if (e.key !== "0" && Number(e.key) <= d.options.length) { choose(d.options[Number(e.key) - 1].id); return; }
+    typedBad = true;
+    $("notice").textContent = `There is no option ${e.key}: press a number from 1 to ${n}` +
+      (d.options.length > 9 ? " or click an option." : ".");
   }
 });
 
