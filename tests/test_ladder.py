@@ -142,3 +142,13 @@ def test_bad_arguments_of_the_function(meow):
         ladder(meow, 4, ["greedy"], 4)
     with pytest.raises(ValueError, match="at least 1"):
         ladder(meow, 4, ["greedy", "random"], 0)
+
+
+def test_the_balance_lab_gives_the_ladder_gap_of_its_skill_games(meow):
+    from catrules.lab.balance import balance
+    res = balance(meow, 4, 8, seed=1, skill_games=40).to_dict()["results"][0]["skill"]
+    gap = res["rating_gap"]
+    assert gap["elo_low"] <= gap["elo"] <= gap["elo_high"] and "bootstrap" in gap["method"]
+    assert gap["elo"] == pytest.approx(gap["rating"] * ELO, abs=1e-4)
+    assert f"greedy rates {gap['elo']:+.0f} Elo above random" in res["verdict"]["text"]
+    assert (gap["elo"] > 0) == (res["rate"] > res["fair_share"])    # more wins than its share: rated above
