@@ -14,11 +14,11 @@ import sys
 from typing import Optional
 
 from ..errors import CatrulesError, GameFileError, RulesError
-from . import balance, check, fmt, graph, lsp, new, play, replay, rules, serve, simulate
+from . import balance, check, fmt, graph, ladder, lsp, new, play, replay, rules, serve, simulate
 from .common import FORMATTER, Failure, Parser, UsageError, err, print_diagnostics
 
 #: The commands, in the order ``catrules --help`` lists them.
-COMMANDS = (play, simulate, balance, check, fmt, new, graph, rules, replay, lsp, serve)
+COMMANDS = (play, simulate, balance, ladder, check, fmt, new, graph, rules, replay, lsp, serve)
 
 _DESCRIPTION = "Card games written as rules files: play them, simulate them, check them."
 
@@ -28,6 +28,7 @@ examples:
   catrules play games/mygame.cat --seats random,greedy,bot:fast
   catrules simulate games/mygame.cat --players 4 --games 1000 --seed 1
   catrules balance games/mygame.cat --players 4 --games 10000 --jobs auto
+  catrules ladder games/mygame.cat --bots random,greedy,ismcts:200 --games 60
   catrules check games/mygame.cat
   catrules new "My Game"                              a small game to start from
   catrules graph games/mygame.cat --format mermaid -o mygame.mmd

@@ -21,7 +21,8 @@ the same wins) and records for each game more than who won:
 
 Then ``skill_games`` more games (seeds ``seed * 1_000_003 + 500_000 + j``) put one greedy bot
 against random bots, its seat turning round the table, to see how often the stronger
-bot wins.  With ``compare`` every game is played again, same seeds, with that option on.
+bot wins, and by how much it outrates them on the skill ladder (:mod:`catrules.lab.ladder`:
+the Bradley–Terry rating gap from the games' final rankings, with its bootstrap interval).  With ``compare`` every game is played again, same seeds, with that option on.
 
 Every game is one item of :func:`catrules.lab.parallel.map_in_order` (all in one pool), merged in
 order into a :class:`Tally` per condition; :meth:`Tally.figures` gives the figures (with the
@@ -44,6 +45,7 @@ from ..play.match import Match
 from .simulate import SimulationError, _seat_specs, decision_budget, decision_limit, game_seed
 from .tally import FRACTIONS, STRONG, TWO_THIRDS, WEAK, Tally  # noqa: F401 - FRACTIONS, TWO_THIRDS: names of here too
 from .choices import dominant_verdicts
+from .ladder import places
 from .turns import TurnMap, Watch
 
 #: Skill games played by default (one greedy bot against random ones, its seat turning).
@@ -196,17 +198,20 @@ class PlayBalance:
                 watch.choice_counts())
 
     def _skill(self, game, c: Condition, j: int) -> tuple:
-        """``(the strong bot's seat, winners)``; winners None for a game stopped by the budget."""
+        """``(the strong bot's seat, winners, places)``; winners and places None for a game stopped by
+        the budget (places: :func:`catrules.lab.ladder.places`, for the rating gap)."""
         strong = j % c.players
         st = game.new_state(c.players, seed=game_seed(self.seed, SKILL_SEED_OFFSET + j), options=c.options)
         seats = [make_seat(STRONG if p == strong else WEAK) for p in range(c.players)]
         try:
             Match(game, st, seats).run(decision_budget(st, self.budget))
         except OverBudget:
-            return strong, None
+            return strong, None, None
         if not st.finished:
             raise CatrulesError("the game stopped before its end")
-        return strong, tuple(st.winners(st.scores()))
+        rows = st.scores()
+        won = tuple(st.winners(rows))
+        return strong, won, places(st, rows, won)
 
 
 # ================================================================== the run

@@ -315,6 +315,15 @@ def _pc(x) -> str:
     return f"{x * 100:.1f}%"
 
 
+def _gap(sk: dict) -> str:
+    """The skill ladder's rating gap of the skill games, a paragraph (none in an older JSON)."""
+    g = sk.get("rating_gap")
+    if not g:
+        return ""
+    return (f"<p>on the skill ladder {_e(sk['strong'])} rates {g['elo']:+.0f} Elo above {_e(sk['weak'])} "
+            f"(95% interval {g['elo_low']:+.0f} to {g['elo_high']:+.0f}; {_e(g['method'])})</p>")
+
+
 def _ci(row: dict, pct: bool = True) -> str:
     f = _pc if pct else (lambda v: f"{v:.3g}")
     return f"{f(row['low'])} – {f(row['high'])}"
@@ -372,7 +381,8 @@ def _tables(name: str, data: dict) -> str:
             rows = [[f"at seat {s['seat']}", s["games"], s["wins"]] for s in sk["by_seat"]]
             out.append(cap + f"<p>{sk['wins']} wins in {sk['finished']} games: {_pc(sk['rate'])} ({_ci(sk)}); "
                        f"fair share {_pc(sk['fair_share'])}; skill index {sk['skill_index']:.2f}; exact binomial "
-                       f"p = {sk['test']['p_value']:.3g}</p>" + _table(["the strong bot", "games", "wins"], rows))
+                       f"p = {sk['test']['p_value']:.3g}</p>" + _gap(sk) +
+                       _table(["the strong bot", "games", "wins"], rows))
     if name == "choices" and data.get("choices"):
         out.append("<pre>" + _e(choices_text(data["choices"][0], 12)) + "</pre>")
     if name == "sweep" and data.get("sweep"):

@@ -14,6 +14,7 @@ from typing import Optional
 
 from . import stats as bs
 from .choices import ChoiceTally
+from .ladder import BOOTSTRAP, pairs, rating_gap
 
 #: Fractions of a game's decisions at which the leader is looked at; 2/3 is the one of the verdict.
 FRACTIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 2 / 3, 0.7, 0.8, 0.9)
@@ -46,6 +47,7 @@ class Tally:
         self.at = [[0, 0] for _ in FRACTIONS]       # games with a single leader, of which won
         self.skill = {"games": 0, "unfinished": 0, "wins": 0, "winners": 0,
                       "seats": [[0, 0] for _ in range(n)]}
+        self.skill_pairs: list = []                 # per skill game, its pairwise results (ladder.pairs)
 
     def add_main(self, rec: tuple) -> None:
         decisions, choices, totals, items, won, first, changes, codes = rec[:8]
@@ -98,12 +100,15 @@ class Tally:
                 self.at[k][1] += c
 
     def add_skill(self, rec: tuple) -> None:
-        strong, won = rec
+        strong, won = rec[:2]
         s = self.skill
         s["games"] += 1
         if won is None:
             s["unfinished"] += 1
             return
+        if len(rec) > 2:        # the pairwise results of the ladder: bot 1 the strong one, bot 0 a weak one
+            seats = tuple(int(p == strong) for p in range(self.players))
+            self.skill_pairs.append(pairs(seats, rec[2]))
         s["winners"] += len(won)
         s["wins"] += strong in won
         s["seats"][strong][0] += 1
@@ -243,13 +248,20 @@ class Tally:
         rate = s["wins"] / done
         lo, hi = bs.wilson(s["wins"], done)
         level, text = bs.skill_verdict(STRONG, WEAK, rate, lo, hi, fair, done)
+        gap = None
+        if self.skill_pairs:
+            gap = rating_gap(self.skill_pairs, 2, strong=1, weak=0)
+            gap["method"] = (f"Bradley-Terry on pairwise results of final rankings; 95% interval from "
+                             f"{BOOTSTRAP} bootstrap resamples of the skill games")
+            text += (f"; on the skill ladder {STRONG} rates {gap['elo']:+.0f} Elo above {WEAK} "
+                     f"[{gap['elo_low']:+.0f}, {gap['elo_high']:+.0f}]")
         return {"games": s["games"], "finished": done, "unfinished": s["unfinished"], "strong": STRONG,
                 "weak": WEAK, "wins": s["wins"], "rate": r(rate), "low": r(lo), "high": r(hi),
                 "fair_share": r(fair), "skill_index": r((rate - fair) / (1 - fair) if fair < 1 else 0.0),
                 "test": {"name": "exact binomial test against the fair share",
                          "p_value": r(bs.binom_test(s["wins"], done, fair))},
                 "by_seat": [{"seat": p + 1, "games": g, "wins": w} for p, (g, w) in enumerate(s["seats"])],
-                "verdict": {"level": level, "text": text}}
+                "verdict": {"level": level, "text": text}, "rating_gap": gap}
 
     def measures(self) -> list:
         """The figures that ``--compare`` compares: ``(key, label, kind, numbers)``; ``kind`` is
