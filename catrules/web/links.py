@@ -47,6 +47,17 @@ SHOWN_KEPT = 8
 SEATS_KEPT = 20000
 
 
+async def _within(coro, seconds: float):
+    """``await coro``, or :class:`asyncio.TimeoutError` after ``seconds``: a deadline on the
+    running task (``asyncio.timeout``, Python 3.11+) where there is one, as no task is made for
+    each message then; else ``asyncio.wait_for``."""
+    timeout = getattr(asyncio, "timeout", None)
+    if timeout is None:             # pragma: no cover - Python 3.10
+        return await asyncio.wait_for(coro, seconds)
+    async with timeout(seconds):
+        return await coro
+
+
 class Bucket:
     """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
 
@@ -241,7 +252,7 @@ class Conn:
             # noted as it is handed to the socket: its answer may be read before this task runs again
             self.clock.written(tag, time.monotonic())
             try:
-                await asyncio.wait_for(self.ws.send_text(text), self.limits.send_timeout)
+                await _within(self.ws.send_text(text), self.limits.send_timeout)
             except asyncio.TimeoutError:
                 self.drop(f"a message waited over {self.limits.send_timeout:g} s for your page to read it")
                 return
