@@ -14,6 +14,8 @@ Reported, over the measured window (after ramp-up):
   (the bots' turns in between included);
 * the server's **processor time per choice** (the person's choices and the bots' decisions,
   counted from the decision numbers the states carry) and in all, from ``/proc``;
+* the machine's **load average** at the start and end of the window: on a shared machine the
+  other programs' load slows the server as much as its own work does;
 * the server's **memory**: resident size at start, after ramp-up and at the end, per table held,
   and its growth per finished game in the second half of the window (the store lets finished
   tables go from memory, so this should be about zero).
@@ -183,6 +185,7 @@ async def measure(a, port: int, server: psutil.Process) -> dict:
     await asyncio.sleep(a.ramp + 2)
     rss["ramped"] = server.memory_info().rss
     fig.measuring, cpu0, t0 = True, cpu_seconds(server), time.perf_counter()
+    load = [os.getloadavg()[0]]     # the machine's load (other programs slow the server too)
     half, samples = a.seconds / 2, []
     while time.perf_counter() - t0 < a.seconds:
         await asyncio.sleep(1)
@@ -194,11 +197,12 @@ async def measure(a, port: int, server: psutil.Process) -> dict:
     cpu, wall = cpu_seconds(server) - cpu0, time.perf_counter() - t0
     fig.measuring = False
     rss["end"] = server.memory_info().rss
+    load.append(os.getloadavg()[0])
     stop.set()
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return {"fig": fig, "cpu": cpu, "wall": wall, "rss": rss, "growth": growth(samples)}
+    return {"fig": fig, "cpu": cpu, "wall": wall, "rss": rss, "growth": growth(samples), "load": load}
 
 
 def growth(samples: list) -> float:
@@ -237,6 +241,8 @@ def report(a, r: dict) -> None:
     print(f"  server memory: {rss['start'] * mb:.0f} MB at start, {rss['ramped'] * mb:.0f} MB after ramp-up, "
           f"{rss['end'] * mb:.0f} MB at the end ({(rss['ramped'] - rss['start']) / max(1, a.tables) / 1024:.0f} kB "
           f"per table held); growth per finished game in the second half: {r['growth'] / 1024:.1f} kB")
+    print(f"  machine load average (1 min): {r['load'][0]:.1f} at the start of the window, {r['load'][1]:.1f} "
+          f"at its end, on {os.cpu_count()} cores (the server and these clients included)")
     for e in fig.errors[:5]:
         print("  error:", e)
 

@@ -324,3 +324,65 @@ def test_a_damaged_database_file_is_refused_at_startup_with_a_hint(tmp_path, dam
 def test_expire_days_is_checked_on_the_command_line(tmp_path):
     run = serve(tmp_path, "--expire-days", "-1")
     assert run.returncode == 2 and "--expire-days -1.0 is not a number of days" in run.stderr
+
+
+class Counting:
+    """A connection that counts its transactions and fails the update of table ``bad``."""
+
+    def __init__(self, db, bad=None):
+        self.db, self.bad, self.begun = db, bad, 0
+
+    def execute(self, sql, *args):
+        if sql.startswith("begin"):
+            self.begun += 1
+        if self.bad is not None and sql.startswith("update tables") and args and args[0][-1] == self.bad:
+            raise sqlite3.IntegrityError("constraint failed")
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.db, name)
+
+
+def saved_together(store: Store, ids: list) -> dict:
+    """Each of ``ids`` saved from a thread of its own while the store is busy writing, so that
+    they wait and are written as one group; what each save gave (``None``: stored)."""
+    got: dict = {}
+
+    def save(tid):
+        try:
+            store.save(tid, {"x": tid}, [(0, 1, {"t": tid}), (1, 1, {"t": tid})], False)
+            got[tid] = None
+        except StoreError as exc:
+            got[tid] = exc
+    with store._lock:                   # another change being written
+        threads = [threading.Thread(target=save, args=(t,)) for t in ids]
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 30
+        while len(store._pending) < len(ids) and time.monotonic() < deadline:
+            time.sleep(0.01)
+    for t in threads:
+        t.join(30)
+    return got
+
+
+@pytest.mark.parametrize("bad", [None, "b"])
+def test_changes_that_wait_are_committed_together_and_a_faulty_one_fails_alone(tmp_path, bad):
+    store = Store(tmp_path / DB)
+    ids = ["a", "b", "c"]
+    for tid in ids:
+        store.add_table({"id": tid, "created": 1.0, "game_path": "g", "game_text": "", "players": 2,
+                         "options": [], "seed": 1, "seats": ["human", "human"]}, {})
+    store._db = Counting(store._db, bad)
+    got = saved_together(store, ids)
+    assert set(got) == set(ids)
+    for tid in ids:
+        if tid == bad:
+            assert isinstance(got[tid], StoreError) and "could not save" in str(got[tid])
+            assert store.table(tid)["snapshot"] is None and store.events(tid, 0) == []
+        else:
+            assert got[tid] is None
+            assert store.table(tid)["snapshot"] == {"x": tid} and store.events(tid, 1) == [(1, {"t": tid})]
+    # one transaction for the three; with a faulty one, then one each
+    assert store._db.begun == (1 if bad is None else 4)
+    store.close()

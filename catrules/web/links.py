@@ -47,6 +47,17 @@ SHOWN_KEPT = 8
 SEATS_KEPT = 20000
 
 
+async def _within(coro, seconds: float):
+    """``await coro``, or :class:`asyncio.TimeoutError` after ``seconds``: a deadline on the
+    running task (``asyncio.timeout``, Python 3.11+) where there is one, as no task is made for
+    each message then; else ``asyncio.wait_for``."""
+    timeout = getattr(asyncio, "timeout", None)
+    if timeout is None:             # pragma: no cover - Python 3.10
+        return await asyncio.wait_for(coro, seconds)
+    async with timeout(seconds):
+        return await coro
+
+
 class Bucket:
     """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
 
@@ -176,17 +187,38 @@ class Conn:
         except asyncio.TimeoutError:
             self.drop(f"an answer waited over {self.limits.send_timeout:g} s for your page to read it")
 
-    async def push(self) -> None:
-        """Queue this seat's next state message (built in a worker thread: the table's lock may
-        be held there by bots thinking, and the event loop must go on serving other tables)."""
+    async def push(self, built: Optional[dict] = None) -> None:
+        """Queue this seat's next state message.  It is built at once when the table's lock is
+        free, else in a worker thread (bots may be thinking there with it held, and the event
+        loop must go on serving other tables).  ``built``: messages built for the other pages of
+        one change, by (seat, last event sent): a page of the same seat that was sent as much is
+        sent the same text, serialized once."""
         async with self.build_lock:
             if self.dropped is None:
-                self.post(*await to_thread.run_sync(self._build))
+                key = (self.seat, self.last)
+                got = built.get(key) if built is not None else None
+                if got is None:
+                    got = self._build_now() or await to_thread.run_sync(self._build)
+                    if built is not None:
+                        built[key] = got
+                text, tag, self.last = got
+                self.post(text, tag)
+
+    def _build_now(self) -> Optional[tuple]:
+        """The message built here and now if the table's lock is free (no hop to a thread), else ``None``."""
+        lock = self.table.lock
+        if not lock.acquire(blocking=False):
+            return None
+        try:
+            return self._build()
+        finally:
+            lock.release()
 
     def _build(self) -> tuple:
-        msg, self.last = self.table.message(self.seat, self.last)
+        """``(text, tag, last event number)`` of this seat's next message."""
+        msg, last = self.table.message(self.seat, self.last)
         tag = ("ask", msg["ask"]) if msg.get("type") == "state" else None
-        return json.dumps(msg, separators=(",", ":")), tag
+        return json.dumps(msg, separators=(",", ":")), tag, last
 
     def start_clock(self) -> None:
         """Ping this page (it asked for pings in its hello): a few now, then every few seconds."""
@@ -220,7 +252,7 @@ class Conn:
             # noted as it is handed to the socket: its answer may be read before this task runs again
             self.clock.written(tag, time.monotonic())
             try:
-                await asyncio.wait_for(self.ws.send_text(text), self.limits.send_timeout)
+                await _within(self.ws.send_text(text), self.limits.send_timeout)
             except asyncio.TimeoutError:
                 self.drop(f"a message waited over {self.limits.send_timeout:g} s for your page to read it")
                 return
@@ -294,12 +326,13 @@ class Hub:
 
     async def broadcast(self, table) -> None:
         """Queue the table's change for each of its pages (waiting for none of them to read it)."""
+        built: dict = {}
         for c in list(self.conns.get(table.id, ())):
             if c.dropped is not None:
                 self.remove(c)
                 continue
             try:
-                await c.push()
+                await c.push(built)
             except Exception:
                 log.exception("a message for a page could not be built")
                 c.drop("the server could not build your page's message; reconnect", code=1011)

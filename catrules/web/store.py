@@ -7,7 +7,13 @@ stops and starts again on the same file loses nothing.  Tokens are kept only as 
 Events are kept as each seat saw them (filtered when they happened), for the page's list
 of recent events and the seat's log.
 
-Every write is one transaction, rolled back whole when anything in it fails; a database
+Every write is one transaction, rolled back whole when anything in it fails.  Tables'
+changes (:meth:`Store.save`) that come while another is being written wait and are then
+written together, in one transaction (group commit): each caller returns only once its own
+change is committed, so nothing is acknowledged before it is stored, and a group that fails
+for another reason than a busy database is written again one change at a time, so that only
+the change at fault fails.  SQLite's journal is a write-ahead log flushed to the disk at each
+commit (``synchronous=full``): a power cut loses no committed change.  A database
 another program holds is waited for (``busy_timeout``) and tried again a few times, then
 the write fails with a :class:`StoreError` in words (the caller tells the page, which was
 told nothing yet).  The data directory is locked for the store's life (an OS lock on a file
@@ -59,6 +65,9 @@ _BUSY, _LOCKED, _CORRUPT, _CANTOPEN, _NOTADB = 5, 6, 11, 14, 26
 
 class StoreError(Exception):
     """The store could not do what was asked: the message says what and why, the hint what to do."""
+
+    #: Whether it failed because another program held the database (trying again may work).
+    busy = False
 
     def __init__(self, message: str, hint: str = ""):
         super().__init__(message)
@@ -134,6 +143,8 @@ class Store:
         self.busy_timeout = BUSY_TIMEOUT if busy_timeout is None else busy_timeout
         self.tries = TRIES if tries is None else max(1, tries)
         self._lock = threading.Lock()
+        self._pending: list = []                # changes waiting for the next group commit
+        self._pending_lock = threading.Lock()
         self._dir_lock: Optional[DataLock] = None
         if self.path != ":memory:":
             p = Path(self.path)
@@ -154,7 +165,9 @@ class Store:
             db = sqlite3.connect(self.path, timeout=self.busy_timeout, check_same_thread=False,
                                  isolation_level=None)
             db.execute("pragma journal_mode=wal")
-            db.execute("pragma synchronous=normal")
+            # every commit is on the disk before it returns (a power cut loses no change a page
+            # was told of); group commit makes that one flush for all the changes that waited
+            db.execute("pragma synchronous=full")
             problems = [r[0] for r in db.execute("pragma quick_check").fetchall()]
             if problems != ["ok"]:
                 raise sqlite3.DatabaseError(f"database disk image is malformed ({problems[0]})")
@@ -201,9 +214,48 @@ class Store:
 
     def _write(self, what: str, work) -> None:
         """``work(db)`` in one transaction, tried again while the database is busy."""
+        with self._lock:
+            self._attempt(what, work)
+
+    def _grouped(self, what: str, work) -> None:
+        """``work(db)`` in a transaction shared with the changes that came meanwhile (group
+        commit); returns once it is committed, or raises :class:`StoreError` (nothing stored)."""
+        job = [work, False, None]               # work, done, its error
+        with self._pending_lock:
+            self._pending.append(job)
+        with self._lock:
+            if not job[1]:                      # not written by the group of an earlier caller
+                with self._pending_lock:
+                    group, self._pending = self._pending, []
+                self._commit_group(what, group)
+        if job[2] is not None:
+            raise job[2]
+
+    def _commit_group(self, what: str, group: list) -> None:
+        """The ``group``'s works in one transaction; if that fails but not for a busy database,
+        each one alone (only the one at fault fails).  Marks each done, with its error."""
+        try:
+            self._attempt(what, lambda db: [job[0](db) for job in group])
+            failed = None
+        except StoreError as exc:
+            failed = exc
+        for job in group:
+            if failed is not None and len(group) > 1 and not failed.busy:
+                try:
+                    self._attempt(what, job[0])
+                except StoreError as exc:
+                    job[2] = exc
+            elif failed is not None:            # each caller raises an exception of its own
+                job[2] = type(failed)(str(failed), failed.hint)
+                job[2].busy = failed.busy
+            job[1] = True
+
+    def _attempt(self, what: str, work) -> None:
+        """``work(db)`` in one transaction (the caller holds the lock), tried again while the
+        database is busy."""
         for attempt in range(1, self.tries + 1):
             try:
-                with self._lock, self._transaction() as db:
+                with self._transaction() as db:
                     work(db)
                 return
             except sqlite3.Error as exc:
@@ -226,8 +278,10 @@ class Store:
 
     def _failure(self, what: str, exc: sqlite3.Error) -> StoreError:
         if _busy(exc):
-            return StoreError(f"{what}: its store is busy (another program holds {Path(self.path).name}); "
+            busy = StoreError(f"{what}: its store is busy (another program holds {Path(self.path).name}); "
                               f"nothing was changed: try again")
+            busy.busy = True
+            return busy
         if _code(exc) in (_CORRUPT, _NOTADB):
             return StoreDamaged(f"{what}: its store is damaged ({exc})", DAMAGED_HINT)
         return StoreError(f"{what} ({exc}); nothing was changed: try again")
@@ -285,7 +339,9 @@ class Store:
         """One change of a table, at once: its new snapshot and the events it produced
         (``(viewer, n, event)`` triples); all of it is stored, or (:class:`StoreError`) none."""
         data = json.dumps(snapshot, separators=(",", ":"))
-        rows = [(table_id, SPECTATOR if v is None else v, n, json.dumps(ev, separators=(",", ":")))
+        texts: dict = {}        # an event each viewer saw whole is one object: written out once
+        rows = [(table_id, SPECTATOR if v is None else v, n, texts.get(id(ev)) or
+                 texts.setdefault(id(ev), json.dumps(ev, separators=(",", ":"))))
                 for v, n, ev in events]
 
         def work(db):
@@ -293,7 +349,7 @@ class Store:
                        (data, int(finished), time.time(), table_id))
             if rows:
                 db.executemany("insert into events (table_id, viewer, n, data) values (?,?,?,?)", rows)
-        self._write("this table's change", work)
+        self._grouped("this table's change", work)
 
     def events(self, table_id: str, viewer: Optional[int], last: Optional[int] = None) -> list:
         """``(n, event)`` pairs a viewer saw, oldest first (only the ``last`` ones if given)."""
