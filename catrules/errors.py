@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
-from typing import Iterable
+from typing import Iterable, Optional
 
 import dataclasses
 
@@ -219,6 +219,12 @@ def _pos(node_or_pos) -> tuple[int, int]:
 class OverBudget(Exception):
     """A game asked for more decisions than its budget (see :func:`catrules.lab.simulate.decision_budget`)."""
 
-    def __init__(self, limit: int):
-        super().__init__(f"the game asked for more than {limit:,} decisions without ending")
+    def __init__(self, limit: int, no_way_out: Optional[int] = None):
+        if no_way_out is None:
+            said = f"the game asked for more than {limit:,} decisions without ending"
+        else:
+            said = (f"the game entered the loop of line {no_way_out}, which has no way out "
+                    "(`catrules check` warns of it): played by bots alone it could never end")
+        super().__init__(said)
         self.limit = limit
+        self.no_way_out = no_way_out

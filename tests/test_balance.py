@@ -94,6 +94,7 @@ class FakeState:
 
     def __init__(self, n):
         self.n, self.decisions, self.scored = n, 0, 0
+        self.no_way_out = None          # never in a loop with no way out
 
     def scores(self):
         return [{"total": 0}, {"total": 0}]

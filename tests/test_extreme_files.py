@@ -133,12 +133,17 @@ def test_a_game_capped_by_a_counter_ends_and_is_scored():
 
 # ------------------------------------------------------------ the decision budget
 
+def unproved():
+    """endless() with a loop the checker cannot prove endless: only the budget stops it."""
+    return endless().replace("repeat while true:", "repeat until pot < 0:")
+
+
 def test_simulate_counts_games_past_the_budget_as_unfinished():
-    game = api.load_source(endless(), "x.cat")
+    game = api.load_source(unproved(), "x.cat")
     res = simulate(game, players=2, games=3, seed=1, max_decisions=40)
     assert res.unfinished == 3 and res.max_decisions == 40
     assert all(s.wins == 0 and s.score_min is None for s in res.seats)
-    assert "unfinished: 3 games passed 40 decisions and were stopped" in res.format_table()
+    assert "unfinished: 3 games stopped past 40 decisions" in res.format_table()
     d = res.to_dict()
     assert d["unfinished_games"] == 3 and d["max_decisions"] == 40
 
@@ -159,7 +164,7 @@ def test_the_budget_must_be_a_whole_number_of_at_least_one():
 
 def test_cli_simulate_and_play_with_bots_use_the_budget(capsys, tmp_path):
     path = tmp_path / "endless.cat"
-    path.write_text(endless(), encoding="utf-8")
+    path.write_text(unproved(), encoding="utf-8")
     assert main(["simulate", str(path), "--games", "2", "--players", "2", "--max-decisions", "30", "--json"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["unfinished_games"] == 2
@@ -169,6 +174,16 @@ def test_cli_simulate_and_play_with_bots_use_the_budget(capsys, tmp_path):
     assert "Traceback" not in out + err
     assert main(["simulate", str(path), "--max-decisions", "0"]) == 2
     assert "--max-decisions must be 1 or more" in capsys.readouterr().err
+
+
+def test_a_loop_proved_endless_stops_bots_alone_before_the_budget(capsys, tmp_path):
+    path = tmp_path / "endless.cat"
+    path.write_text(endless(), encoding="utf-8")
+    res = simulate(api.load_source(endless(), "x.cat"), players=2, games=2, seed=1, max_decisions=40)
+    assert res.unfinished == 2 and res.decisions_mean == 0
+    code = main(["play", str(path), "--seats", "random,random", "--seed", "1", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 1 and "entered the loop of line 18, which has no way out" in err and "stopped at once" in err
 
 
 # ------------------------------------------------------------ other extreme files

@@ -44,3 +44,4 @@ class Checked:
     types: dict = dataclasses.field(default_factory=dict)   # id(expression node) -> types.Type
     counter_types: dict = dataclasses.field(default_factory=dict)   # counter name -> types.Type (what it may hold)
     local_types: dict = dataclasses.field(default_factory=dict)     # (unit, variable name) -> types.Type
+    no_way_out: set = dataclasses.field(default_factory=set)        # ids of loops nothing can leave

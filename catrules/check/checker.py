@@ -98,6 +98,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         self.counters_set_none: set = set()   # counters some statement sets to what may be none
         self.declared: dict = {}              # counter -> the type it declares (`counter x: player = 0`)
         self.flow_out: dict = {}              # id of an `if` or a menu -> what every way through it shows
+        self.no_way_out: set = set()          # ids of the loops that nothing can leave
 
     # ------------------------------------------------------------------ top
     def run(self) -> Checked:
@@ -127,7 +128,8 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         rep.raise_if_errors()
         return Checked(g, self.zones, self.attributes, self.symbols, self.counters, self.options, self.defines,
                        self.actions, self.phases, self.names, rep.warnings, self.card_types,
-                       self.components, self.types, dict(self.counter_types), dict(self.local_types))
+                       self.components, self.types, dict(self.counter_types), dict(self.local_types),
+                       set(self.no_way_out))
 
     def check_typed(self) -> None:
         """Check the bodies, after quiet passes that learn the types of locals, counters,

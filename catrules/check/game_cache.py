@@ -98,9 +98,10 @@ def load(data: bytes, path: str):
             return None
         with os.fdopen(fd, "rb") as f:
             fd = None
-            checked, names, types = pickle.load(f)
+            checked, names, types, endless = pickle.load(f)
         checked.names = {id(n): v for n, v in names}
         checked.types = {id(n): v for n, v in types}
+        checked.no_way_out = {id(n) for n in endless}
         return checked
     except Exception:          # noqa: BLE001 - a corrupt or stale cache file is rebuilt
         return None
@@ -117,13 +118,15 @@ def store(data: bytes, path: str, checked) -> None:
     nodes = _nodes(checked.game)
     names = [(nodes[i], v) for i, v in checked.names.items() if i in nodes]
     types = [(nodes[i], v) for i, v in checked.types.items() if i in nodes]
-    if len(names) != len(checked.names) or len(types) != len(checked.types):
+    endless = [nodes[i] for i in checked.no_way_out if i in nodes]
+    if len(names) != len(checked.names) or len(types) != len(checked.types) \
+            or len(endless) != len(checked.no_way_out):
         return                 # a table names a node outside the game: not safe to re-key
-    saved_names, saved_types = checked.names, checked.types
+    saved_names, saved_types, saved_endless = checked.names, checked.types, checked.no_way_out
     tmp = where.with_name(f"{where.name}.{os.getpid()}.tmp")
     try:
-        checked.names, checked.types = {}, {}
-        data = pickle.dumps((checked, names, types), protocol=pickle.HIGHEST_PROTOCOL)
+        checked.names, checked.types, checked.no_way_out = {}, {}, set()
+        data = pickle.dumps((checked, names, types, endless), protocol=pickle.HIGHEST_PROTOCOL)
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -134,4 +137,4 @@ def store(data: bytes, path: str, checked) -> None:
         except OSError:
             pass
     finally:
-        checked.names, checked.types = saved_names, saved_types
+        checked.names, checked.types, checked.no_way_out = saved_names, saved_types, saved_endless

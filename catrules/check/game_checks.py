@@ -170,11 +170,12 @@ class WholeGameChecks:
                 if _leaves(n.body) or any(isinstance(x, ast.EndGame) for x in ast.walk(n.body)) \
                         or set(_calls(n.body)) & ends:
                     continue
+                self.no_way_out.add(id(n))
                 words = "repeat while true" if n.negate else "repeat until false"
                 self.rep.warning(n, f"this `{words}` has no way out (no `stop` in it, no `end game` in it or in "
                                     "what it does), so the game never ends",
                                  "add `stop` or `end game` where the game should end, or a condition that can "
-                                 "change; `catrules simulate` stops such a game after its decision budget")
+                                 "change; a game played by bots alone is stopped as soon as it goes round it")
 
     def check_pick_keys(self) -> None:
         """A `pick` case written as a name means whatever the name means where it stands: a

@@ -186,6 +186,9 @@ def _play(args) -> int:
     except OverBudget as exc:
         if writer is not None:
             writer.close()
+        if exc.no_way_out is not None:
+            raise Failure(f"{exc}, so it was stopped at once",
+                          "add `stop` or `end game` where the game should end") from None
         raise Failure(f"{exc}: the game was stopped, unfinished (a game that never ends?)",
                       "see how the game ends (`catrules check` warns of a loop with no way out); "
                       "--max-decisions N sets the budget of a game played by bots") from None

@@ -474,6 +474,10 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         """A loop's body (``stop`` goes to block ``end``, or breaks a Python loop when None),
         then the guard against a loop that never ends."""
         self.loops.append(end)
+        if id(s) in self.ck.no_way_out:
+            # a loop the checker proved nothing can leave: a game played by bots alone is stopped
+            # as soon as it enters it (see catrules.lab.simulate.decision_budget)
+            self.w.put(f"st.no_way_out = {s.line}", s.line)
         self.block(self.body_of(s))
         self.loops.pop()
         self.old += 1                           # format 1: the jump back

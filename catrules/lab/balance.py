@@ -96,6 +96,8 @@ class Tracker:
         d = st.decisions
         if d > self.budget:
             raise OverBudget(self.budget)
+        if st.no_way_out is not None:
+            raise OverBudget(self.budget, st.no_way_out)
         if d >= self.due:
             self.marks.append((d, leader(st)))
             if len(self.marks) >= MARKS:

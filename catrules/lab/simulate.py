@@ -105,8 +105,9 @@ class SimResult:
         lines.append(f"decisions per game: {self.decisions_mean:.1f}    "
                      f"games with a shared win: {self.shared_games}")
         if self.unfinished:
-            lines.append(_clip(f"unfinished: {self.unfinished} game{'s' if self.unfinished != 1 else ''} passed "
-                               f"{self.max_decisions:,} decisions and were stopped (not counted above)"))
+            lines.append(_clip(f"unfinished: {self.unfinished} game{'s' if self.unfinished != 1 else ''} stopped "
+                               f"past {self.max_decisions:,} decisions or in a loop with no way out"))
+            lines.append("  (not counted above; `catrules check` warns of a loop with no way out)")
         lines.append(f"time: {self.elapsed:.2f} s ({self.games_per_second:.1f} games/s)")
         if self.log_path:
             lines.append(_clip(f"log: {self.log_path}"))
@@ -295,5 +296,7 @@ def decision_budget(state, limit: int) -> Callable[[], None]:
     def check() -> None:
         if state.decisions > limit:
             raise OverBudget(limit)
-    check.looks = False             # it reads the count of decisions only (see catrules.play.autoplay)
+        if state.no_way_out is not None:        # a loop the checker proved endless: no need to wait
+            raise OverBudget(limit, state.no_way_out)
+    check.looks = False             # it reads counts the rules keep, never a card (see catrules.play.autoplay)
     return check

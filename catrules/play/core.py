@@ -115,6 +115,10 @@ class Referee:
                 raise RulesError(f"the bots took more than {DECISION_LIMIT:,} decisions in a row without "
                                  "the game ending: it was stopped (a game that never ends?)",
                                  hint="see how the game ends (`catrules check` warns of a loop with no way out)")
+            if st.no_way_out is not None and not self.interactive:
+                raise RulesError("the bots entered a loop that has no way out: the game can never end, "
+                                 "so it was stopped", st.no_way_out, st.prog.path,
+                                 "add `stop` or `end game` where the game should end (`catrules check` warns of it)")
 
     # ------------------------------------------------------------- events
     def flush(self) -> None:

@@ -161,7 +161,7 @@ class Match:
         (``inline``) and nobody watches (no log), the bots answer inside the running game
         (:mod:`catrules.play.autoplay`), without pausing it and building decision and option objects.
         They are asked the same things in the same order, so the game is the same as step by step.
-        ``after_step`` is called after each step (a check that may stop the game).  While every
+        ``after_step`` is called before the first step and after each (a check that may stop the game).  While every
         seat only picks, what each player knows of card places is not kept (a sample or a save
         meanwhile gets what each player sees then: :meth:`State.known_now`).
         """
@@ -177,6 +177,8 @@ class Match:
             if blind:
                 st.known = None
         try:
+            if after_step is not None:
+                after_step()            # the game as it starts (or resumes) may already be stopped
             while self.step():
                 if after_step is not None:
                     after_step()

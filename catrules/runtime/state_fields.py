@@ -74,6 +74,8 @@ FIELDS = (
     Field("steps", "same", "steps", start=0, load=lambda d, st, prog: d.get("steps", 0)),
     # where ``steps`` starts again after each decision: 0, or nearer the limit in an imagined game
     Field("steps_from", "same", start=0),
+    # the line of the loop with no way out that the game last entered (None: none yet)
+    Field("no_way_out", "same", start=None),
     # past the loop guard's limit: how often each loop went round (see runtime.blocks._loop_guard)
     Field("loops_seen", "start", start=None),
     Field("actor", "same", "actor", start=None, load=lambda d, st, prog: d.get("actor")),
