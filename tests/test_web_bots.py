@@ -1,7 +1,7 @@
 """Bounded bot work, against a real uvicorn server on 127.0.0.1 with real WebSocket clients: a
 bot budget over the server's cap refused, all-bot tables made at once and played in the
 background, another table's person answered while searching bots are busy, a released table's
-bots stopped, tables made at a bounded rate per client."""
+bots stopped, tables made at a bounded rate per client, a page sent each version of its table once."""
 
 from __future__ import annotations
 
@@ -230,3 +230,26 @@ def test_tables_are_made_at_a_bounded_rate_per_client(tmp_path):
         assert 1 <= int(headers["retry-after"]) <= 6
     finally:
         s.stop()
+
+
+def test_a_page_is_sent_each_version_of_its_table_once(tmp_path):
+    # A page's hello and a showing of the bots' decision that began as it joined may both hold the
+    # same change: the page is sent it once, so the state after its own answer holds that answer
+    # (a repeat made a whole game through the TestClient answer one race twice and wait for ever).
+    from test_web_protocol import Page, make_client, new_table
+    with make_client(tmp_path) as client:
+        tid, tokens = new_table(client, "meow", 2, ("human", "human"), seed=7)
+        pages = [Page(client, tokens[s], s) for s in (0, 1)]
+        table, hub = client.app.state.registry.table(tid), client.app.state.hub
+        for _ in range(2):                  # showings holding nothing new: nothing is sent
+            client.portal.call(hub.show, table)
+        me = next(p for p in pages if p.last["view"]["decisions"])
+        before = me.last
+        d = before["view"]["decisions"][0]
+        me.send({"type": "choose", "ask": before["ask"], "option": d["default"] or d["options"][0]["id"]})
+        for p in pages:
+            m = p.receive()
+            assert m["type"] == "state", m
+            assert m["ask"] > before["ask"] or me.seat not in m["view"]["waiting_for"], "a state was sent twice"
+        for p in pages:
+            p.close()

@@ -142,6 +142,7 @@ class Conn:
         self.ws, self.limits = ws, limits
         self.table, self.seat = None, None
         self.last = 0                           # the last event number sent
+        self.version = None                     # the table's version last sent (each is sent once)
         self.queue: asyncio.Queue = asyncio.Queue(limits.send_queue)
         self.bucket = Bucket(limits.rate, limits.burst)
         self.build_lock = asyncio.Lock()        # messages built one at a time, queued in order
@@ -178,13 +179,25 @@ class Conn:
 
     async def push(self) -> None:
         """Queue this seat's next state message (built in a worker thread: the table's lock may
-        be held there by bots thinking, and the event loop must go on serving other tables)."""
+        be held there by bots thinking, and the event loop must go on serving other tables);
+        nothing if this page was already sent the table as it is now."""
         async with self.build_lock:
             if self.dropped is None:
-                self.post(*await to_thread.run_sync(self._build))
+                built = await to_thread.run_sync(self._build)
+                if built is not None:
+                    self.post(*built)
 
-    def _build(self) -> tuple:
-        msg, self.last = self.table.message(self.seat, self.last)
+    def _build(self) -> Optional[tuple]:
+        """The message for the table as it is, or ``None`` if this page was sent that version
+        already.  Two showings may both hold a change (a page's hello and the bots' showing
+        that began as it joined): each page is sent each version once, so the state it is sent
+        after its own answer is always one holding that answer."""
+        with self.table.lock:           # the version and the message read at once
+            version = self.table.version
+            if version == self.version:
+                return None
+            msg, self.last = self.table.message(self.seat, self.last)
+            self.version = version
         tag = ("ask", msg["ask"]) if msg.get("type") == "state" else None
         return json.dumps(msg, separators=(",", ":")), tag
 

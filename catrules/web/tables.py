@@ -216,6 +216,12 @@ class WebTable:
     changes = 0
     shown = 0
 
+    @property
+    def version(self) -> tuple:
+        """What the pages may be sent of the table, as a value that changes with it: its saved
+        changes, and why it stopped (call holding :attr:`lock`).  A page is sent each version once."""
+        return self.changes, self.broken
+
     def play_bots(self, stop: threading.Event, slice_: float = BOT_SLICE) -> tuple:
         """Let the bots decide, one decision at a time, for about ``slice_`` seconds at most (at
         least one decision), then save: ``(decisions made, whether a bot is still due)``.  Called
