@@ -81,6 +81,7 @@ class Page:
         self.send({"type": "hello", "token": token})
         self.last = self.receive()
         assert self.last["type"] == "state", self.last
+        self.settle()
 
     def send(self, obj) -> None:
         self.ws.send_text(obj if isinstance(obj, str) else json.dumps(obj))
@@ -92,15 +93,31 @@ class Page:
             self.last = m
         return m
 
+    def settle(self) -> dict:
+        """Receive until the last state waits for no bot (the bots play on the server's pool after
+        an answer is shown, and each of their decisions is shown too); the last state."""
+        while not settled(self.last):
+            m = self.receive()
+            assert m["type"] == "state", m
+        return self.last
+
     def close(self) -> None:
         if not self.closed:
             self.closed = True
             self.cm.__exit__(None, None, None)
 
 
+def settled(m: dict) -> bool:
+    """Whether a state message waits for no bot: the game is over or stopped, or only people are to answer."""
+    v = m["view"]
+    return bool(v.get("finished") or m.get("broken")) or all(m["kinds"][p] == "human" for p in v.get("waiting_for", []))
+
+
 def play(pages: list, check=None, limit: int = 5000, stop=None) -> int:
     """Answer with each page's default (or first option) until the game ends (or ``stop()``);
-    after every answer each page is sent one message, checked with ``check(page, message)``."""
+    after every answer each page is sent its state, then one per batch of the bots' decisions
+    until people are to answer again; the last (when the server is idle again: the table is as
+    it was sent) is checked with ``check(page, message)``."""
     seats = [p for p in pages if p.seat is not None]
     n = 0
     while not pages[0].last["view"]["finished"] and n < limit:
@@ -112,10 +129,13 @@ def play(pages: list, check=None, limit: int = 5000, stop=None) -> int:
                  "time": 0.45})
         n += 1
         for p in pages:
-            m = p.receive()
-            assert m["type"] == "state", m
-            if check is not None:
-                check(p, m)
+            while True:
+                m = p.receive()
+                assert m["type"] == "state", m
+                if settled(m):
+                    if check is not None:
+                        check(p, m)
+                    break
     return n
 
 
@@ -269,7 +289,7 @@ def whole_game(tmp_path, game, players=3, seats=("human", "human", "bot"), seed=
         pages = [Page(client, tokens[s], s) for s in (0, 1, None)]
         check = LeakCheck(client, tid, tokens)
         for p in pages:
-            check(p, p.got[0])
+            check(p, p.last)
         n = play(pages, check)
         problems = check.finish(catrules.load_game(GAMES[game]))
         for p in pages:

@@ -28,6 +28,7 @@ from catrules.play.logs import LogWriter
 from catrules.web import protocol
 from catrules.web import tables as web_tables
 from catrules.web.app import create_app
+from test_web_protocol import settled
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {"meow": ROOT / "games" / "meow.cat", "catlady": ROOT / "games" / "catlady.cat",
@@ -92,6 +93,8 @@ class Page:
         self.ws.send(json.dumps({"type": "hello", "token": token}))
         self.last = self.receive()
         assert self.last["type"] == "state", self.last
+        while not settled(self.last):           # the bots play on the server's pool
+            assert self.receive()["type"] == "state"
 
     def receive(self) -> dict:
         text = self.ws.recv(timeout=30)
@@ -149,10 +152,13 @@ def play_through(pages: list, table, logs_every: int = 7) -> dict:
                                "time": 0.45}))
         n += 1
         for p in pages:
-            m = p.receive()
-            assert m["type"] == "state", m          # an error here: a message withheld, or a refusal
-            if not m["view"]["finished"]:
-                seen["before_end"].append(p.texts[-1])
+            while True:                             # the answer's state, then the bots' decisions
+                m = p.receive()
+                assert m["type"] == "state", m      # an error here: a message withheld, or a refusal
+                if not m["view"]["finished"]:
+                    seen["before_end"].append(p.texts[-1])
+                if settled(m):
+                    break
     seen["answers"] = n
     return seen
 

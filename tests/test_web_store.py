@@ -218,6 +218,8 @@ def test_tables_leave_memory_and_come_back_identical(tmp_path):
         assert list(registry.tables) == made[-2:]
         assert tid not in registry.tables
         done, _ = new_table(client, "meow", seats=("bot", "bot", "bot"))
+        finished(client, done)                           # its bots play in the background
+        registry.tidy()
         assert done not in registry.tables and registry.table(done).state.finished
 
 
@@ -234,6 +236,14 @@ def test_a_table_held_by_a_page_stays_one_object(tmp_path):
         assert a.last["view"] == registry.table(tid).view(0)
 
 
+def finished(client, tid: str, timeout: float = 120) -> None:
+    """Wait for an all-bot table's game, played on the server's bot pool, to be over and stored."""
+    deadline = time.monotonic() + timeout
+    while not client.app.state.store.table(tid)["finished"]:
+        assert time.monotonic() < deadline, "the bots' game did not end"
+        time.sleep(0.05)
+
+
 def age(data: Path, tids: list, days: float) -> None:
     db = sqlite3.connect(data / DB)
     db.executemany("update tables set changed = ? where id = ?", [(time.time() - days * 86400, t) for t in tids])
@@ -246,6 +256,7 @@ def test_old_finished_tables_expire(tmp_path):
         old_done, old_tokens = new_table(client, "meow", seats=("bot", "bot", "bot"), seed=1)
         new_done, _ = new_table(client, "meow", seats=("bot", "bot", "bot"), seed=2)
         old_open, open_tokens = new_table(client, "meow", seed=3)
+        finished(client, old_done), finished(client, new_done)
     age(tmp_path, [old_done, old_open], 31)
     with make_client(tmp_path) as client:                # deleted at the start
         store = client.app.state.store
@@ -264,6 +275,7 @@ def test_old_finished_tables_expire(tmp_path):
         assert client.app.state.store.table(new_done) is None
         # and while the server runs, every hour or so
         again, _ = new_table(client, "meow", seats=("bot", "bot", "bot"), seed=4)
+        finished(client, again)
         age(tmp_path, [again], 8)
         registry.tidy()
         assert client.app.state.store.table(again)                 # not yet an hour since the last time

@@ -28,6 +28,10 @@ hands it are all it has, and an imagined game depends on what it may see only
 (``tests/test_ismcts.py`` checks that its choice is the same in two games that differ only in
 cards it cannot see).  Its budget is a number of iterations (the same choices for the same
 seed) or seconds (as many as fit: faster machines search more, so not reproducible).
+Whatever the budget, ``max_seconds`` caps each search's time and ``stop`` (a function asked
+between iterations) ends it at once: a server bounds its bots' work with them, and cancels the
+work of a table that is gone.  A search that reaches its iterations first is unaffected (the
+same choices for the same seed); one cut short by either takes the best option found so far.
 Nothing here knows any game.
 """
 
@@ -113,7 +117,11 @@ class ISMCTSBot(Seat):
     """Information-set Monte Carlo tree search from the bot's own view (see the module).
 
     ``iterations`` or ``seconds`` is the budget per decision (a decision with one option costs
-    nothing); ``exploration`` is UCB's constant.
+    nothing); ``exploration`` is UCB's constant.  ``max_seconds`` (``None``: none) caps the time
+    of every search whatever its budget, and ``stop`` (``None``, or a function of no arguments)
+    ends a search at once when it returns true; both may also be set as attributes after the
+    bot is made.  Either cut keeps the best option found so far (with no iteration done, the
+    decision's default).
     """
 
     wants_events = False
@@ -121,13 +129,20 @@ class ISMCTSBot(Seat):
     inline = True
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None,
-                 exploration: float = EXPLORATION, horizon: int | None = None):
+                 exploration: float = EXPLORATION, horizon: int | None = None,
+                 max_seconds: float | None = None, stop=None):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise ValueError(f"iterations must be a whole number of at least 1, not {iterations!r}")
         self.iterations = iterations
         self.seconds = seconds
+        if max_seconds is not None and not (isinstance(max_seconds, (int, float)) and max_seconds > 0):
+            raise ValueError(f"max_seconds is a positive number of seconds, not {max_seconds!r}")
+        #: The most seconds any one search may take (``None``: its budget alone decides).
+        self.max_seconds = max_seconds
+        #: Asked between iterations: a true answer ends the search at once (``None``: never).
+        self.stop = stop
         if horizon is not None and (not isinstance(horizon, int) or horizon < 1):
             raise ValueError(f"a horizon is a whole number of decisions of at least 1, not {horizon!r}")
         self.exploration = exploration
@@ -154,14 +169,20 @@ class ISMCTSBot(Seat):
         rng = random.Random(self.table.rng.getrandbits(64))
         root = _Node(me)
         start = time.perf_counter()
-        deadline = start + self.seconds if self.seconds is not None else None
+        limit = self.seconds
+        if self.max_seconds is not None:
+            limit = self.max_seconds if limit is None else min(limit, self.max_seconds)
+        deadline = start + limit if limit is not None else None
+        iterations = self.iterations if self.seconds is None else None
+        stop = self.stop
         done = errors = imagined = 0
         while True:
-            if deadline is None:
-                # a count of iterations is also bounded in work: long imagined games cost more
-                if done >= self.iterations or imagined >= SEARCH_DECISION_LIMIT:
-                    break
-            elif done and time.perf_counter() >= deadline:
+            # a count of iterations is also bounded in work: long imagined games cost more
+            if iterations is not None and (done >= iterations or imagined >= SEARCH_DECISION_LIMIT):
+                break
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            if stop is not None and stop():
                 break
             done += 1
             st = self.table.sample(me, rng)

@@ -11,7 +11,9 @@ DESCRIPTION = ("Start a web server where people play from their browsers: the lo
                "printed lets you pick a game, the players, its options and seats (people or bots), "
                "then gives each person a link of their own and a link for spectators.  Tables are "
                "kept in DIR/tables.sqlite3: a restarted server resumes every table where it was; one "
-               "server at a time may use DIR.  "
+               "server at a time may use DIR.  Bots think off the request path, a few decisions at a "
+               "time (--bot-workers), each within --max-bot-seconds; a table nobody holds any more "
+               "stops its bots.  "
                "Without GAME_FILES, the game files in ./games.")
 
 
@@ -37,6 +39,15 @@ def add_parser(sub) -> None:
     sp.add_argument("--send-timeout", type=float, default=10.0, metavar="SECONDS",
                     help="how long one message may wait for a page to read it before the page is dropped "
                          "(default 10; a dropped page reconnects and gets the current state)")
+    sp.add_argument("--max-bot-seconds", type=float, default=2.0, metavar="SECONDS",
+                    help="the most a bot may think for one decision (default 2); the lobby refuses a seat "
+                         "asking for more (ismcts:3600s), and an iteration budget (ismcts:100000) is cut there too")
+    sp.add_argument("--bot-workers", type=int, default=2, metavar="N",
+                    help="bot decisions made at once, over all tables (default 2); tables take turns, "
+                         "one decision each")
+    sp.add_argument("--tables-per-minute", type=float, default=10.0, metavar="N",
+                    help="tables one client address may make a minute (default 10, 5 at once); more are "
+                         "refused (429, with Retry-After)")
     sp.set_defaults(func=run)
 
 
@@ -59,6 +70,16 @@ def run(args) -> int:
                         args.messages_per_second), ("--send-timeout", args.send_timeout)):
         if not 0 < value < 1e6:
             raise UsageError(f"{name} {value:g} is out of range", f"give a positive number for {name}")
+    if not 0 < args.max_bot_seconds <= 3600:          # NaN too
+        raise UsageError(f"--max-bot-seconds {args.max_bot_seconds:g} is out of range",
+                         "give the seconds a bot may think for one decision: more than 0, at most 3600 "
+                         "(e.g. --max-bot-seconds 2)")
+    if not 1 <= args.bot_workers <= 64:
+        raise UsageError(f"--bot-workers {args.bot_workers} is out of range",
+                         "give how many bot decisions may run at once: 1 to 64 (e.g. --bot-workers 2)")
+    if not 0 < args.tables_per_minute < 1e6:
+        raise UsageError(f"--tables-per-minute {args.tables_per_minute:g} is out of range",
+                         "give a positive number of tables a client may make a minute (e.g. 10)")
     try:
         from ..web.app import serve
         from ..web.guard import Limits
@@ -77,7 +98,8 @@ def run(args) -> int:
                         sockets_per_seat=args.sockets_per_seat, send_timeout=args.send_timeout,
                         hosts=tuple(h.strip().lower() for h in args.allow_host))
         serve(files, host=args.host, port=args.port, data_dir=args.data, limits=limits,
-              expire_days=args.expire_days)
+              expire_days=args.expire_days, max_bot_seconds=args.max_bot_seconds,
+              bot_workers=args.bot_workers, tables_per_minute=args.tables_per_minute)
     except StoreError as exc:       # another server on --data, a damaged file, a directory not writable
         raise Failure(str(exc), exc.hint) from None
     except sqlite3.Error as exc:

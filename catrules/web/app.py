@@ -7,13 +7,16 @@ Routes: ``/`` the lobby, ``/play`` the table page (a seat's token travels in the
 sent only its seat's view and events (:meth:`WebTable.message`); whatever a page sends is
 checked (:func:`catrules.web.protocol.read_message`, :meth:`WebTable.answer`) and refused
 with an error that changes nothing.  The edge (hosts, origins, sizes, headers) is
-:mod:`catrules.web.guard`; each page's queue and rate limit, :mod:`catrules.web.links`.
+:mod:`catrules.web.guard`; each page's queue and rate limit, :mod:`catrules.web.links`; the
+bots, on a bounded pool off the request path, :mod:`catrules.web.workers`.  Tables are made
+at a bounded rate per client address (a token bucket: 429 with ``Retry-After`` beyond it).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import time
 from pathlib import Path
 from typing import Optional
@@ -29,14 +32,19 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..play.strict_json import BadJSON, read_json
 from . import protocol
 from .guard import HEADERS, Guard, Limits  # noqa: F401  (HEADERS: for those who import it from here)
-from .links import POLICY, Conn, Hub
+from .links import POLICY, Bucket, Conn, Hub
 from .store import Store, StoreError
-from .tables import EXPIRE_DAYS, Registry, WebError
+from .tables import EXPIRE_DAYS, MAX_BOT_SECONDS, Registry, WebError
+from .workers import WORKERS, BotPool, PlayHub
 
 log = logging.getLogger("catrules.web")
 STATIC = Path(__file__).resolve().parent / "static"
 #: The JSON types of what a table's description may hold (the values are checked by the registry).
 SPEC_TYPES = {"game": (str,), "players": (int,), "options": (list,), "seats": (list,), "seed": (int, str, type(None))}
+#: Tables one client address may make a minute, and at once (``catrules serve --tables-per-minute``).
+TABLES_PER_MINUTE, TABLE_BURST = 10.0, 5
+#: Client addresses whose buckets are kept before the full ones are forgotten.
+KEEP_CLIENTS = 10_000
 
 
 def spec_refusal(spec) -> Optional[str]:
@@ -52,15 +60,56 @@ def spec_refusal(spec) -> Optional[str]:
     return None
 
 
+class TableRate:
+    """Tables made per client address: a token bucket each (``per_minute`` on average, ``burst``
+    at once); a table that is not made gives its token back."""
+
+    def __init__(self, per_minute: float = TABLES_PER_MINUTE, burst: int = TABLE_BURST):
+        self.per_minute, self.burst = per_minute, burst
+        self.buckets: dict = {}
+
+    def take(self, client: str) -> Optional[int]:
+        """``None`` if ``client`` may make a table now (its token taken), else the seconds to wait."""
+        rate = self.per_minute / 60.0
+        b = self.buckets.get(client)
+        if b is None:
+            if len(self.buckets) >= KEEP_CLIENTS:
+                self._forget(rate)
+            b = self.buckets[client] = Bucket(rate, self.burst)
+        if b.take():
+            return None
+        return max(1, math.ceil((1 - b.tokens) / rate))
+
+    def give_back(self, client: str) -> None:
+        b = self.buckets.get(client)
+        if b is not None:
+            b.give_back()
+
+    def _forget(self, rate: float) -> None:
+        now = time.monotonic()
+        for k, b in list(self.buckets.items()):
+            if b.tokens + (now - b.at) * rate >= b.burst:
+                del self.buckets[k]
+
+
 def create_app(game_files: list, data_dir: str | Path, limits: Optional[Limits] = None,
-               expire_days: float = EXPIRE_DAYS) -> Starlette:
+               expire_days: float = EXPIRE_DAYS, max_bot_seconds: float = MAX_BOT_SECONDS,
+               bot_workers: int = WORKERS, tables_per_minute: Optional[float] = None,
+               table_burst: int = TABLE_BURST) -> Starlette:
     """The app serving ``game_files``, keeping its tables in ``data_dir/tables.sqlite3`` (locked
     until the app shuts down: :class:`~catrules.web.store.StoreError` if another holds it), within
-    ``limits``."""
+    ``limits``; its bots think ``max_bot_seconds`` a decision at most, ``bot_workers`` decisions at
+    once; a client address makes ``tables_per_minute`` tables a minute (``table_burst`` at once;
+    ``None``: no limit, for programs that make many tables themselves; :func:`serve`, as
+    ``catrules serve``, limits to :data:`TABLES_PER_MINUTE` unless told otherwise)."""
     limits = limits or Limits()
     store = Store(Path(data_dir) / "tables.sqlite3")
-    registry = Registry(store, [str(p) for p in game_files], expire_days=expire_days)
-    hub = Hub(limits)
+    registry = Registry(store, [str(p) for p in game_files], expire_days=expire_days,
+                        max_bot_seconds=max_bot_seconds)
+    pool = BotPool(bot_workers, touch=registry.touch)
+    registry.on_release = pool.cancel
+    hub = PlayHub(limits, pool)
+    rate = TableRate(tables_per_minute, table_burst) if tables_per_minute else None
 
     def page(name: str):
         async def endpoint(request: Request):
@@ -71,20 +120,35 @@ def create_app(game_files: list, data_dir: str | Path, limits: Optional[Limits] 
         return JSONResponse(registry.game_list())
 
     async def new_table(request: Request):
+        client = request.client.host if request.client else "?"
+        wait = rate.take(client) if rate is not None else None
+        if wait is not None:
+            return JSONResponse({"error": f"too many new tables from your address: at most {rate.per_minute:g} a "
+                                          f"minute ({rate.burst} at once); try again in {wait} s"},
+                                status_code=429, headers={"Retry-After": str(wait)})
         try:
             spec = read_json(await request.body())      # the body's size is capped by the Guard
         except BadJSON as exc:
-            return JSONResponse({"error": f"the request is not valid JSON: {exc.why}"}, status_code=400)
+            return _refused(client, f"the request is not valid JSON: {exc.why}")
         why = spec_refusal(spec)
         if why is not None:
-            return JSONResponse({"error": why}, status_code=400)
+            return _refused(client, why)
         try:
             made = await to_thread.run_sync(registry.create, spec)
         except WebError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
+            return _refused(client, str(exc))
         except StoreError as exc:   # not stored, so not made: the lobby may ask again
-            return JSONResponse({"error": str(exc)}, status_code=503)
+            return _refused(client, str(exc), 503)
+        table = registry.held(made["table"])
+        if table is not None:       # no page has it yet: nothing to show
+            table.shown = max(table.shown, table.changes)
+            pool.kick(table)        # its bots play in the background: the links go back at once
         return JSONResponse(made)
+
+    def _refused(client: str, why: str, status: int = 400) -> JSONResponse:
+        if rate is not None:
+            rate.give_back(client)  # a table not made is not counted
+        return JSONResponse({"error": why}, status_code=status)
 
     async def play(ws: WebSocket):
         await ws.accept()
@@ -112,6 +176,7 @@ def create_app(game_files: list, data_dir: str | Path, limits: Optional[Limits] 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
+        await pool.close()      # every search ends at its next iteration; nothing after is saved
         store.close()
 
     app = Starlette(routes=routes, lifespan=lifespan)
@@ -119,6 +184,7 @@ def create_app(game_files: list, data_dir: str | Path, limits: Optional[Limits] 
     app.build_middleware_stack = lambda: Guard(inner(), limits)    # outermost: even a 500 gets the headers
     app.state.registry = registry
     app.state.hub = hub
+    app.state.pool = pool
     app.state.store = store
     app.state.limits = limits
     return app
@@ -184,10 +250,12 @@ def uvicorn_config(app: Starlette, host: str = "127.0.0.1", port: int = 8000, **
 
 
 def serve(game_files: list, host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = ".catrules-web",
-          echo=print, limits: Optional[Limits] = None, expire_days: float = EXPIRE_DAYS) -> None:
-    """Run the server until Ctrl-C (uvicorn); prints the address."""
+          echo=print, limits: Optional[Limits] = None, expire_days: float = EXPIRE_DAYS, **bots) -> None:
+    """Run the server until Ctrl-C (uvicorn); prints the address.  ``bots``: :func:`create_app`'s
+    ``max_bot_seconds``, ``bot_workers``, ``tables_per_minute``, ``table_burst``."""
     import uvicorn
-    app = create_app(game_files, data_dir, (limits or Limits()).with_host(host), expire_days=expire_days)
+    bots.setdefault("tables_per_minute", TABLES_PER_MINUTE)
+    app = create_app(game_files, data_dir, (limits or Limits()).with_host(host), expire_days=expire_days, **bots)
     n = len(app.state.registry.games)
     echo(f"catrules web tables: http://{host}:{port}/  ({n} game{'s' if n != 1 else ''}; tables kept in "
          f"{Path(data_dir) / 'tables.sqlite3'}; Ctrl-C stops)")

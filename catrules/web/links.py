@@ -153,6 +153,7 @@ class Conn:
         self.ws, self.limits = ws, limits
         self.table, self.seat = None, None
         self.last = 0                           # the last event number sent
+        self.version = None                     # the table's version last sent (each is sent once)
         self.queue: asyncio.Queue = asyncio.Queue(limits.send_queue)
         self.bucket = Bucket(limits.rate, limits.burst)
         self.build_lock = asyncio.Lock()        # messages built one at a time, queued in order
@@ -188,37 +189,54 @@ class Conn:
             self.drop(f"an answer waited over {self.limits.send_timeout:g} s for your page to read it")
 
     async def push(self, built: Optional[dict] = None) -> None:
-        """Queue this seat's next state message.  It is built at once when the table's lock is
-        free, else in a worker thread (bots may be thinking there with it held, and the event
-        loop must go on serving other tables).  ``built``: messages built for the other pages of
-        one change, by (seat, last event sent): a page of the same seat that was sent as much is
-        sent the same text, serialized once."""
+        """Queue this seat's next state message; nothing if this page was already sent the
+        table as it is now.  It is built at once when the table's lock is free, else in a worker
+        thread (bots may be thinking there with it held, and the event loop must go on serving
+        other tables).  ``built``: messages built for the other pages of one change, by (seat,
+        last event sent, version): a page of the same seat that was sent as much is sent the same
+        text, serialized once."""
         async with self.build_lock:
             if self.dropped is None:
-                key = (self.seat, self.last)
-                got = built.get(key) if built is not None else None
-                if got is None:
-                    got = self._build_now() or await to_thread.run_sync(self._build)
-                    if built is not None:
-                        built[key] = got
-                text, tag, self.last = got
-                self.post(text, tag)
+                got = self._build_now(built)
+                if got is False:
+                    got = await to_thread.run_sync(self._build, built)
+                if got is not None:
+                    self.post(*got)
 
-    def _build_now(self) -> Optional[tuple]:
-        """The message built here and now if the table's lock is free (no hop to a thread), else ``None``."""
+    def _build_now(self, built: Optional[dict]):
+        """The message built here and now if the table's lock is free (no hop to a thread),
+        else ``False``."""
         lock = self.table.lock
         if not lock.acquire(blocking=False):
-            return None
+            return False
         try:
-            return self._build()
+            return self._build_locked(built)
         finally:
             lock.release()
 
-    def _build(self) -> tuple:
-        """``(text, tag, last event number)`` of this seat's next message."""
-        msg, last = self.table.message(self.seat, self.last)
-        tag = ("ask", msg["ask"]) if msg.get("type") == "state" else None
-        return json.dumps(msg, separators=(",", ":")), tag, last
+    def _build(self, built: Optional[dict] = None) -> Optional[tuple]:
+        with self.table.lock:           # the version and the message read at once
+            return self._build_locked(built)
+
+    def _build_locked(self, built: Optional[dict]) -> Optional[tuple]:
+        """``(text, tag)`` of the message for the table as it is, or ``None`` if this page was
+        sent that version already.  Two showings may both hold a change (a page's hello and the
+        bots' showing that began as it joined): each page is sent each version once, so the state
+        it is sent after its own answer is always one holding that answer."""
+        version = self.table.version
+        if version == self.version:
+            return None
+        key = (self.seat, self.last, version)
+        got = built.get(key) if built is not None else None
+        if got is None:
+            msg, last = self.table.message(self.seat, self.last)
+            tag = ("ask", msg["ask"]) if msg.get("type") == "state" else None
+            got = (json.dumps(msg, separators=(",", ":")), tag, last)
+            if built is not None:
+                built[key] = got
+        text, tag, self.last = got
+        self.version = version
+        return text, tag
 
     def start_clock(self) -> None:
         """Ping this page (it asked for pings in its hello): a few now, then every few seconds."""

@@ -3,8 +3,11 @@
 A :class:`WebTable` plays through a :class:`catrules.play.match.Match` (the bots' table) and
 its :class:`~catrules.play.core.Referee`: every answer of a decision is collected before any is
 applied, bots decide from their own view, events are filtered per seat as they happen.  People
-answer whenever their message comes: the table pushes it into the referee, which then lets
-the bots answer and applies what it can.  After every change the table is saved
+answer whenever their message comes: the table pushes it into the referee, which applies
+what it can.  Bots are never asked inside a page's request: :meth:`WebTable.play_bots` asks
+them one decision at a time, off the request path, on the server's bounded pool
+(:mod:`catrules.web.workers`), each search capped at ``max_bot_seconds`` and stopped when its
+table is gone.  After every change the table is saved
 (:mod:`catrules.web.store`), so a server restarted on the same data resumes every table exactly.  :class:`Registry` holds
 the games offered, creates tables and finds a table by a seat's token; it keeps only the
 tables in use in memory (the others are loaded again from the store when asked for) and
@@ -34,6 +37,7 @@ from ..errors import CatrulesError, IllegalChoice, RulesError
 from ..play.match import Match
 from ..play.pace import DEFAULT_LEVEL, LEVELS
 from ..play.seats import Choice, Seat
+from ..play.views import LazyView
 from ..runtime.randoms import rng_out
 from . import protocol
 from .store import Store, StoreDamaged, StoreError
@@ -47,6 +51,11 @@ KEEP_TABLES = 200
 IDLE_SECONDS = 600.0
 EXPIRE_DAYS = 30.0
 EXPIRE_EVERY = 3600.0
+#: The most seconds one bot decision may search for (``catrules serve --max-bot-seconds``).
+MAX_BOT_SECONDS = 2.0
+#: Cheap bot decisions are made together for up to this many seconds before the table is saved
+#: and shown (an expensive one is made alone).
+BOT_SLICE = 0.05
 #: What a page is told of a table whose saved data cannot be read.
 DAMAGED = "this table cannot be opened (its saved data is damaged)"
 
@@ -88,8 +97,9 @@ class PageSeat(Seat):
 class WebTable:
     """One game at a web server.  Thread-safe: every change holds :attr:`lock`."""
 
-    def __init__(self, store: Store, row: dict):
+    def __init__(self, store: Store, row: dict, max_bot_seconds: float = MAX_BOT_SECONDS):
         self.store = store
+        self.max_bot_seconds = max_bot_seconds
         self.id = row["id"]
         self.game = game_of(row["game_path"], row["game_text"])
         self.kinds = list(row["seats"])
@@ -100,6 +110,12 @@ class WebTable:
         self.lock = threading.RLock()
         self.names = [_seat_name(k) for k in self.kinds]
         seats = [PageSeat() if k == HUMAN else make_seat(k) for k in self.kinds]
+        for s in seats:
+            if not isinstance(s, PageSeat):
+                s.asked = False         # the referee never asks a bot: play_bots does, one decision at a time
+                if hasattr(s, "max_seconds"):
+                    s.max_seconds = max_bot_seconds
+        self.seats = seats
         snap = row.get("snapshot")
         # whether the creator chose the seed: kept in the table's snapshot (older tables: not known, False)
         self.seed_chosen = bool((snap or row).get("seed_chosen", False))
@@ -183,6 +199,70 @@ class WebTable:
             self._save()
             return None
 
+    # ----------------------------------------------------------------- bots
+    def bot_due(self) -> Optional[int]:
+        """The first bot (in seat order) still to answer the decision under way, or ``None``."""
+        with self.lock:
+            if self.broken or self.state.finished:
+                return None
+            for d in self.core.decisions():
+                if not isinstance(self.seats[d.player], PageSeat) and d.player not in self.answers:
+                    return d.player
+            return None
+
+    #: Changes saved (counted from when the table was loaded), and those whose showing to the
+    #: pages is over (set by the server): bots decide only once every change has been shown, so
+    #: pages see each change in order and a bot never moves before a person's answer is shown.
+    changes = 0
+    shown = 0
+
+    @property
+    def version(self) -> tuple:
+        """What the pages may be sent of the table, as a value that changes with it: its saved
+        changes, and why it stopped (call holding :attr:`lock`).  A page is sent each version once."""
+        return self.changes, self.broken
+
+    def play_bots(self, stop: threading.Event, slice_: float = BOT_SLICE) -> tuple:
+        """Let the bots decide, one decision at a time, for about ``slice_`` seconds at most (at
+        least one decision), then save: ``(decisions made, whether a bot is still due)``.  Called
+        on the pool, holding :attr:`lock` (pages wait for the decision under way, not for the
+        next).  Nothing is done while a change is still being shown (:attr:`shown`: the showing
+        lets the bots play on when it is over).  ``stop`` set ends a bot's search at once; a
+        decision made after it is set is not kept (the table goes back to what the store holds)
+        and nothing is saved."""
+        with self.lock:
+            if self.shown != self.changes:
+                return 0, False
+            start, made = time.monotonic(), 0
+            while not stop.is_set():
+                p = self.bot_due()
+                if p is None:
+                    break
+                self._bot_decides(p, stop)
+                made += 1
+                if time.monotonic() - start >= slice_:
+                    break
+            if stop.is_set():
+                if made:
+                    self._revert()
+                return 0, False
+            if made:
+                self._save()
+            return made, self.bot_due() is not None
+
+    def _bot_decides(self, player: int, stop: threading.Event) -> None:
+        """Ask bot ``player`` for its answer and hand it to the referee, which applies what it can
+        (no other bot is asked: :meth:`play_bots` asks the next)."""
+        seat, st = self.seats[player], self.state
+        if hasattr(seat, "stop"):
+            seat.stop = stop.is_set
+        d = next(d for d in self.core.decisions() if d.player == player)
+        try:
+            self.core.answer(player, seat.decide(LazyView(st, player), d), d)
+            self.core.advance()
+        except RulesError as exc:
+            self.broken = f"the game stopped: {exc}"
+
     def _file(self, _new: list, shown: dict) -> None:
         """File the new events as each viewer may see them (filtered as they happen, as a match shows them)."""
         for v, mine in shown.items():
@@ -206,6 +286,7 @@ class WebTable:
         except StoreError:
             self._revert()
             raise
+        self.changes += 1
 
     #: Set when a change could not be saved nor the table reloaded: the registry loads it again.
     unsaved = False
@@ -215,16 +296,17 @@ class WebTable:
         table loaded afresh (shared, as that table's referee files its events through them)."""
         try:
             row = self.store.table(self.id)
-            fresh = WebTable(self.store, row) if row and row["snapshot"] else None
+            fresh = WebTable(self.store, row, self.max_bot_seconds) if row and row["snapshot"] else None
         except Exception:       # the store cannot be read either: this copy is not to be used
             fresh = None
         if fresh is None:
             self.unsaved = True
             self.broken = "the server could not save this table: reload the page in a moment"
             return
-        lock = self.lock
+        lock, counts = self.lock, (self.changes, self.shown)
         self.__dict__ = fresh.__dict__
         self.lock = lock
+        self.changes, self.shown = counts       # what was undone was never counted: nor shown
 
     # ------------------------------------------------------------ messages
     def message(self, seat: Optional[int], since: int) -> tuple:
@@ -294,12 +376,17 @@ class Registry:
     page's connection still holds stays the one object for its id (kept in a weak map), so
     two copies of one table never play on; once nothing holds it, it is loaded again from
     the store when asked for.  Finished tables older than ``expire_days`` are deleted from
-    the store (:meth:`expire`, at the start and then every hour or so; 0: never)."""
+    the store (:meth:`expire`, at the start and then every hour or so; 0: never).  Each table
+    let go of or deleted is told to :attr:`on_release` (its id), which cancels its bots' work.
+    A bot decision may search for ``max_bot_seconds`` at most: a seat asking for more is refused."""
 
     def __init__(self, store: Store, game_files: list, expire_days: float = EXPIRE_DAYS,
-                 keep: int = KEEP_TABLES, idle: float = IDLE_SECONDS):
+                 keep: int = KEEP_TABLES, idle: float = IDLE_SECONDS, max_bot_seconds: float = MAX_BOT_SECONDS):
         self.store = store
         self.expire_days, self.keep, self.idle = expire_days, keep, idle
+        self.max_bot_seconds = max_bot_seconds
+        #: Called with a table's id when it leaves memory or the store (the bot pool's ``cancel``).
+        self.on_release = None
         self.games: dict = {}
         for path in game_files:
             p = Path(path)
@@ -324,8 +411,26 @@ class Registry:
             game = g["game"]
             out.append({"id": key, "title": game.title, "min_players": game.min_players,
                         "max_players": min(game.max_players, MAX_PLAYERS), "options": game.options,
-                        "seats": [HUMAN, *BOT_KINDS]})
+                        "seats": [HUMAN, *BOT_KINDS, self.searching_bot()]})
         return out
+
+    def searching_bot(self) -> str:
+        """The searching bot's spec the lobby offers: a second a decision, or the cap if less."""
+        return f"ismcts:{min(1.0, self.max_bot_seconds):g}s"
+
+    def check_bot(self, spec: str) -> None:
+        """Make sure a bot seat can be played here: :class:`WebError` in words if not (an unknown
+        kind, a program, a search budget over the server's cap)."""
+        try:
+            bot = make_seat(spec)
+        except ValueError as exc:
+            raise WebError(str(exc)) from None
+        asked = getattr(bot, "seconds", None)
+        cap = self.max_bot_seconds
+        if asked is not None and asked > cap:
+            raise WebError(f"seat {spec!r} asks for {asked:g} s a decision; this server lets a bot think "
+                           f"{cap:g} s a decision at most: choose {self.searching_bot()} or a budget of at "
+                           f"most {cap:g} s (an iteration budget is cut at {cap:g} s too)")
 
     def create(self, spec) -> dict:
         """A new table from the lobby's form; its links (one per person, one for spectators)."""
@@ -348,10 +453,7 @@ class Registry:
         seats = [s.strip().lower() for s in seats]
         for s in seats:
             if s != HUMAN:
-                try:
-                    make_seat(s)
-                except ValueError as exc:
-                    raise WebError(str(exc)) from None
+                self.check_bot(s)
         level = spec.get("race_level", DEFAULT_LEVEL)
         if not isinstance(level, str) or level not in LEVELS:
             raise WebError(f"the bots' race level is one of: {', '.join(LEVELS)}")
@@ -373,7 +475,7 @@ class Registry:
         except StoreError as exc:
             raise WebError(str(exc)) from None
         try:
-            table = WebTable(self.store, row)
+            table = WebTable(self.store, row, self.max_bot_seconds)
         except (CatrulesError, StoreError) as exc:
             with contextlib.suppress(StoreError):
                 self.store.delete_table(tid)
@@ -404,7 +506,7 @@ class Registry:
             row = self.store.table(table_id)
             if row is None:
                 raise WebError("no such table")
-            return WebTable(self.store, row)
+            return WebTable(self.store, row, self.max_bot_seconds)
         except WebError:
             raise
         except StoreDamaged as exc:
@@ -415,6 +517,17 @@ class Registry:
         except Exception:       # a row SQLite reads but the game cannot: its text, its snapshot
             log.exception("table %s cannot be opened", table_id)
             raise WebError(DAMAGED) from None
+
+    def held(self, table_id: str) -> Optional[WebTable]:
+        """The table of that id if it is in memory (never loaded from the store), else ``None``."""
+        with self._lock:
+            return self._live.get(table_id)
+
+    def touch(self, table_id: str) -> None:
+        """Count the table as used now (its bots play on): it is not let go of as idle."""
+        with self._lock:
+            if table_id in self._used:
+                self._used[table_id] = time.monotonic()
 
     def _hold(self, table_id: str, table: WebTable) -> None:
         """Keep ``table`` in memory, as the one most recently asked for."""
@@ -438,6 +551,8 @@ class Registry:
     def _drop(self, table_id: str) -> None:
         self.tables.pop(table_id, None)
         self._used.pop(table_id, None)
+        if self.on_release is not None:
+            self.on_release(table_id)
 
     def expire(self) -> list:
         """Delete the finished tables last changed more than :attr:`expire_days` ago; their ids."""

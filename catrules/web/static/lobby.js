@@ -5,6 +5,16 @@ const $ = (id) => document.getElementById(id);
 const SEAT_KINDS = [["human", "a person (gets a link)"], ["bot", "greedy bot"], ["random", "random bot"],
                     ["bot:fast", "greedy bot, fast reflexes"], ["bot:slow", "greedy bot, slow reflexes"]];
 
+// The seats a game offers: the kinds above, and the searching bot within the server's cap (its
+// spec, e.g. "ismcts:1s", comes from /api/games).
+function seatKinds() {
+  const g = current(), offered = (g && g.seats) || [], kinds = [...SEAT_KINDS];
+  for (const v of offered) {
+    if (v.startsWith("ismcts:")) kinds.push([v, `searching bot, ${v.slice(7)} a decision`]);
+  }
+  return kinds;
+}
+
 function el(tag, attrs, text) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
@@ -21,7 +31,7 @@ function drawSeats() {
   for (let i = 0; i < n; i++) {
     const lab = el("label", {}, `Player ${i + 1} `);
     const sel = el("select", {name: `seat${i}`, "data-seat": i});
-    for (const [v, t] of SEAT_KINDS) sel.append(el("option", {value: v}, t));
+    for (const [v, t] of seatKinds()) sel.append(el("option", {value: v}, t));
     sel.value = old[i] || (i < 2 ? "human" : "bot");
     lab.append(sel);
     box.append(lab);
