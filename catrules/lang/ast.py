@@ -521,7 +521,6 @@ class HowToPlay(Node):
     """``how to play:`` and its lines of text (without quotes): what a person reads before playing.
     See :mod:`catrules.lang.howto` for how the lines make paragraphs."""
     lines: list
-    line_places: list = Factory(list)     # (line, column) of each text
 
 
 @node

@@ -135,10 +135,10 @@ class _ToAst(ExprRules):
         return ast.ShowCard("text", str(ch[0]), str(ch[1]), ch[2], **_pos(meta))
 
     def how_line(self, meta, ch):
-        return (ch[0][1:-1], (ch[0].line, ch[0].column))
+        return ch[0][1:-1]
 
     def how_to_play(self, meta, ch):
-        node = ast.HowToPlay([t for t, _ in ch], [at for _, at in ch], **_pos(meta))
+        node = ast.HowToPlay(list(ch), **_pos(meta))
         if 0 < self.version < 3:
             self.rep.error(node, f"`how to play` is language 3, and this file says `catrules {self.version}`",
                            "write `catrules 3` on the first line")
