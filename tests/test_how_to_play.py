@@ -162,7 +162,7 @@ def test_r_opens_it_at_80x24_and_pauses_a_race():
             await pilot.press("q")
             await until(pilot, lambda: not app.worker.is_alive())
     asyncio.run(main())
-    assert "r rules" in seen["table"].splitlines()[-1]
+    assert "? keys" in seen["table"].splitlines()[-1]
     page = seen["page"]
     assert "how to play Flap Cat!" in page and "Goal: build whole cats" in page and "• SWAP:" in page
     assert all(len(line) <= 80 for line in page.splitlines()) and len(page.splitlines()) <= 24

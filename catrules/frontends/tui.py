@@ -380,7 +380,7 @@ class TableApp(RaceMixin, App):
         waiting = self._waiting(seat)
         if waiting:
             bits.append(waiting)
-        keys = Text(" i card · h history · r rules · ? keys · q save+quit ", style="reverse")
+        keys = Text(" i card · h history · ? keys · q save+quit ", style="reverse")
         while len(bits) > 1 and len(" · ".join(bits)) + 2 + keys.cell_len > self.size.width:
             bits.pop(0)                 # a narrow screen: the decision number matters most
         line = Text(" " + " · ".join(bits), style="bold")
