@@ -63,6 +63,19 @@ class Game:
         return dict(self.program.option_texts)
 
     @property
+    def how_to_play(self) -> list:
+        """The game's "how to play" text as ``[(kind, text)]``, ``kind`` ``"p"`` (a paragraph) or
+        ``"item"`` (a list item); empty if the file has no ``how to play:`` block."""
+        from .lang.howto import paragraphs
+        return paragraphs(getattr(self.program, "how_to_play", ()))
+
+    @property
+    def how_to_play_text(self) -> str:
+        """The same as plain text wrapped to 78 columns ("" if there is none)."""
+        from .lang.howto import plain
+        return plain(getattr(self.program, "how_to_play", ()))
+
+    @property
     def graph(self):
         """The action graph (a networkx DiGraph, made from the compiler's light one on first use)."""
         if not hasattr(self, "_nx_graph"):

@@ -131,7 +131,7 @@ def _everything(index: Index) -> list:
     names += [(a, "attribute") for a in sorted(index.attributes)]
     names += [(s, "symbol") for s in sorted(index.symbols)]
     names += [(b, "builtin") for b in sorted(BUILTIN_DOCS)]
-    return names + [(w, "keyword") for w in sorted(parser.keywords())]
+    return names + [(w, "keyword") for w in sorted(parser.keywords() | parser.NAMES_TOO)]
 
 
 # ---- hover, definition -----------------------------------------------------------

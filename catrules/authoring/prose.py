@@ -1,6 +1,7 @@
 """A rulebook in English, generated from a checked game: ``catrules rules GAME --prose``.
 
-The sections follow a printed rulebook: the components (card types with their counts,
+The game's own "how to play" text comes first, if it has one (``how to play:``).  Then the
+sections follow a printed rulebook: the components (card types with their counts,
 attributes and the cards' own descriptions, the zones and who sees them, the counters),
 the setup, the order of play and each phase in order, the actions and what happens by
 itself, every choice with its conditions, the definitions that decide things (how a trick
@@ -15,6 +16,7 @@ here knows a game.
 from __future__ import annotations
 
 from ..lang import ast
+from ..lang.howto import paragraphs
 from .prose_doc import render
 from .prose_exprs import Phraser, em, strong, words
 from .prose_notes import Notes
@@ -46,7 +48,7 @@ def prose(game, fmt: str = "text", players: int | None = None, options=None) -> 
 
 def document(cx: Context) -> list:
     g = cx.g
-    doc: list = [("h", 1, g.title)]
+    doc: list = [("h", 1, g.title)] + how_to_play(g)
     who = (f"{g.min_players} players" if g.min_players == g.max_players
            else f"{g.min_players} to {g.max_players} players")
     doc.append(("p", f"A game for {who}. This rulebook is generated from the game file, "
@@ -68,6 +70,20 @@ def document(cx: Context) -> list:
     doc += options_part(cx)
     doc += _unphrased(cx)
     return doc
+
+
+def how_to_play(g) -> list:
+    """The game's own `how to play` text, first (its paragraphs, its items as a list), then the
+    heading of the rulebook proper; nothing for a game without one."""
+    if g.how_to_play is None:
+        return []
+    out: list = [("h", 2, "How to play")]
+    for kind, text in paragraphs(g.how_to_play.lines):
+        if kind == "item" and out[-1][0] == "ul":
+            out[-1][1].append((text, []))
+        else:
+            out.append(("ul", [(text, [])]) if kind == "item" else ("p", text))
+    return out + [("h", 2, "The rules in full")]
 
 
 def _setup(cx) -> list:

@@ -42,9 +42,11 @@ and what happened.  At a terminal this is a full-screen table (80x24 is
 enough): a number or the arrows and Enter choose, Enter alone takes the
 default option (marked *), in a race the number alone answers (the time
 counts; --handicap SECONDS takes that much off it, a head start against
-bots); i inspects a card, h shows the history, ? the keys, q saves and
-quits.  A race starts with a count-in (3-2-1) and its clock with the
-options on the screen; h, i or ? during a race pause its clock.  Bots race
+bots); i inspects a card, h shows the history, r how to play the game, ?
+the keys, q saves and quits.  A race starts with a count-in (3-2-1) and its
+clock with the options on the screen; h, i, r or ? during a race pause its
+clock.  To read how to play before a game: `catrules rules GAME --prose`
+(its first section is the game's own "how to play" text).  Bots race
 at your own pace (your recent race times), at the --race-level you choose:
 easy (you win more than your share), even (your share), hard (less).  --plain (or an input or output that is not a terminal) gives the
 line-by-line interface: type a number and Enter, ? shows the table again.

@@ -18,8 +18,9 @@ steps of the setup, flow, phases and actions, every choice with who makes
 it, its prompt and default, the triggers, the score items and how the
 winner is found (tie-breakers included).
 
-With --prose: a rulebook in English that a playtester can read: the
-components (with the cards' own descriptions), the setup, the order of play
+With --prose: first the game's own "how to play" text, if its file has
+one (a `how to play:` block), then a rulebook in English that a playtester
+can read: the components (with the cards' own descriptions), the setup, the order of play
 and each phase, every choice with its conditions, the definitions that
 decide things (how a trick or a race is won), the end of the game, the
 scoring item by item, the winner, the options and variants. It uses the

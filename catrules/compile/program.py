@@ -65,6 +65,8 @@ class Program:
         self.min_players = g.min_players
         self.max_players = g.max_players
         self.option_texts = {o.name: o.text for o in g.options}
+        #: the lines of the game's `how to play` text (empty if it has none)
+        self.how_to_play = list(g.how_to_play.lines) if getattr(g, "how_to_play", None) else []
         self.zones = sorted(checked.zones.values(), key=lambda z: z.index)
         self.zone_by_name = dict(checked.zones)
         self.attributes = list(checked.attributes)

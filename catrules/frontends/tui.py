@@ -5,7 +5,8 @@ the other players (their public zones, how many cards the hidden ones hold, thei
 the score so far, what happened recently, your own cards, and the decision (its prompt and
 numbered options).  It fits 80×24 and uses more room when there is more.  Keys: a number or
 the arrows and Enter choose, Enter alone takes the default, ``i`` inspects a card, ``h``
-shows every event so far, ``?`` the keys, ``q`` saves and quits, Ctrl-C too.
+shows every event so far, ``r`` how to play the game, ``?`` the keys, ``q`` saves and quits,
+Ctrl-C too.
 
 Why a worker thread: :class:`~catrules.play.match.Match` asks its seats synchronously
 (``decide()`` returns the answer), and the engine, the bots and the save/resume logic are
@@ -46,7 +47,7 @@ from .tables import (card_counters, others_part, player_flow, score_notes, score
 from .terminal import Quit
 from .tui_fit import allot, crop_blocks, measure, past_events
 from .tui_race import RaceMixin
-from .tui_widgets import HELP, InspectScreen, Options, Panel, Refit, TextScreen, drawn
+from .tui_widgets import HELP, InspectScreen, Options, Panel, Refit, TextScreen, drawn, how_to_play
 
 #: Events kept in the "recent" area (all of them are a key away, in the history).
 RECENT = 60
@@ -118,6 +119,7 @@ class TableApp(RaceMixin, App):
         Binding("ctrl+c", "stop('interrupt')", "save & quit", priority=True, show=False),
         Binding("i", "inspect", "inspect a card"),
         Binding("h", "history", "history"),
+        Binding("r", "how_to_play", "how to play"),
         Binding("question_mark", "help", "keys"),
     ]
     CSS = """
@@ -509,6 +511,11 @@ class TableApp(RaceMixin, App):
 
     def action_help(self) -> None:
         self.open_over(TextScreen("keys", Text(HELP)))
+
+    def action_how_to_play(self) -> None:
+        game = getattr(self.match, "game", None)
+        self.open_over(TextScreen(f"how to play {getattr(game, 'title', '')} (↑↓ PgUp PgDn to scroll)",
+                                  how_to_play(getattr(game, "how_to_play", [])), top=True))
 
     def action_history(self) -> None:
         seat = self.seat

@@ -194,16 +194,17 @@ class Options(Widget):
 class TextScreen(ModalScreen):
     """A page over the table (help, history, the end): any of its keys closes it."""
 
-    BINDINGS = [Binding("escape,q,enter,h,question_mark,space", "close", "close")]
+    BINDINGS = [Binding("escape,q,enter,h,r,question_mark,space", "close", "close")]
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
     TextScreen > VerticalScroll { width: 100%; height: 100%; border: round $accent; padding: 0 1;
                                   background: $surface; }
     """
 
-    def __init__(self, title: str, body, end: bool = False):
+    def __init__(self, title: str, body, end: bool = False, top: bool = False):
         super().__init__()
         self.title_text, self.body, self.end = title, body, end
+        self.top = top                  # opens at its start (a text read from the top), not its end
 
     def compose(self) -> ComposeResult:
         box = VerticalScroll(Static(self.body))
@@ -212,7 +213,7 @@ class TextScreen(ModalScreen):
         yield box
 
     def on_mount(self) -> None:
-        if not self.end:
+        if not self.end and not self.top:
             # the newest at the bottom, in sight, however long the text takes to lay out: the
             # box stays at its end (anchored) until the person scrolls
             box = self.query_one(VerticalScroll)
@@ -265,10 +266,11 @@ HELP = """\
 Enter        takes the default option (marked *), highlighted when the choice comes
 i            inspect the cards in sight (the highlighted option first)
 h            everything that happened so far
+r            how to play this game (its rules in a few words)
 ?            these keys
 q            save the game and quit (Ctrl-C too); `catrules play --resume FILE` goes on
 
-Races: a count-in (3 2 1), then the options and the clock; h, i and ? pause the clock.
+Races: a count-in (3 2 1), then the options and the clock; h, i, r and ? pause the clock.
 Bots race at your own pace: `catrules play --race-level easy` (or hard) makes them slower
 (quicker); `--handicap 0.2` takes 0.2 s off each of your race times.
 """
@@ -299,3 +301,14 @@ class Drawn:
 def drawn(renderable):
     """``renderable`` drawn once per width (a ``Text`` as it is: Textual draws those itself)."""
     return renderable if isinstance(renderable, Text) else Drawn(renderable)
+
+
+def how_to_play(paragraphs: list) -> Text:
+    """A game's "how to play" text (``Game.how_to_play``: paragraphs and list items) for a page."""
+    out = Text()
+    for i, (kind, text) in enumerate(paragraphs):
+        if i:
+            out.append("\n" if kind == "item" and paragraphs[i - 1][0] == "item" else "\n\n")
+        out.append("• " + text if kind == "item" else text)
+    return out if paragraphs else Text("This game has no how-to-play text: `catrules rules GAME --prose` "
+                                       "describes its rules.", style="dim")

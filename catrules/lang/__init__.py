@@ -6,5 +6,6 @@
 * :mod:`~catrules.lang.ast`: the node classes, each with its line and column;
 * :mod:`~catrules.lang.variants`: a variant merged with the file it extends;
 * :mod:`~catrules.lang.source_text`: an AST printed back in the language's words;
+* :mod:`~catrules.lang.howto`: the `how to play` text as paragraphs for people;
 * :mod:`~catrules.lang.grammar_cache`: where the built grammar is kept between runs.
 """

@@ -517,6 +517,13 @@ class Remove(Node):
 
 
 @node
+class HowToPlay(Node):
+    """``how to play:`` and its lines of text (without quotes): what a person reads before playing.
+    See :mod:`catrules.lang.howto` for how the lines make paragraphs."""
+    lines: list
+
+
+@node
 class GameFile(Node):
     path: str
     version: int
@@ -542,6 +549,7 @@ class GameFile(Node):
     setup_pos: tuple = (0, 0)
     flow_pos: tuple = (0, 0)
     extends: Optional["Extends"] = None      # `extends "base.cat"`: a variant of that game
+    how_to_play: Optional["HowToPlay"] = None  # `how to play:`: the text for people, or none
     edits: list = Factory(list)        # Replace and Remove, in file order
     origins: dict = Factory(dict)      # id(node) -> path, for nodes from a base file
     sources: dict = Factory(dict)      # path -> text, of every base file

@@ -134,6 +134,19 @@ class _ToAst(ExprRules):
     def show_text(self, meta, ch):
         return ast.ShowCard("text", str(ch[0]), str(ch[1]), ch[2], **_pos(meta))
 
+    def how_line(self, meta, ch):
+        return ch[0][1:-1]
+
+    def how_to_play(self, meta, ch):
+        node = ast.HowToPlay(list(ch), **_pos(meta))
+        if 0 < self.version < 3:
+            self.rep.error(node, f"`how to play` is language 3, and this file says `catrules {self.version}`",
+                           "write `catrules 3` on the first line")
+        elif not any(t.strip() for t in node.lines):
+            self.rep.error(node, "the `how to play` text is empty",
+                           'write what a person needs to know to play, a line of text each: "Goal: ..."')
+        return node
+
     def option(self, meta, ch):
         return ast.Option(str(ch[0]), ch[1][1:-1], **_pos(meta))
 
@@ -254,6 +267,13 @@ class _ToAst(ExprRules):
                 g.symbol_names.append(item)
             elif isinstance(item, ast.ShowCard):
                 g.card_shows.append(item)
+            elif isinstance(item, ast.HowToPlay):
+                if g.how_to_play is not None:
+                    self.rep.error(item, "a second `how to play` block",
+                                   f"a game has one how-to-play text: add these lines to the one on line "
+                                   f"{g.how_to_play.line}")
+                else:
+                    g.how_to_play = item
             elif isinstance(item, tuple):
                 kind = item[0]
                 if kind == "setup":

@@ -125,6 +125,11 @@ WORDS_OF_3 = frozenset({"nothing", "show", "describe", "asking", "may", "choose"
                         "remove"})
 
 
+#: Words that are the language's only where a top-level block starts (`how to play:`), where no name
+#: can stand: a name may still be one (files of language 3 could name a counter `how`).
+NAMES_TOO = frozenset({"how"})
+
+
 @functools.lru_cache(maxsize=8)
 def keywords(version: int = LANGUAGE_VERSION) -> frozenset:
     """The words of the language (a game cannot use them as names)."""
@@ -136,7 +141,7 @@ def keywords(version: int = LANGUAGE_VERSION) -> frozenset:
             words.add(t.pattern.value)
         elif t.name == "DIRECTION":           # highest | lowest
             words.update(re.findall(r"[a-z]+", t.pattern.value))
-    return frozenset(words)
+    return frozenset(words - NAMES_TOO)
 
 
 # Readable names for the grammar's terminals, used in "expected ..." hints.

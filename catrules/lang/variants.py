@@ -90,6 +90,12 @@ def extend(variant: ast.GameFile, parse_file, chain: tuple) -> ast.GameFile:
 
 def _replace(base: ast.GameFile, edit: ast.Replace, rep: Reporter) -> None:
     item = edit.item
+    if isinstance(item, ast.HowToPlay):
+        if base.how_to_play is None:
+            rep.error(edit, "`replace how to play`: the base game has no `how to play` text",
+                      "to add one, write `how to play:` without `replace`")
+        base.how_to_play = item
+        return
     if isinstance(item, tuple):               # setup, flow, score, winner: blocks without a name
         kind = item[0]
         had = {"setup": base.setup, "flow": base.flow, "score": base.score,
@@ -152,6 +158,12 @@ def _add(base: ast.GameFile, variant: ast.GameFile, rep: Reporter) -> None:
             else:
                 setattr(base, kind, getattr(variant, kind))
                 setattr(base, f"{kind}_pos", getattr(variant, f"{kind}_pos"))
+    if variant.how_to_play is not None:
+        if base.how_to_play is not None:
+            rep.error(variant.how_to_play, "a second `how to play` text: the base game has one",
+                      "write `replace how to play:` to use this one instead")
+        else:
+            base.how_to_play = variant.how_to_play
     if variant.ranking or variant.tie_race:
         if base.ranking or base.tie_race:
             at = variant.ranking[0] if variant.ranking else (variant.tie_race, 1)

@@ -132,7 +132,8 @@ _EVENT = {"t": None, "actor": None, "line": None, "position": None, "count": Non
 #: The kinds ``card``, ``score`` and ``counters`` take the game's own names too (:func:`allowed`).
 SENT: dict = {
     "state": {"type": None, "table": None, "seat": None, "names": None, "kinds": None, "broken": None,
-              "title": None, "ask": None, "score_items": None, "seed_chosen": None, "view": "view",
+              "title": None, "ask": None, "score_items": None, "seed_chosen": None, "how_to_play": None,
+              "view": "view",
               "events": "item"},
     "error": {"type": None, "message": None},
     "ping": {"type": None, "n": None},

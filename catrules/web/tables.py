@@ -319,6 +319,8 @@ class WebTable:
             info = {"table": self.id, "seat": seat, "names": self.names, "kinds": self.kinds, "broken": self.broken,
                     "title": self.game.title, "ask": self.ask, "seed_chosen": self.seed_chosen,
                     "score_items": [[name, counted] for name, counted in self.game.score_items]}
+            if since == 0:                # a page's first message: the game's "how to play" text
+                info["how_to_play"] = [[kind, text] for kind, text in self.game.how_to_play]
             last = self.seen[seat][-1][0] if self.seen[seat] else since
             try:
                 return protocol.state_message(info, view, items, self.allow), max(last, since)

@@ -150,6 +150,7 @@ function render() {
   $("title").textContent = msg.title;
   $("who").textContent = msg.seat === null ? "spectator (public information only)" : `you are player ${msg.seat + 1}`;
   drawSeedNote();
+  drawHowTo();
   const d = liveDecision();
   const legal = new Map(d ? d.options.map((o) => [o.id, o]) : []);
   drawZones(v, legal, d);
@@ -160,6 +161,30 @@ function render() {
   document.body.dataset.ask = String(msg.ask);
   document.body.dataset.state = v.finished ? "over" : d ? "deciding" : "waiting";
   if (!d && v.decisions[0] && !v.finished) countIn(msg.ask);     // a race: its options after the count-in
+}
+
+// The game's own "how to play" text (sent with a page's first message): a link in the bar opens it.
+let howTo = null;
+function drawHowTo() {
+  if (!msg.how_to_play || howTo) return;
+  howTo = msg.how_to_play;
+  const box = $("howto-text");
+  let list = null;
+  for (const [kind, text] of howTo) {
+    if (kind === "item") {
+      if (!list) { list = el("ul"); box.append(list); }
+      list.append(el("li", null, text));
+    } else {
+      list = null;
+      box.append(el("p", null, text));
+    }
+  }
+  $("howto").hidden = $("howto-link").hidden = howTo.length === 0;
+  $("howto-link").onclick = (e) => {
+    e.preventDefault();
+    $("howto").open = true;
+    $("howto").scrollIntoView();
+  };
 }
 
 // A table whose creator chose the seed: they can work out every card, and every page says so.
