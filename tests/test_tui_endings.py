@@ -91,7 +91,7 @@ def test_the_end_shows_the_score_items_and_how_they_came_about_and_waits_for_a_k
         if item != "total":         # a column's head may wrap: its words
             assert all(w in text for w in seat.painter.sym(item).split()), item
     # the end's rules, as the events since the last decision: each of them on the page
-    ending = last_ending(list(enumerate(seat.events)))
+    ending = last_ending(list(enumerate(seat.events)), game=game)
     lines = [x.plain for x in seat.painter.events([ev for _n, ev in ending["events"]])]
     if name != "flapcat":           # Flap Cat's game ends with a round's tally: shown before
         assert lines

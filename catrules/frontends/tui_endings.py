@@ -37,7 +37,7 @@ def end_body(seat):
     winners = final.get("winners", [])
     parts = [winners_line(winners, p), Text(),
              score_table(final["scores"], winners, p, score_notes(p.game))]
-    ending = last_ending(list(enumerate(seat.events)))
+    ending = last_ending(list(enumerate(seat.events)), game=p.game)
     if ending and ending["tally"] is not None:       # the last round's tally, just before the end
         parts += [Text(), tally_table(ending["tally"], p, score_notes(p.game))]
     lines = p.events([ev for _n, ev in ending["events"]]) if ending else []
@@ -66,7 +66,7 @@ class EndingsMixin:
         seat.ends_seen = len(seat.events)
         if seat.painter is None or seat.final is not None:
             return False
-        ending = last_ending(list(enumerate(seat.events)), since=seen)
+        ending = last_ending(list(enumerate(seat.events)), since=seen, game=seat.painter.game)
         if ending is None or ending["tally"] is None:
             return False
         title = tally_title(ending["tally"])

@@ -114,7 +114,7 @@ def state_message(table_info: dict, view: dict, items: list, allow: dict, ending
 def ending_of(p: Painter, numbered: list) -> Optional[dict]:
     """How the latest round's or the game's scores came about, as the page shows it: the events
     of :func:`catrules.frontends.endings.last_ending` as items, and a title."""
-    ending = last_ending(numbered)
+    ending = last_ending(numbered, game=p.game)
     if ending is None:
         return None
     title = "How the game ended" if ending["kind"] == "end" else tally_title(ending["tally"])
