@@ -149,3 +149,27 @@ def test_the_end_rules_that_read_hidden_cards_or_are_not_phases_are_named():
     g = catrules.load_source(CLOSING.format(tail="play finish", source="won"), "t.cat")
     v = g.new_state(2, seed=1, ask_forced=True).view(0)
     assert "running_note" not in v
+
+
+def test_the_web_state_message_carries_the_running_note_and_how_the_end_came_about():
+    from catrules.play.views import visible_event
+    from catrules.web import protocol
+    game = catrules.load_game(GAMES["catlady"])
+    st = game.new_state(2, seed=7, log=True, ask_forced=True)
+    allow = protocol.allowed(game)
+    p = protocol.painter(game, 0, ["you", "greedy"])
+    while not st.over:
+        d = st.pending()[0]
+        st.apply(d.player, choose(d))
+    numbered = [(n, ev) for n, ev in ((i + 1, visible_event(st, e, 0)) for i, e in enumerate(st.log))
+                if ev is not None]
+    ending = protocol.ending_of(p, numbered)
+    assert ending["kind"] == "end" and ending["items"]
+    texts = [it["text"] for it in ending["items"]]
+    assert all(it["t"] == "announce" for it in ending["items"])
+    assert any("eats" in t or "hungry" in t for t in texts)
+    msg = protocol.state_message({"table": "t", "seat": 0}, st.view(0), [], allow, ending)
+    assert msg["ending"]["items"] == ending["items"]
+    flap = catrules.load_game(GAMES["flapcat"])
+    view = flap.new_state(3, seed=4).view(0)
+    assert protocol.state_message({"seat": 0}, view, [], protocol.allowed(flap))["view"]["running_note"]
