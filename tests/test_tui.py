@@ -12,6 +12,7 @@ import catrules
 from catrules.bots.basic import make_seat
 from catrules.frontends.terminal import Quit
 from catrules.frontends.tui import InspectScreen, TableApp, TextScreen, TuiSeat
+from catrules.frontends.tui_endings import GoOnScreen
 from catrules.play.match import Match
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,11 +35,14 @@ def new_match(name, players=3, seed=3, state=None, bot="greedy"):
     return game, match, seat
 
 
-async def until(pilot, test, tries=200):
+async def until(pilot, test, tries=200, go_on=True):
+    """Wait until ``test()``; a round's end waits for a key, pressed here unless not ``go_on``."""
     for _ in range(tries):
         await pilot.pause(0.02)
         if test():
             return
+        if go_on and isinstance(pilot.app.screen, GoOnScreen):
+            await pilot.press("enter")
     raise AssertionError("the app never got there")
 
 

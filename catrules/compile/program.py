@@ -12,6 +12,7 @@ import dataclasses
 
 from ..lang import ast
 from ..check.checked import Checked
+from .closing import closing_of, round_end_lines
 from ..errors import CatrulesError, suggest
 from ..runtime.decisions import NONE_OPTION, SIT_OUT, Option
 from ..runtime.option_ids import card_id, option_id, option_value, player_id
@@ -127,6 +128,11 @@ class Program:
         self._layouts: dict = {}
         self._slot_index: dict = {}
         self.score_public = _score_is_public(checked)
+        #: the end's own rules (:mod:`catrules.compile.closing`): the phases the flow plays after
+        #: its last loop, the other statements there (not run for the running score), and
+        #: whether those phases read only public zones
+        self.closing, self.closing_left, self.closing_public = closing_of(checked)
+        self.round_end_lines = round_end_lines(checked)
         self.prompt_fns: list = []        # `asking "..."` with values: f(state, vars) -> parts
         # per choice `preferring P` from one zone: (P, its filter), f(state, vars, card) each
         # (what an answer tells the others: catrules.runtime.inference)

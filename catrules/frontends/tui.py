@@ -42,10 +42,11 @@ from textual.widgets import Static
 from ..play.seats import Choice, Seat
 from .painter import Painter
 from .pieces import bullets
-from .tables import (card_counters, others_part, player_flow, score_notes, score_table, shared_counters,
-                     shared_part, tally_title, winners_line)
+from .tables import (card_counters, others_part, player_flow, shared_counters,
+                     shared_part, tally_title)
 from .terminal import Quit
 from .tui_fit import allot, crop_blocks, measure, past_events
+from .tui_endings import EndingsMixin, running_rows
 from .tui_race import RaceMixin
 from .tui_widgets import HELP, InspectScreen, Options, Panel, Refit, TextScreen, drawn, how_to_play
 
@@ -109,7 +110,7 @@ class TuiSeat(Seat):
 
 # ---------------------------------------------------------------------- app
 
-class TableApp(RaceMixin, App):
+class TableApp(EndingsMixin, RaceMixin, App):
     """The full-screen table for one or more :class:`TuiSeat`; the match runs in a worker thread."""
 
     TITLE = "catrules"
@@ -230,11 +231,8 @@ class TableApp(RaceMixin, App):
         if self.outcome is not None or self.seat is None or self.seat.final is None:
             self.exit()
             return
-        seat, p = self.seat, self.seat.painter
-        body = Group(score_table(seat.final["scores"], seat.final.get("winners", []), p, score_notes(p.game)),
-                     Text(), winners_line(seat.final.get("winners", []), p))
-        self._show(seat)
-        self.push_screen(TextScreen("the end", body, end=True), lambda _r: self.exit())
+        self._show(self.seat)
+        self.show_end(self.seat)
 
     # ------------------------------------------------------------- drawing
     def refresh_seat(self, seat: TuiSeat) -> None:
@@ -334,9 +332,9 @@ class TableApp(RaceMixin, App):
             tally = next((e for e in reversed(seat.events) if e.get("t") == "tally"), None)
             running = seat.view.get("running")
             if running:                     # the game's score reads only public things
-                rows = [(pl, r.get("total")) for pl, r in enumerate(running)]
-                title = "if it ended now"
-            elif tally is None:
+                return running_rows("if it ended now", [(pl, r.get("total")) for pl, r in enumerate(running)],
+                                    seat.view.get("running_note", ""), p)
+            if tally is None:
                 return Text("scores are counted at the end" + (" (and at each tally)" if p.game is not None
                                                                  and p.game.has_tallies else ""),
                             style="dim")
@@ -413,11 +411,17 @@ class TableApp(RaceMixin, App):
                              lambda _r: self._uncover(seat, decision))
             return
         self.seat = seat
-        self._present(seat, decision)
+        self._present_after_ends(seat, decision)
 
     def _uncover(self, seat: TuiSeat, decision) -> None:
         self.handover = None
-        self._present(seat, decision)
+        self._present_after_ends(seat, decision)
+
+    def _present_after_ends(self, seat: TuiSeat, decision) -> None:
+        """A round that ended since the person's last look is shown first, until a key."""
+        self._show(seat)
+        if not self.round_end_first(seat, lambda: self._present(seat, decision)):
+            self._present(seat, decision)
 
     def _present(self, seat: TuiSeat, decision) -> None:
         p = seat.painter

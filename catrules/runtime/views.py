@@ -8,6 +8,7 @@ the scores.  Nothing hidden from the player is in it.
 
 from __future__ import annotations
 
+from .ending import running
 from .places import describe, parse_ref
 
 
@@ -66,8 +67,14 @@ def view(prog, st, p) -> dict:
         sc = st.scores()
         out["scores"] = sc
         out["winners"] = st.winners(sc)
-    elif prog.score_public and prog.score_items:
-        out["running"] = st.scores()        # the score if the game ended now: all of it public
+    else:
+        # the score if the game ended now, the end's own rules played on a copy (all of it
+        # public: the same for everyone), and what it leaves out
+        rows, note = running(st)
+        if rows is not None:
+            out["running"] = rows
+            if note:
+                out["running_note"] = note
     return out
 
 def _show(prog, st, kind, v, p):

@@ -20,7 +20,9 @@ from __future__ import annotations
 import math
 from typing import Optional
 
+from ..frontends.endings import last_ending
 from ..frontends.painter import Painter
+from ..frontends.tables import tally_title
 from ..play.strict_json import BadJSON, read_json
 
 #: The largest message a page may send, in characters.
@@ -99,10 +101,25 @@ def event_item(p: Painter, n: int, ev: dict) -> Optional[dict]:
     return {"n": n, "t": ev.get("t"), "text": line.plain, "ev": ev}
 
 
-def state_message(table_info: dict, view: dict, items: list, allow: dict) -> dict:
-    """The ``state`` message of a seat: who it is, its view, its new events; checked against the
+def state_message(table_info: dict, view: dict, items: list, allow: dict, ending: Optional[dict] = None) -> dict:
+    """The ``state`` message of a seat: who it is, its view, its new events, and how the latest
+    round's or the game's scores came about (``ending``, if any); checked against the
     allow-list ``allow`` (raises :class:`Unlisted`)."""
-    return check({"type": "state", **table_info, "view": view, "events": items}, "state", allow)
+    msg = {"type": "state", **table_info, "view": view, "events": items}
+    if ending is not None:
+        msg["ending"] = ending
+    return check(msg, "state", allow)
+
+
+def ending_of(p: Painter, numbered: list) -> Optional[dict]:
+    """How the latest round's or the game's scores came about, as the page shows it: the events
+    of :func:`catrules.frontends.endings.last_ending` as items, and a title."""
+    ending = last_ending(numbered, game=p.game)
+    if ending is None:
+        return None
+    title = "How the game ended" if ending["kind"] == "end" else tally_title(ending["tally"])
+    items = [x for x in (event_item(p, n, ev) for n, ev in ending["events"]) if x is not None]
+    return {"kind": ending["kind"], "title": title, "items": items}
 
 
 def error(message: str) -> dict:
@@ -134,14 +151,16 @@ SENT: dict = {
     "state": {"type": None, "table": None, "seat": None, "names": None, "kinds": None, "broken": None,
               "title": None, "ask": None, "score_items": None, "seed_chosen": None, "how_to_play": None,
               "view": "view",
-              "events": "item"},
+              "events": "item", "ending": "ending"},
     "error": {"type": None, "message": None},
     "ping": {"type": None, "n": None},
     "log": {"type": None, "lines": None},             # the lines are text, each checked as a log line
     "view": {"game": None, "you": None, "players": None, "options": None, "zones": "zone",
              "counters": "counters", "finished": None, "decisions": "decision", "waiting_for": None,
              "last_line": None, "my_choice": None, "answered": None, "scores": "score", "winners": None,
-             "running": "score"},
+             "running": "score", "running_note": None},
+    # how the latest round's or the game's scores came about (catrules.frontends.endings)
+    "ending": {"kind": None, "title": None, "items": "item"},
     "zone": {"zone": None, "owner": None, "visibility": None, "shape": None, "count": None,
              "line_lengths": None, "rows": None, "cols": None, "cards": "card", "lines": "card", "cells": "card"},
     "decision": {"player": None, "kind": None, "prompt": None, "line": None, "timed": None, "default": None,

@@ -323,7 +323,8 @@ class WebTable:
                 info["how_to_play"] = [[kind, text] for kind, text in self.game.how_to_play]
             last = self.seen[seat][-1][0] if self.seen[seat] else since
             try:
-                return protocol.state_message(info, view, items, self.allow), max(last, since)
+                ending = protocol.ending_of(p, self.seen[seat])
+                return protocol.state_message(info, view, items, self.allow, ending), max(last, since)
             except protocol.Unlisted as exc:
                 log.error("table %s: a message for a page was withheld: %s", self.id, exc)
                 return protocol.error("the server withheld a message it may not send (a fault of the "

@@ -454,10 +454,25 @@ function drawScores(v) {
     const w = v.winners.map((p) => playerName(p, true)).join(", ");
     box.append(el("p", "winner", `${v.winners.length > 1 ? "Winners" : "Winner"}: ${w || "nobody"}`));
   } else if (v.running) {
-    box.append(scoreTable("If the game ended now", v.running, null));
+    box.append(scoreTable("If the game ended now" + (v.running_note ? "*" : ""), v.running, null));
+    if (v.running_note) box.append(el("p", "note", "* " + v.running_note));
   }
   const tallies = [...events.values()].filter((it) => it.t === "tally");
   for (const it of tallies.slice(-3)) if (it.ev.totals) box.append(scoreTable(it.text.split(":")[0], it.ev.totals, null));
+  drawEnding(box, msg.ending);
+}
+
+// How the latest round's or the game's scores came about: the events of its end (the server
+// picks them, as the full-screen table does: catrules.frontends.endings).
+function drawEnding(box, ending) {
+  if (!ending || !ending.items.length) return;
+  const sec = el("details", "ending");
+  sec.open = true;
+  sec.append(el("summary", null, ending.kind === "end" ? ending.title : `How it came about (${ending.title})`));
+  const ul = el("ul");
+  for (const it of ending.items) ul.append(el("li", it.t, it.text));
+  sec.append(ul);
+  box.append(sec);
 }
 
 function drawEvents() {
