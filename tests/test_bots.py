@@ -195,7 +195,7 @@ def test_greedy_takes_the_best_lead_and_calls_only_the_table():
     assert table.calls == [("lookahead", 1, "a", 2), ("lookahead", 1, "b", 2), ("lookahead", 1, "c", 2)]
     assert set(reads) == {"lookahead_options", "lookahead"}   # asked for, missing: one by one
     # the bot keeps nothing but its settings and the table
-    assert set(vars(bot)) == {"reflex", "samples", "name", "table", "player"}
+    assert set(vars(bot)) == {"reflex", "samples", "look", "name", "table", "player"}
 
 
 class BothTable(FakeTable):
@@ -234,15 +234,29 @@ def test_match_plays_every_option_in_the_same_imagined_states():
     assert alone == twice[0] and [o.ranks for o in alone] == [o.ranks for o in twice[0]]
 
 
-def test_greedy_ties_go_to_the_default_then_to_the_first():
+def test_greedy_ties_go_to_the_default_then_at_random_from_the_bots_own_source():
     even = {k: [[1, 1, 1]] for k in "abc"}
     bot = GreedyBot(samples=1)
-    bot.start(FakeTable(even), 0)
+    table = FakeTable(even)
+    bot.start(table, 0)
     assert bot.decide({}, decision(["a", "b", "c"], default="c", player=0)).option == "c"
-    assert bot.decide({}, decision(["a", "b", "c"], default=None, player=0)).option == "a"
+    # without a default, a tie goes to any of the best: seeded by the game's seed, the seat and
+    # the decisions so far, never drawing from the match's source
+    picked = []
+    for n in range(60):
+        table.seed, table.decisions = 5, n
+        before = table.rng.getstate()
+        picked.append(bot.decide({}, decision(["a", "b", "c"], default=None, player=0)).option)
+        assert table.rng.getstate() == before
+    assert set(picked) == {"a", "b", "c"} and max(picked.count(x) for x in "abc") < 40
+    again = []
+    for n in range(60):
+        table.decisions = n
+        again.append(bot.decide({}, decision(["a", "b", "c"], default=None, player=0)).option)
+    assert again == picked                      # the same seed and count: the same tie-breaks
     # a default that is not among the best does not win
     bot.start(FakeTable({"a": [[0, 5, 0]], "b": [[3, 1, 0]], "c": [[3, 1, 0]]}), 0)
-    assert bot.decide({}, decision(["a", "b", "c"], default="a", player=0)).option == "b"
+    assert bot.decide({}, decision(["a", "b", "c"], default="a", player=0)).option in ("b", "c")
 
 
 def test_greedy_single_option_and_race():

@@ -30,12 +30,10 @@ from ..play.seats import Choice, Seat
 from ..runtime.randoms import PLAIN_RANDBELOW
 from ..play.lookahead import lead
 from ..play.reflexes import REFLEX_RANGE, REFLEXES
+from .look import LOOK_BUDGET, close, look_values
 
 #: Bot kinds understood by :func:`make_seat` (``bot`` is the greedy bot).
 BOT_KINDS = ("random", "greedy", "bot")
-
-#: Two values closer than this count as a tie.
-_EPS = 1e-9
 
 _LOW, _HIGH = REFLEX_RANGE
 #: What a reflex may be, for error messages.
@@ -121,20 +119,39 @@ class GreedyBot(Seat):
     made the best way); the option's value is the mean, over the samples, of the bot's lead
     by the game's ``winner:`` block (:meth:`value`): where the lowest total wins it keeps its
     total low, and it honours the tie-breakers.  Ties go to the decision's default option
-    when it is among the best, else to the first of them.  A decision with one option
-    costs nothing.
+    when it is among the best, else to one of them at random, drawn from the bot's own
+    source (:meth:`tie_source`: seeded from the game's seed, the seat and the number of
+    decisions so far, so no seat is everyone's first choice, and the game stays as
+    deterministic as its seed).  A decision with one option costs nothing.
+
+    With ``look`` (a budget of work, :data:`catrules.bots.look.LOOK_BUDGET` for ``greedy:look``)
+    each option is instead played on past its immediate cost by :mod:`catrules.bots.look`.
     """
 
     wants_events = False
     #: Answers inside the running game (through :meth:`decide`) when every seat can.
     inline = True
 
-    def __init__(self, reflex="normal", samples: int = 2):
+    def __init__(self, reflex="normal", samples: int = 2, look: int = 0):
         self.reflex = parse_reflex(reflex)
         if not isinstance(samples, int) or samples < 1:
             raise ValueError(f"samples must be a whole number of at least 1, not {samples!r}")
+        if not isinstance(look, int) or isinstance(look, bool) or look < 0:
+            raise ValueError(f"the look-ahead budget must be a whole number of at least 0, not {look!r}")
         self.samples = samples
-        self.name = _reflex_name("greedy", self.reflex)
+        self.look = look
+        name = _reflex_name("greedy", self.reflex)
+        if look:
+            name = name.replace("greedy", "greedy:look" + ("" if look == LOOK_BUDGET else f":{look}"), 1)
+        self.name = name
+
+    def tie_source(self) -> random.Random:
+        """The bot's own random source for this decision: seeded from the game's seed, the seat and
+        the number of decisions taken so far (what every player knows), never drawing from the
+        match's source, so a game resumed from a save breaks its ties the same way."""
+        table = self.table
+        count = getattr(table, "decisions", 0)
+        return random.Random(f"greedy ties {getattr(table, 'seed', 0)} {self.player} {count}")
 
     def value(self, option_id: str) -> tuple:
         """The mean lead after choosing ``option_id``: by the game's ``winner:`` block, how far
@@ -157,33 +174,38 @@ class GreedyBot(Seat):
         width = min(len(x) for x in leads)
         return tuple(sum(x[k] for x in leads) / len(leads) for k in range(width))
 
+    def _values(self, options: list, timed: bool) -> list:
+        ids = [o.id for o in options]
+        if self.look and getattr(self.table, "sample", None) is not None:
+            return look_values(self.table, self.player, ids, self.samples, self.look,
+                               0.0 if timed else None, self.tie_source())
+        both = getattr(self.table, "lookahead_options", None)
+        if both is not None:        # every option in the same imagined states
+            return [self._mean_lead(outs) for outs in both(self.player, ids, self.samples)]
+        return [self.value(i) for i in ids]
+
     def decide(self, view, decision) -> Choice:
         options = decision.options
         if len(options) == 1:
             option = options[0]
         else:
-            both = getattr(self.table, "lookahead_options", None)
-            if both is not None:        # every option in the same imagined states
-                values = [self._mean_lead(outs) for outs in both(self.player, [o.id for o in options],
-                                                                 self.samples)]
-            else:
-                values = [self.value(o.id) for o in options]
+            values = self._values(options, decision.timed)
             best = max(values)
-            tied = [o for o, v in zip(options, values) if _close(v, best)]
-            option = next((o for o in tied if o.id == decision.default), tied[0])
+            tied = [o for o, v in zip(options, values) if close(v, best)]
+            option = next((o for o in tied if o.id == decision.default), None)
+            if option is None:
+                option = tied[0] if len(tied) == 1 else tied[self.tie_source().randrange(len(tied))]
         if decision.timed:
             return Choice(option.id, self.table.reaction_time(self.reflex, len(options)))
         return Choice(option.id)
 
 
-def _close(a: tuple, b: tuple) -> bool:
-    return len(a) == len(b) and all(abs(x - y) <= _EPS or x == y for x, y in zip(a, b))
-
-
 def make_seat(spec: str, *, programs: bool = False) -> Seat:
     """A bot from a seat spec: ``random``, ``greedy`` or ``bot`` (the greedy bot), optionally
     followed by a reflex after a colon: a name (``bot:fast``, ``random:slow``, ``greedy:normal``)
-    or the median race time in seconds (``greedy:0.8``).  With ``programs``, ``cmd:COMMAND`` is
+    or the median race time in seconds (``greedy:0.8``).  ``greedy:look`` is the greedy bot with
+    the longer look-ahead (:mod:`catrules.bots.look`), optionally with its budget and a reflex
+    (``greedy:look:500``, ``greedy:look:fast``, ``bot:look:500:0.8``).  With ``programs``, ``cmd:COMMAND`` is
     a seat played by another program over JSON lines (:mod:`catrules.play.program_seat`)."""
     if isinstance(spec, str) and spec.strip()[:4].lower() == "cmd:":
         # off unless asked for: a spec from elsewhere (a web form) must never run a command here
@@ -194,6 +216,8 @@ def make_seat(spec: str, *, programs: bool = False) -> Seat:
         return program_seat(spec)
     valid = ("valid seat specs: random, greedy, bot (= greedy), each optionally with a reflex "
              f"after a colon ({', '.join(REFLEXES)}, or seconds), e.g. bot:fast, random:slow or greedy:0.8; "
+             "greedy:look, the greedy bot playing each option on (greedy:look:500 units of work, "
+             "greedy:look:fast); "
              "ismcts, optionally with a budget per decision (ismcts:2000 iterations, ismcts:1s); "
              "or cmd:COMMAND, a program (docs/protocol.rst)")
     if not isinstance(spec, str):
@@ -216,10 +240,27 @@ def make_seat(spec: str, *, programs: bool = False) -> Seat:
         return ISMCTSBot(**{unit: amount}, horizon=horizon)
     if kind not in BOT_KINDS:
         raise ValueError(f"unknown seat spec {spec!r}; {valid}")
+    look = 0
+    if kind != "random" and reflex.split(":")[0] == "look":      # greedy:look[:BUDGET][:REFLEX]
+        look, reflex = _parse_look(spec, reflex.split(":")[1:], valid)
     try:
         reflex = parse_reflex(reflex)
     except ValueError as exc:
         raise ValueError(f"seat spec {spec!r}: {exc}; {valid}") from None
     if kind == "random":
         return RandomBot(reflex)
-    return GreedyBot(reflex)
+    return GreedyBot(reflex, look=look)
+
+
+def _parse_look(spec: str, parts: list, valid: str) -> tuple:
+    """(budget, reflex) from what follows ``greedy:look``: an optional budget (a whole number of
+    units of work, at least 10), then an optional reflex."""
+    look = LOOK_BUDGET
+    if parts and parts[0].isdigit():
+        look = int(parts.pop(0))
+        if look < 10:
+            raise ValueError(f"seat spec {spec!r}: a look-ahead budget of {look} is too small "
+                             f"(at least 10 units of work; the default is {LOOK_BUDGET}); {valid}")
+    if len(parts) > 1:
+        raise ValueError(f"seat spec {spec!r}: too many parts after greedy:look; {valid}")
+    return look, (parts[0] if parts else "normal")

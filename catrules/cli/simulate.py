@@ -21,6 +21,7 @@ examples:
   catrules simulate games/mygame.cat --players 4 --games 1000 --seed 1
   catrules simulate games/mygame.cat --bots greedy,random,random,random
   catrules simulate games/mygame.cat --bots ismcts:500,greedy,greedy,greedy --games 20
+  catrules simulate games/mygame.cat --bots greedy:look,greedy,random,random --rotate --games 400
   catrules simulate games/mygame.cat --option NAME --json > result.json
   catrules simulate games/mygame.cat --games 10 --log games.jsonl
   catrules simulate games/mygame.cat --games 10000 --jobs auto
@@ -40,6 +41,10 @@ def add_parser(sub) -> None:
                     help="one bot for every seat, or one per seat: random, greedy, bot, bot:fast, greedy:0.8, "
                          "ismcts:500 (searching, 500 iterations a decision)... "
                          "(default: random; --seats, as in `catrules play`, is the same)")
+    sp.add_argument("--rotate", action="store_true",
+                    help="turn the seats one place each game, so that each bot of --bots plays each seat "
+                         "equally often, and sum up per bot with 95%% intervals (give a multiple of the "
+                         "players as --games for exactly equal seats)")
     sp.add_argument("--option", action="append", metavar="NAME",
                     help="turn on a game option (repeat, or separate with commas; default: none)")
     sp.add_argument("--json", action="store_true", help="print the result as JSON on stdout (no progress bar)")
@@ -80,6 +85,9 @@ def run(args) -> int:
     if args.cluster is not None and args.jobs != 1:
         raise UsageError("give --jobs or --cluster, not both", "a cluster's workers are its own processes")
     check_budget(args)
+    if args.rotate and len(set(bots)) < 2:
+        raise UsageError("--rotate needs different bots to turn round the seats",
+                         "give one bot per player, e.g. --bots greedy,random,random,random")
 
     bar, progress = progress_bar("simulating", args.games) if not args.json else (None, None)
 
@@ -87,7 +95,8 @@ def run(args) -> int:
         try:
             return simulate(game, players, args.games, args.seed, seats=seats, options=options,
                             log_path=args.log, progress=progress, viewer=viewer_index(args, players),
-                            max_decisions=args.max_decisions, jobs=args.jobs, cluster=args.cluster)
+                            max_decisions=args.max_decisions, jobs=args.jobs, cluster=args.cluster,
+                            rotate=args.rotate)
         except OSError as exc:
             raise Failure(f"cannot write the log {args.log}: {exc.strerror or exc}") from None
     result = run_games(bar, play_games, (SimulationError, ParallelError))

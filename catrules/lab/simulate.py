@@ -12,6 +12,7 @@ game is written, one after another, to one JSON Lines log
 ``jobs`` processes or a Dask ``cluster`` can play the games
 (:mod:`catrules.lab.parallel`): :class:`PlayGame` plays one game anywhere, and
 the results are summed in game order, so the summary and the log are the same.
+With ``rotate`` the seats turn from game to game (:mod:`catrules.lab.rotation`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Callable, Optional, Sequence
 from ..bots.basic import make_seat
 from ..errors import CatrulesError, OverBudget  # noqa: F401 - OverBudget: catrules.lab.simulate's own name too
 from ..play.match import Match
+from .rotation import SpecTally, rotated
 
 #: A simulated game that asks for more decisions than this is stopped and counted as unfinished
 #: (a game that may never end); ``simulate(max_decisions=...)`` and ``--max-decisions`` change it.
@@ -72,6 +74,8 @@ class SimResult:
     max_decisions: int = DECISION_LIMIT
     elapsed: float = 0.0            # seconds for the whole simulation (timing)
     log_path: Optional[str] = None
+    rotate: bool = False            # seats rotated over the games (catrules.lab.rotation)
+    specs: Optional[list] = None    # with rotate: one SpecStats per bot spec
 
     @property
     def games_per_second(self) -> float:
@@ -86,6 +90,7 @@ class SimResult:
             "shared_games": self.shared_games, "decisions_mean": self.decisions_mean,
             "unfinished_games": self.unfinished, "max_decisions": self.max_decisions,
             "log": self.log_path,
+            **({"rotate": True, "specs": [s.to_dict() for s in self.specs]} if self.rotate else {}),
             "timing": {"elapsed_seconds": round(self.elapsed, 3),
                        "games_per_second": round(self.games_per_second, 2)},
         }
@@ -99,8 +104,11 @@ class SimResult:
                  f"{'player':>6}  {'seat':<14}{'wins':>7}{'win rate':>10}{'mean score':>12}{'min':>8}{'max':>8}",
                  "-" * 65]
         for s in self.seats:
-            lines.append(f"{s.seat + 1:>6}  {_clip(s.spec, 13):<14}{s.wins:>7}{s.win_rate * 100:>9.1f}%"
+            lines.append(f"{s.seat + 1:>6}  {_clip('rotated' if self.rotate else s.spec, 13):<14}{s.wins:>7}{s.win_rate * 100:>9.1f}%"
                          f"{_num(s.score_mean, 2):>12}{_num(s.score_min):>8}{_num(s.score_max):>8}")
+        if self.rotate:
+            from .rotation import format_specs
+            lines += [""] + format_specs(self.specs, self.games, self.players)
         lines.append("")
         lines.append(f"decisions per game: {self.decisions_mean:.1f}    "
                      f"games with a shared win: {self.shared_games}")
@@ -142,7 +150,8 @@ def _seat_specs(seats, players: int) -> list:
 def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | str = "random", options=(),
              log_path: Optional[str | Path] = None,
              progress: Optional[Callable[[int, int], None]] = None, viewer: Optional[int] = None,
-             max_decisions: Optional[int] = None, jobs: int = 1, cluster: Optional[str] = None) -> SimResult:
+             max_decisions: Optional[int] = None, jobs: int = 1, cluster: Optional[str] = None,
+             rotate: bool = False) -> SimResult:
     """Play ``games`` games of ``game`` (a loaded game or a game file) with bot seats.
 
     ``seats`` is one seat spec for every player or a list of one per player (see
@@ -153,6 +162,8 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
     ``jobs`` processes play the games (0 = every core), or the workers of the Dask scheduler at
     ``cluster`` (see :mod:`catrules.lab.parallel`); the result and the log are the same for every
     choice, only the timing differs.  A game that goes wrong raises :class:`SimulationError`.
+    With ``rotate``, game ``i`` seats the specs turned ``i`` places (:mod:`catrules.lab.rotation`)
+    and ``SimResult.specs`` sums the games per spec; the seat rows are then per seat, whoever sat there.
     """
     from .parallel import GameText, WorkerError, map_in_order, resolve_jobs
     if isinstance(game, (str, Path)):
@@ -172,7 +183,8 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
 
     here = cluster is None and workers == 1
     play = PlayGame(game if here else GameText.of(game), players, tuple(specs), tuple(options), seed,
-                    budget_limit, log_path is not None, viewer)
+                    budget_limit, log_path is not None, viewer, bool(rotate))
+    tally = SpecTally(specs) if rotate else None
     wins = [0] * players
     sums = [0.0] * players
     lows: list = [None] * players
@@ -185,7 +197,7 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
     start = time.perf_counter()
     try:
         # merged in game order, whatever order the workers finish in: the sums come out the same
-        for played in map_in_order(play, range(games), workers, cluster, tell):
+        for i, played in enumerate(map_in_order(play, range(games), workers, cluster, tell)):
             game_decisions, totals, won, log_text = played
             decisions += game_decisions
             if log_file is not None:
@@ -197,6 +209,8 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
                 wins[w] += 1
             if len(won) > 1:
                 shared += 1
+            if tally is not None:
+                tally.add(i, totals, won)
             for p, t in enumerate(totals):
                 sums[p] += t
                 lows[p] = t if lows[p] is None or t < lows[p] else lows[p]
@@ -214,7 +228,8 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
              for p in range(players)]
     return SimResult(game.title, str(game.path), players, games, seed, options, stats, shared,
                      round(decisions / max(games, 1), 6), unfinished, budget_limit, elapsed,
-                     str(log_path) if log_path is not None else None)
+                     str(log_path) if log_path is not None else None, bool(rotate),
+                     tally.stats() if tally is not None else None)
 
 
 class SimulationError(CatrulesError):
@@ -241,29 +256,31 @@ class PlayGame:
     budget: int
     log: bool
     viewer: Optional[int]
+    rotate: bool = False
 
     def __call__(self, i: int) -> tuple:
         game = self.game.load() if hasattr(self.game, "load") else self.game
         s = game_seed(self.seed, i)
-        seats = [make_seat(x, programs=True) for x in self.specs]
+        specs = rotated(self.specs, i) if self.rotate else self.specs
+        seats = [make_seat(x, programs=True) for x in specs]
         # a seat that is shown the game (a program's) needs its events even with no log written
         shown = self.log or any(getattr(x, "wants_events", True) for x in seats)
         state = game.new_state(self.players, seed=s, options=self.options, log=shown)
         try:
-            return self._play(game, state, seats, s)
+            return self._play(game, state, seats, s, specs)
         finally:
             for seat in seats:          # a program still running (a game stopped early) is ended
                 close = getattr(seat, "close", None)
                 if close is not None:
                     close()
 
-    def _play(self, game, state, seats: list, s: int) -> tuple:
+    def _play(self, game, state, seats: list, s: int, specs: tuple) -> tuple:
         from ..play.logs import LogWriter
         match = Match(game, state, seats)
         out = io.StringIO() if self.log else None
         writer = None
         if out is not None:
-            writer = LogWriter(out, game, self.players, list(self.options), s, list(self.specs),
+            writer = LogWriter(out, game, self.players, list(self.options), s, list(specs),
                                viewer=self.viewer).attach(match)
         try:
             match.run(decision_budget(state, self.budget))

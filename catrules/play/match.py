@@ -56,6 +56,12 @@ class Match:
             s.start(self, i)
 
     # ----------------------------------------------------------- the table
+    @property
+    def decisions(self) -> int:
+        """How many decisions the game has taken so far (what every player knows: a bot's own
+        random source may be seeded from it, see :meth:`catrules.bots.basic.GreedyBot.tie_source`)."""
+        return self.state.decisions
+
     def reaction_time(self, reflex="normal", options: int = REFLEX_OPTIONS) -> float:
         """See :meth:`catrules.play.seats.Table.reaction_time`: with a person at the table, at
         the people's pace (:class:`~catrules.play.pace.Pace`), else the seeded reflexes."""

@@ -38,6 +38,10 @@ class Table(Protocol):
 
     #: A random source for bots, seeded from the game's seed and saved with the game.
     rng: "random.Random"
+    #: The game's seed, and how many decisions it has taken so far (optional: a bot may seed a
+    #: random source of its own from them, without drawing from :attr:`rng`).
+    seed: int
+    decisions: int
 
     def reaction_time(self, reflex="normal", options: int = 4) -> float:
         """A bot's reaction time in seconds for a race among ``options``, drawn from the game's
