@@ -53,14 +53,33 @@ class Findings:
         self.game, self.g, self.tallies, self.budget = game, g, tallies, budget
         self.total = games * len(tallies)
         self.all_counts = counts_text([t.players for t in tallies])
-        self.source = (game.source or "").splitlines()
+        self.path = str(game.path)
+        # a variant's nodes from its base files keep their own file (ast.GameFile.origins)
+        self.sources = {self.path: (g.source or game.source or "").splitlines()}
+        self.sources.update({p: t.splitlines() for p, t in (g.sources or {}).items()})
+        self.files: dict = {}               # line -> the files of the statements at that line
+        for n in ast.walk(g):
+            if isinstance(n, ast.Stmt) and n is not g:
+                self.files.setdefault(n.line, set()).add(g.origins.get(id(n), self.path))
         self.out: list = []
 
-    def warn(self, line: int, column: int, message: str, hint: str = "") -> None:
-        text = self.source[line - 1] if 0 < line <= len(self.source) else ""
+    def file_of(self, line: int, node=None) -> str:
+        """The file of ``node``, or of the statements at ``line`` when they are all in one file."""
+        if node is not None:
+            return self.g.origins.get(id(node), self.path)
+        files = self.files.get(line, ())
+        return next(iter(files)) if len(files) == 1 else self.path
+
+    def text(self, line: int, path: str) -> str:
+        lines = self.sources.get(path, ())
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+    def warn(self, line: int, column: int, message: str, hint: str = "", node=None) -> None:
+        path = self.file_of(line, node)
+        text = self.text(line, path)
         if text and column < 1:             # at the statement's first word
             column = len(text) - len(text.lstrip()) + 1
-        self.out.append(Diagnostic(str(self.game.path), line if text else 0, column if text else 0, message,
+        self.out.append(Diagnostic(path, line if text else 0, column if text else 0, message,
                                    hint, "warning", text))
 
     def sum(self, name: str, key) -> int:
@@ -72,7 +91,7 @@ class Findings:
             recs = [(t.players, t.short[line]) for t in self.tallies if line in t.short]
             k = sum(r[0] for _n, r in recs)
             asked, got = max((r[1] for _n, r in recs), key=lambda w: (w[0] - w[1], w[0]))
-            text = self.source[line - 1] if 0 < line <= len(self.source) else ""
+            text = self.text(line, self.file_of(line))
             at = text.find("top(")
             call = f"`{_call_text(text, at)}`" if at >= 0 else "`top(...)`"
             self.warn(line, at + 1 if at >= 0 else 1,
@@ -87,7 +106,7 @@ class Findings:
             if not arose:
                 what = "this menu" if isinstance(s, ast.Menu) else "this choice"
                 self.warn(s.line, s.column, f"{what} never arose ({_games(0, self.total)}, at {self.all_counts})",
-                          "random players never got here: check the conditions and loops around it")
+                          "random players never got here: check the conditions and loops around it", node=s)
             elif isinstance(s, ast.Menu):
                 self.menu(s, arose)
 
@@ -98,11 +117,11 @@ class Findings:
             if not offered:
                 self.warn(line, column, f"the menu move \"{label}\" was never offered: its condition never held "
                           f"when the menu arose ({_games(0, self.total)}; the menu arose {arose} times)",
-                          "check its `if` condition: it may never be true")
+                          "check its `if` condition: it may never be true", node=s)
             elif not self.sum("taken", (s.line, label)):
                 self.warn(line, column, f"the menu move \"{label}\" was never taken: offered "
                           f"{_games(offered, self.total)}, random players never chose it",
-                          "it may be offered too seldom to matter")
+                          "it may be offered too seldom to matter", node=s)
 
     def deciders(self) -> None:
         never: dict = {}
@@ -141,4 +160,4 @@ def findings(game, g, tallies: list, games: int, budget: int) -> list:
     f.choices()
     f.endings()
     f.deciders()
-    return sorted(f.out, key=lambda d: (d.line == 0, d.line))
+    return sorted(f.out, key=lambda d: (d.line == 0, d.path != f.path, d.path, d.line))
