@@ -29,10 +29,8 @@ from ..errors import CatrulesError, Diagnostic, OverBudget, RulesError
 from ..lang import ast
 from ..play.match import Match
 from ..runtime.state import State
+from .lint_findings import findings
 from .simulate import decision_budget, decision_limit, game_seed
-
-#: The statements that ask a player something.
-CHOICES = (ast.Choose, ast.Together, ast.Menu)
 
 
 class Seen:
@@ -161,5 +159,4 @@ def lint_play(game, games: int, seed: int, counts: Sequence[int], options=(),
             if progress is not None:
                 progress(done, total)
         tallies.append(tally)
-    from .lint_findings import findings
     return findings(game, g, tallies, games, budget)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from ..errors import Diagnostic
 from ..lang import ast
-from .lint import CHOICES
+
+#: The statements that ask a player something.
+CHOICES = (ast.Choose, ast.Together, ast.Menu)
 
 BUDGET_HINT = ("check that every loop can end, e.g. a `repeat until` whose condition random players "
                "reach; --max-decisions sets the budget")
