@@ -415,7 +415,7 @@ class CodeGen:
         z = self.gen(e.args[0], env)
         if len(e.args) == 1:
             return f"_last({z})"
-        return f"_top({z}, {self.gen(e.args[1], env)})"
+        return f"_top({z}, {self.gen(e.args[1], env)}, st)"
 
     def b_owner(self, e, env):
         return f"_owner(st, {self.gen(e.args[0], env)})"

@@ -61,11 +61,12 @@ class State:
     # ------------------------------------------------------------ creation
     @classmethod
     def new(cls, prog, players: int, options: Iterable[str] = (), seed: Optional[int] = None,
-            log: bool = False, ask_forced: bool = False) -> "State":
+            log: bool = False, ask_forced: bool = False, stats: Optional[dict] = None) -> "State":
         prog.check_start(players, options)
         st = cls()
         state_fields.start(st)              # the fields every game starts the same way
         st.ask_forced = bool(ask_forced)
+        st.stats = stats                    # what a lint counts (catrules.lab.lint), from the setup on
         st.prog = prog
         st.n = players
         st.options = sorted(set(options))

@@ -88,6 +88,8 @@ FIELDS = (
     Field("log", "list or none", load=lambda d, st, prog: None),
     Field("auto", "start", start=None),    # a copy is played by whoever holds it
     Field("memo", "start", start=None),
+    # what a lint of many games counts while it runs (see runtime.values.note_short); None: nothing
+    Field("stats", "start", start=None),
 )
 
 

@@ -4,6 +4,8 @@ and the guards that keep numbers and lists within the limits (see "Limits" in do
 
 from __future__ import annotations
 
+import sys
+
 from .. import limits
 from ..errors import RulesError
 from ..limits import LIST_LIMIT, NUMBER_LIMIT
@@ -52,8 +54,27 @@ def _last(x):
     return x[-1] if x else None
 
 
-def _top_rt(x, n):
+def _top_rt(x, n, st=None):
+    if st is not None and st.stats is not None and n > len(x):
+        note_short(st, n, len(x))
     return x[::-1][:n] if n > 0 else []
+
+
+def note_short(st, asked: int, got: int) -> None:
+    """Note in ``st.stats`` (a dictionary only a caller that asks for it sets, see
+    :mod:`catrules.lab.lint`; None otherwise, and then nothing is looked at) that ``top(zone, n)``
+    asked for ``asked`` cards of a zone that held ``got``: ``stats["short"]`` gets
+    ``(line, asked, got)``, the line of the statement that asked (the outermost generated code
+    running, found from the program's line tables as errors are)."""
+    tables = st.prog.line_tables
+    line = 0
+    f = sys._getframe(1)
+    while f is not None:
+        table = tables.get(f.f_code.co_filename)
+        if table is not None and 0 <= f.f_lineno < len(table) and table[f.f_lineno]:
+            line = table[f.f_lineno]
+        f = f.f_back
+    st.stats.setdefault("short", []).append((line, asked, got))
 
 
 def _owner_rt(st, c):
