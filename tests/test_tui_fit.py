@@ -75,6 +75,9 @@ def check_screen(app, seat, text):
     assert "─what happened─" in text and "nothing yet" not in text
     events = app.query_one("#events")
     assert events.region.height >= 3, text        # its title and two lines at least
+    r = events.region
+    top = lines[r.y + 1][r.x:r.x + r.width].strip(" │")
+    assert top.startswith("•"), (top, text)       # whole events: the top line is never a cut end
     flat = " ".join(text.split())
     d = app.decision
     if d is not None:
@@ -217,7 +220,9 @@ def test_history_opens_at_the_newest_event():
         await pilot.press("escape")
     drive(app, script)
     assert got["end"] > 0 and got["at"] == got["end"]
-    assert f"your decision {seat.decisions - 1}" in got["text"]
+    # the newest mark is in sight: the decision being asked (the one before it may be a long
+    # turn of the others further up)
+    assert f"your decision {seat.decisions} —" in got["text"]
 
 
 def test_after_a_resume_what_happened_and_the_history_show_the_game_so_far(tmp_path):

@@ -45,7 +45,7 @@ from .pieces import bullets
 from .tables import (card_counters, others_part, player_flow, shared_counters,
                      shared_part, tally_title)
 from .terminal import Quit
-from .tui_fit import allot, crop_blocks, measure, past_events
+from .tui_fit import allot, crop_blocks, measure, newest_whole, past_events
 from .tui_endings import EndingsMixin, running_rows
 from .tui_race import RaceMixin
 from .tui_widgets import HELP, InspectScreen, Options, Panel, Refit, TextScreen, drawn, how_to_play
@@ -249,17 +249,18 @@ class TableApp(EndingsMixin, RaceMixin, App):
         self.bodies = {
             "shared": drawn(Group(*shared)) if shared else Text("—", style="dim"),
             "score": drawn(self._score(seat)),
-            "events": drawn(self._recent(seat)),
+            "events": self._recent(seat),
             "mine": drawn(player_flow(p, view, p.me, empty=True)) if p.me is not None else Text(""),
             # each other player a block: when they do not all fit, each keeps a line
             "players": [drawn(others_part(p, view, only=pl)) for pl in range(p.n) if pl != p.me]
                        + [drawn(c) for c in card_counters(p, view)],
         }
-        for key in ("shared", "score", "events", "mine"):
+        for key in ("shared", "score", "mine"):
             self.query_one(f"#{key}-body", Static).update(self.bodies[key])
         self._layout()
         events = self.query_one("#events", Panel)
-        self.call_after_refresh(lambda: events.scroll_end(animate=False))
+        # it holds the newest whole events that fit (see _layout): shown from their top
+        self.call_after_refresh(lambda: events.scroll_home(animate=False))
         self._keys()
 
     def on_resize(self, _ev) -> None:
@@ -311,6 +312,7 @@ class TableApp(EndingsMixin, RaceMixin, App):
         else:
             body, players.cut = crop_blocks(con, bodies["players"], int(width - ew - 1), h[lower] - 1)
         q("#players-body", Static).update(body)
+        q("#events-body", Static).update(drawn(newest_whole(con, bodies["events"], int(ew - 2), h[lower] - 1)))
         self.call_after_refresh(self._hints)
 
     def _hints(self) -> None:
@@ -364,8 +366,7 @@ class TableApp(EndingsMixin, RaceMixin, App):
         for x in old:
             if isinstance(x, Text):
                 x.stylize("dim")
-        lines = old + new
-        return bullets(lines) if lines else Text("nothing yet", style="dim")
+        return old + new           # a list of events: the newest whole ones that fit are shown
 
     def _keys(self) -> None:
         seat = self.seat

@@ -14,6 +14,9 @@ from typing import Optional
 
 from rich.segment import Segment
 from rich.style import Style
+from rich.text import Text
+
+from .pieces import bullets
 
 
 class Lines:
@@ -82,6 +85,23 @@ def crop_blocks(console, blocks: list, width: int, height: int):
             part[-1] = Segment.adjust_line_length(part[-1], max(0, width - 2)) + [Segment(" …", dim)]
         lines.extend(part)
     return Lines(lines), True
+
+
+def newest_whole(console, lines: list, width: int, height: int):
+    """The newest of ``lines`` (events, oldest first) that fit ``height`` lines ``width`` cells
+    wide, each whole and with its bullet: the top line of the area is never the cut end of an
+    event (the newest is kept even when it alone is taller: its start is shown, the rest is in
+    the history)."""
+    if not lines:
+        return Text("nothing yet", style="dim")
+    keep, used = [], 0
+    for x in reversed(lines):
+        h = measure(console, bullets([x]), width)
+        if keep and used + h > height:
+            break
+        keep.append(x)
+        used += h
+    return bullets(keep[::-1])
 
 
 def past_events(game, state, player: int, decisions: int) -> tuple:
