@@ -43,12 +43,12 @@ html_theme_options = {
 # build warns (an error with -W): update the ``:lines:`` in meow.rst and here.
 MEOW_ANCHORS = {
     1: "catrules 3", 5: "# Rule ids", 7: "option expert", 9: "# M01", 25: "    4 cards with kind vase",
-    27: "# How the cards read", 38: "    if c.colour == green", 40: "zone deck", 48: "zone box",
-    50: "counter first_player", 52: "counter lead", 54: "# M10", 59: "define strength", 60: "# Why a card",
-    65: "    else \"the highest", 67: "setup:", 70: "        move deck where", 72: "flow:", 75: "    play fish",
-    77: "phase round:", 87: "    first_player = next", 89: "phase turn:", 105: "    move played of everyone",
-    107: "phase fish:", 115: "            announce", 117: "score:", 121: "    vases =", 123: "winner:",
-    125: "    ties share",
+    27: "# How the cards read", 38: "    if c.colour == green", 41: "zone deck", 49: "zone box",
+    51: "counter first_player", 53: "counter lead", 55: "# M10", 61: "define strength", 62: "# Why a card",
+    69: "    else \"the highest", 71: "setup:", 74: "        move deck where", 77: "flow:", 80: "    play fish",
+    82: "phase round:", 92: "    first_player = next", 94: "phase turn:", 110: "    move played of everyone",
+    112: "phase fish:", 121: "            announce", 123: "score:", 127: "    vases =", 129: "winner:",
+    131: "    ties share",
 }
 
 

@@ -130,3 +130,22 @@ def test_cli_compare_a_file_and_sweep(tmp_path, capsys):
 def test_cli_usage_errors_of_the_new_options(capsys, tmp_path, argv, words):
     code, out, err = run(capsys, "balance", ROOT / "games" / "meow.cat", "-o", tmp_path / "r.html", *argv)
     assert code == 2 and words in err and "Traceback" not in err
+
+
+def test_a_choice_carried_on_to_more_lines_is_named_by_its_whole_statement(tmp_path):
+    # `catrules fmt` wraps a long statement with `\` or inside brackets: the report names the
+    # whole statement, not its first line and its `\`
+    wrapped = GOLD.read_text().replace("    repeat 3 times:", "    repeat min(3,\n        4) times:")
+    wrapped = wrapped.replace("            p chooses:", """            p chooses n from [1, 2] \\
+                asking "Pick a number"
+            p chooses:""")
+    path = tmp_path / "wrapped.cat"
+    path.write_text(wrapped)
+    from catrules import load_game
+    from catrules.lab.turns import TurnMap
+    src = wrapped.splitlines()
+    turns = TurnMap(load_game(path))
+    assert turns.text(src.index("            p chooses n from [1, 2] \\") + 1) == \
+        'p chooses n from [1, 2] asking "Pick a number"'
+    assert turns.text(src.index("    repeat min(3,") + 1) == "repeat min(3, 4) times:"
+    assert turns.text(src.index("            p chooses:") + 1) == "p chooses:"

@@ -216,8 +216,11 @@ _GAMES: dict = {}
 
 
 #: A save resumes only with the game file it was saved with: the game files that changed since
-#: the fixtures were saved, as they were then.
-SAVED_WITH = {"games/meow.cat": "tests/data/meow-as-saved.cat"}
+#: the fixtures were saved, as they were then (tests/data/as-saved/).  Their lines moved: Meow
+#: changed, `catrules fmt` reformatted Cat Lady, Flap Cat!, lines.cat and reveal.cat, and a
+#: saved decision names its statement by line.
+SAVED_WITH = {path: f"tests/data/as-saved/{Path(path).name}" for path in (
+    "games/meow.cat", "games/catlady.cat", "games/flapcat.cat", "tests/games/lines.cat", "tests/games/reveal.cat")}
 
 
 def _game(path):
@@ -237,3 +240,14 @@ def test_a_format_1_pc_that_names_no_pause_is_refused():
            "frames": [[k, 10 ** 6, v, dep] for k, _pc, v, dep in saved["frames"]]}
     with pytest.raises(SaveError, match="older catrules"):
         State.from_dict(game.program, bad)
+
+
+@pytest.mark.parametrize("case", OLD + FORMAT1, ids=lambda c: f"{c['game']}-{c['seed']}-{c.get('at', 'old')}")
+def test_a_saved_decision_names_a_choice_of_the_file_it_resumes_with(case):
+    """The line a save's waiting decision names is a choice in the game file it is resumed with
+    (a file whose lines moved since is kept as it was: SAVED_WITH)."""
+    pending = case["state"].get("pending")
+    if not pending or not pending.get("line"):
+        pytest.skip("no decision waits in this save")
+    lines = (ROOT / SAVED_WITH.get(case["game"], case["game"])).read_text(encoding="utf-8").splitlines()
+    assert " chooses" in lines[pending["line"] - 1], (case["game"], pending["line"], lines[pending["line"] - 1])

@@ -26,6 +26,14 @@ says where the game first went another way; regenerate the file with its
 command only when the change is meant to alter play.  The other tests check
 the logged game against the rules from the log alone, so they hold for a
 regenerated file too.
+
+The commands above no longer give these very games (the bots have changed since), so a change
+that only moves statements to other lines (``catrules fmt``) rewrites each file from its own
+decisions instead, and proves that only "line" fields changed::
+
+    python tools/relog.py tests/golden/meow-4p-seed2026.jsonl /tmp/new.jsonl
+    python tools/same_but_lines.py tests/golden/meow-4p-seed2026.jsonl /tmp/new.jsonl \
+        && cp /tmp/new.jsonl tests/golden/meow-4p-seed2026.jsonl
 """
 
 import json

@@ -122,7 +122,7 @@ def test_a_choice_made_openly_is_seen_by_everyone(game):
     rng = random.Random(1)
     while not played.finished:
         answer(played, played.pending()[0], rng)
-    last = [e for e in played.log if e["t"] == "decision" and e["line"] == 35]
+    last = [e for e in played.log if e["t"] == "decision" and e["line"] == 36]
     assert "public" not in last[0]
     assert visible_event(played, last[0], (last[0]["player"] + 1) % 3)["option"] is None
 

@@ -269,3 +269,15 @@ def test_the_docs_page_is_current():
         "docs/rulebook.rst is out of date: python -m catrules.cli.rules > docs/rulebook.rst"
     index = (ROOT / "docs" / "index.rst").read_text(encoding="utf-8")
     assert re.search(r"^   rulebook$", index, re.M)
+
+
+def test_a_comment_on_a_continuation_line_explains_its_statement():
+    # `catrules fmt` wraps a long line with `\` (or inside brackets): the comment at the end of
+    # the line it is carried on to explains the statement as it did at the end of one line
+    base = catrules.load_game(ROOT / "tests" / "games" / "passing.cat")
+    text = base.checked.game.source.replace("        move t to shown",
+                                            "        move t \\\n            to shown  # the last card is shown")
+    text = text.replace("    bid_value = sum(bid, value)",
+                        "    bid_value = sum(bid,  # the bid's cards\n        value)")
+    book = prose(catrules.load_source(text, "wrapped.cat"))
+    assert "the last card is shown" in book and "the bid's cards" in book

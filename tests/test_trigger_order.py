@@ -36,7 +36,7 @@ def finish(st, pick=0):
 def test_a_trigger_asks_mid_move_and_the_next_card_waits(game):
     st = game.new_state(2, seed=1, log=True)
     (d,) = st.pending()
-    assert d.player == 0 and d.line == 37            # the pot's bonus question
+    assert d.player == 0 and d.line == 39            # the pot's bonus question
     # only the first chip has moved; the others wait for the trigger to finish
     assert len(T.zone(st, "pot")) == 1 and len(T.zone(st, "tray")) == 2
     assert [e["t"] for e in st.log] == ["move", "counter"] and len(st.log[0]["cards"]) == 1

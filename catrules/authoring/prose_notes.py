@@ -1,8 +1,9 @@
 """The comments of a game file, as explanations for the rulebook.
 
 A comment directly above a declaration or statement (no blank line between), and the
-comment at the end of its first line, explain it; the comments at the top of the file,
-after ``players``, introduce the game.  Comments are found in the file's text by line
+comment at the end of its line (of each of its lines, when the line is carried on with ``\\``
+or inside brackets, as ``catrules fmt`` wraps long lines), explain it; the comments at the top
+of the file, after ``players``, introduce the game.  Comments are found in the file's text by line
 (the parser drops them), outside quoted text.
 """
 
@@ -23,6 +24,36 @@ def trailing(line: str) -> str:
         elif ch == "#":
             return line[i + 1:].strip()
     return ""
+
+
+def _continues(line: str, depth: int) -> tuple[bool, int]:
+    """Whether the next line carries ``line`` on (a final ``\\`` or brackets still open), and the
+    bracket depth after it (``depth`` before it), outside quoted text and the comment."""
+    quote = None
+    code = line
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch == '"':
+            quote = ch
+        elif ch == "#":
+            code = line[:i]
+            break
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth = max(depth - 1, 0)
+    return code.rstrip().endswith("\\") or depth > 0, depth
+
+
+def _last_line(lines: list, i: int) -> int:
+    """The index of the last line of the logical line that starts at index ``i``."""
+    more, depth = _continues(lines[i], 0)
+    while more and i + 1 < len(lines):
+        i += 1
+        more, depth = _continues(lines[i], depth)
+    return i
 
 
 class Notes:
@@ -51,8 +82,9 @@ class Notes:
             found.append(i)
             i -= 1
         found.reverse()
-        if trailing(lines[line - 1]) and not lines[line - 1].strip().startswith("#"):
-            found.append(line - 1)
+        if not lines[line - 1].strip().startswith("#"):
+            last = _last_line(lines, line - 1)
+            found.extend(i for i in range(line - 1, last + 1) if trailing(lines[i]))
         return self._join(found, lines, path)
 
     def inside(self, node, first: int, last: int) -> str:

@@ -70,9 +70,19 @@ class TurnMap:
             self.player_vars[key] = tuple(sorted({n.var for n in ast.walk(body) if isinstance(n, ast.ForPlayers)}))
 
     def text(self, line: int) -> str:
-        """The source line ``line`` as written (stripped, comments kept out), or ``line N``."""
+        """The statement on source line ``line`` as written (stripped, comments kept out, the lines
+        it is carried on to with ``\\`` or inside brackets joined), or ``line N``."""
         if 0 < line <= len(self.source):
-            t = self.source[line - 1].split("#")[0].strip()
+            parts = [self.source[line - 1].split("#")[0].strip()]
+            depth = 0
+            while line < len(self.source) and len(parts) < 20:      # a bracket in a text: stop
+                depth = max(depth + sum(parts[-1].count(b) for b in "([") - sum(parts[-1].count(b) for b in ")]"), 0)
+                if not parts[-1].endswith("\\") and not depth:
+                    break
+                parts[-1] = parts[-1].rstrip("\\").rstrip()
+                line += 1
+                parts.append(self.source[line - 1].split("#")[0].strip())
+            t = " ".join(parts)
             return t if len(t) <= 70 else t[:67] + "..."
         return f"line {line}"
 
