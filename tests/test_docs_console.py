@@ -48,6 +48,9 @@ SKIP = {
     ("cli.rst", "catrules simulate games/meow.cat --option expert --json > result.json"): _LIST,
     ("cli.rst", "catrules balance games/meow.cat --players 4 --games 10000 --jobs 2"): _LONG,
     ("cli.rst", "catrules balance games/meow.cat --games 4000 --compare expert -o expert.html"): _LONG,
+    # three player counts of Cat Lady's default 400 games: over three minutes (the sweep itself is
+    # tested in tests/test_balance_turns.py)
+    ("cli.rst", "catrules balance games/catlady.cat --players 2,3,4 --bots random --json-only --plot sweep.png"): _LONG,
     ("cli.rst", "catrules ladder games/meow.cat --bots random,greedy,ismcts:25,ismcts:100 --games 40 --jobs 2"): _LONG,
     ("cli.rst", "catrules ladder games/meow.cat --bots random,greedy,ismcts:0.2s,ismcts:1s --jobs auto --json "
                 "> ladder.json"): _LONG,
