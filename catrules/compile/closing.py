@@ -1,7 +1,7 @@
 """The end's own rules: what a game does after its last loop, for the running score.
 
 "If the game ended now" is not the score block on the table as it is: many games do something
-once the play is over and before the count (feed the cats, let a fish cancel a fish bone).
+once the play is over and before the count (match cards with others, let one card cancel another's penalty).
 Here the ``flow:`` is read for that: the statements after its last top-level loop are the
 game's *closing* (its ``play PHASE`` statements are run on a copy of the table by
 :mod:`catrules.runtime.ending`); any other statement there is named as left out.  Whether the
@@ -53,11 +53,18 @@ def round_end_lines(checked) -> list:
 
 def _reads_public(checked, phases: list) -> bool:
     """Do ``phases`` (and the phases, actions and definitions they use) read only public zones?"""
+    by_phase = {ph.name: ph for ph in checked.game.phases}
+    return reads_public(checked, [by_phase[p].body for p in phases if p in by_phase])
+
+
+def reads_public(checked, roots: list) -> bool:
+    """Do ``roots`` (statements or expressions, with the phases, actions and definitions they
+    use) read only public zones (counters, options and tallies are public)?"""
     g = checked.game
     by_phase = {ph.name: ph for ph in g.phases}
     by_action = {a.name: a for a in g.actions}
     seen: set = set()
-    stack = [by_phase[p].body for p in phases if p in by_phase]
+    stack = list(roots)
     while stack:
         for n in ast.walk(stack.pop()):
             if isinstance(n, ast.Play) and ("p", n.phase) not in seen and n.phase in by_phase:

@@ -12,7 +12,7 @@ import dataclasses
 
 from ..lang import ast
 from ..check.checked import Checked
-from .closing import closing_of, round_end_lines
+from .closing import closing_of, reads_public, round_end_lines
 from ..errors import CatrulesError, suggest
 from ..runtime.decisions import NONE_OPTION, SIT_OUT, Option
 from ..runtime.option_ids import card_id, option_id, option_value, player_id
@@ -255,21 +255,9 @@ class Program:
 
 
 def _score_is_public(checked) -> bool:
-    """Does the score read only what everyone sees (public zones; counters, options and tallies
-    are public)?  Then a player may be shown the running score while the game goes on."""
-    seen, stack = set(), [item.value for item in checked.game.score]
-    while stack:
-        for n in ast.walk(stack.pop()):
-            r = checked.names.get(id(n))
-            if r is None:
-                continue
-            kind, detail = r
-            if kind == "zone" and detail.visibility != "public":
-                return False
-            if kind == "define" and id(detail) not in seen:
-                seen.add(id(detail))
-                stack.append(detail.body)
-    return True
+    """Does the score read only what everyone sees?  Then a player may be shown the running
+    score while the game goes on."""
+    return reads_public(checked, [item.value for item in checked.game.score])
 
 
 class _Options:

@@ -1,7 +1,7 @@
 """How the scores came about: the events of a round's end or of the game's end, for every front end.
 
-A game's end-of-game rules and a round's end run between two decisions: cats are fed, a fish
-cancels a fish bone, cards left in hand go beside their owner, a ``tally`` counts the round.
+A game's end-of-game rules and a round's end run between two decisions: cards are matched
+or cancel others, cards left in hand are moved, a ``tally`` counts the round.
 Those are the events after the last decision before the game's ``end`` event (or before the
 round's ``tally``), as the viewer was shown them; for the game's end, from where its closing
 phases began (``Program.closing``, :mod:`catrules.compile.closing`); only the game's own
@@ -23,8 +23,8 @@ def last_ending(numbered: list, since: int = 0, game=None) -> Optional[dict]:
     first) after position ``since``: the game's end, else a round's tally.  Returns
     ``{"kind": "end" or "round", "tally": the tally event or None, "events": [(n, event)...]}``,
     or None.  The events are those since the last decision up to it (for the game's end, since
-    the first of its closing phases began, when ``game`` is given: choices made there, a fish
-    for a fish bone, are part of it); when the game announced anything there, only its
+    the first of its closing phases began, when ``game`` is given: choices made there, a card
+    cancelling a penalty, are part of it); when the game announced anything there, only its
     announcements (its own words), else every event.  The tally itself is left out."""
     at = None
     for i in range(len(numbered) - 1, since - 1, -1):

@@ -233,7 +233,7 @@ class Painter:
         return f"player {p + 1}"
 
     def fresh(self, key, value, view: dict) -> bool:
-        """Whether a counter's value is news: a counter naming a card (Meow's ``lead``) is old
+        """Whether a counter's value is news: a counter naming a card (a trick's lead card) is old
         news once the card has moved on from the zone it lay in when the counter took it
         (seen over the views this painter draws).  Any other value is always news."""
         if not isinstance(value, dict) or "id" not in value or value.get("hidden"):

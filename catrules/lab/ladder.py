@@ -30,7 +30,7 @@ from typing import Callable, Optional, Sequence
 from ..bots.basic import make_seat
 from ..errors import CatrulesError, OverBudget
 from ..play.match import Match
-from .simulate import SimulationError, decision_budget, decision_limit, game_seed
+from .simulate import SimulationError, close_seats, decision_budget, decision_limit, game_seed
 
 #: Bootstrap resamples of the games for the intervals.
 BOOTSTRAP = 200
@@ -125,10 +125,7 @@ class PlayLadder:
         except OverBudget:
             return seats_of, None, None
         finally:
-            for seat in bots:
-                close = getattr(seat, "close", None)
-                if close is not None:
-                    close()
+            close_seats(bots)
         if not st.finished:
             raise CatrulesError("the game stopped before its end")
         rows = st.scores()

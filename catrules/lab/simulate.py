@@ -269,10 +269,7 @@ class PlayGame:
         try:
             return self._play(game, state, seats, s, specs)
         finally:
-            for seat in seats:          # a program still running (a game stopped early) is ended
-                close = getattr(seat, "close", None)
-                if close is not None:
-                    close()
+            close_seats(seats)
 
     def _play(self, game, state, seats: list, s: int, specs: tuple) -> tuple:
         from ..play.logs import LogWriter
@@ -296,6 +293,14 @@ class PlayGame:
         won = tuple(state.winners(scores))
         return (state.decisions, tuple(row["total"] for row in scores), won,
                 out.getvalue() if out is not None else "")
+
+
+def close_seats(seats: list) -> None:
+    """End the seats that hold something (a program still running in a game stopped early)."""
+    for seat in seats:
+        close = getattr(seat, "close", None)
+        if close is not None:
+            close()
 
 
 def decision_limit(max_decisions) -> int:

@@ -8,7 +8,7 @@ variables), with no hook in the engine.
 **The main loop.**  A choice is *in a loop* of the game when the statement of the flow
 that runs it is a loop (``repeat``, ``for each``), or a ``play`` / ``do`` whose phase or
 action runs it in one of *its* top-level loops (followed down the frames).  A choice made
-by a statement outside any loop (the setup, Cat Lady's placing of the cat token before
+by a statement outside any loop (the setup, a token placed once before
 the turns begin, a tie-break race) is in none.  The *main loop* of a game is the loop in
 which most of its choices are made (the earliest of equals).
 

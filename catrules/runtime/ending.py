@@ -1,8 +1,8 @@
 """The running score: each player's score if the game ended now, with the end's own rules.
 
-A game often does something once the play is over and before the count: cats are fed, a fish
-cancels a fish bone.  The score block alone, on the table as it is, would count every cat
-unfed.  So the running score plays the game's closing (the phases its flow plays after its
+A game often does something once the play is over and before the count: cards are matched
+with others, one cancels another's penalty.  The score block alone, on the table as it is,
+would count as if none of that had happened.  So the running score plays the game's closing (the phases its flow plays after its
 last loop: ``Program.closing``, worked out by :mod:`catrules.compile.closing`) on a copy of
 the table, answering each choice there with its default, and scores that copy (once the game is
 in its closing, the closing goes on from where it is).
