@@ -218,6 +218,19 @@ def progress_bar(label: str, total: int) -> tuple:
     return bar, advance
 
 
+def print_result(result, as_json: bool) -> int:
+    """Print games' result (its JSON, or its table) and give the exit code: 130 for None
+    (interrupted, see :func:`run_games`)."""
+    if result is None:
+        return 130
+    if as_json:
+        import json
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(result.format_table())
+    return 0
+
+
 def run_games(bar, run, failures: tuple):
     """``run()`` (many games) with ``bar`` shown: its result, or None after Ctrl-C (said on stderr).
     ``failures`` become a :class:`Failure` with their hint, a ``ValueError`` a :class:`UsageError`."""

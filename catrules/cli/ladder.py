@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 
 from .common import (FORMATTER, SEATS_HINT, UsageError, check_budget, chosen_options, is_human, jobs,
-                     load, player_count, progress_bar, run_games, split_specs)
+                     load, player_count, print_result, progress_bar, run_games, split_specs)
 
 DESCRIPTION = """\
 Rate bots on a game: the bots play it in rotated seatings (each deal is
@@ -86,11 +85,4 @@ def run(args) -> int:
     def play_games():
         return ladder(game, players, specs, args.games, args.seed, options=options,
                       max_decisions=args.max_decisions, jobs=args.jobs, progress=progress)
-    result = run_games(bar, play_games, (LadderError, ParallelError))
-    if result is None:
-        return 130
-    if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
-    else:
-        print(result.format_table())
-    return 0
+    return print_result(run_games(bar, play_games, (LadderError, ParallelError)), args.json)

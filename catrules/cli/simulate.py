@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 
 from .common import (FORMATTER, SEATS_HINT, Failure, UsageError, check_bot_specs, check_budget, chosen_options,
-                     is_human, jobs, load, player_count, progress_bar, run_games, split_specs, viewer_index)
+                     is_human, jobs, load, player_count, print_result, progress_bar, run_games, split_specs,
+                     viewer_index)
 
 DESCRIPTION = """\
 Let bots play a game many times and sum up the results: wins per seat
@@ -99,11 +99,4 @@ def run(args) -> int:
                             rotate=args.rotate)
         except OSError as exc:
             raise Failure(f"cannot write the log {args.log}: {exc.strerror or exc}") from None
-    result = run_games(bar, play_games, (SimulationError, ParallelError))
-    if result is None:
-        return 130
-    if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
-    else:
-        print(result.format_table())
-    return 0
+    return print_result(run_games(bar, play_games, (SimulationError, ParallelError)), args.json)
