@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 TEMPLATE = '''\
-catrules 3
+catrules 4
 game "{title}"
 players 2 to 4
 # A starting point: change the cards, the zones, the phases and the score.

@@ -20,7 +20,7 @@ from ..errors import BIDI_CONTROLS, Diagnostic, GameFileError, Reporter, char_na
 from ..limits import NESTING_LIMIT
 
 #: The newest language version this interpreter reads.
-LANGUAGE_VERSION = 3
+LANGUAGE_VERSION = 4
 
 
 def _load_lark() -> None:
@@ -124,6 +124,9 @@ def _expr_parser(path: str, text: str):
 WORDS_OF_3 = frozenset({"nothing", "show", "describe", "asking", "may", "choose", "as", "extends", "replace",
                         "remove"})
 
+#: Words that language 4 added: files of older languages may still use them as names.
+WORDS_OF_4: frozenset = frozenset()
+
 
 #: Words that are the language's only where a top-level block starts (`how to play:`), where no name
 #: can stand: a name may still be one (files of language 3 could name a counter `how`).
@@ -134,7 +137,9 @@ NAMES_TOO = frozenset({"how"})
 def keywords(version: int = LANGUAGE_VERSION) -> frozenset:
     """The words of the language (a game cannot use them as names)."""
     if version < 3:
-        return keywords() - WORDS_OF_3
+        return keywords() - WORDS_OF_3 - WORDS_OF_4
+    if version < 4:
+        return keywords() - WORDS_OF_4
     words = set()
     for t in _lark().terminals:
         if t.pattern.type == "str" and t.pattern.value.isalpha():
