@@ -94,6 +94,11 @@ async def play_table(http, port: int, spec: dict, think: float, rng: random.Rand
                      spectate: bool, stop: asyncio.Event) -> None:
     """Make one table and play its person's seat to the end (or until ``stop``)."""
     r = await http.post("/api/tables", json=spec)
+    for _ in range(20):                 # a polite client waits as told when too many tables start at once
+        if r.status_code != 429 or stop.is_set():
+            break
+        await asyncio.sleep(float(r.headers.get("retry-after", 1)) * (0.5 + rng.random()))
+        r = await http.post("/api/tables", json=spec)
     if r.status_code != 200:
         fig.errors.append(f"making a table: {r.status_code} {r.text[:200]}")
         await asyncio.sleep(1)

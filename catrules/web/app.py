@@ -249,11 +249,28 @@ def uvicorn_config(app: Starlette, host: str = "127.0.0.1", port: int = 8000, **
                           ws_ping_interval=20.0, ws_ping_timeout=20.0, **kw)
 
 
+def limit_malloc_arenas(arenas: int = 2) -> bool:
+    """Ask the C library (glibc) for at most ``arenas`` memory arenas; whether it agreed.
+
+    Each thread of the server (the bot pool, the request threads) would otherwise get an arena
+    of its own, and memory freed in one is not reused by another: the server grew by about
+    100 kB per finished game, against under 2 kB with two arenas (benchmarks/web_load.py with
+    ``--server-arg=--expire-days=0.0001``, docs/web.rst).  Elsewhere than glibc it does nothing."""
+    import ctypes
+    import ctypes.util
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return bool(libc.mallopt(-8, arenas))          # M_ARENA_MAX
+    except (OSError, AttributeError):
+        return False
+
+
 def serve(game_files: list, host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = ".catrules-web",
           echo=print, limits: Optional[Limits] = None, expire_days: float = EXPIRE_DAYS, **bots) -> None:
     """Run the server until Ctrl-C (uvicorn); prints the address.  ``bots``: :func:`create_app`'s
     ``max_bot_seconds``, ``bot_workers``, ``tables_per_minute``, ``table_burst``."""
     import uvicorn
+    limit_malloc_arenas()
     bots.setdefault("tables_per_minute", TABLES_PER_MINUTE)
     app = create_app(game_files, data_dir, (limits or Limits()).with_host(host), expire_days=expire_days, **bots)
     n = len(app.state.registry.games)

@@ -50,6 +50,7 @@ HUMAN = "human"
 KEEP_TABLES = 200
 IDLE_SECONDS = 600.0
 EXPIRE_DAYS = 30.0
+#: How often old finished tables are looked for: hourly, or four times per expiry time if shorter.
 EXPIRE_EVERY = 3600.0
 #: The most seconds one bot decision may search for (``catrules serve --max-bot-seconds``).
 MAX_BOT_SECONDS = 2.0
@@ -379,7 +380,8 @@ class Registry:
     page's connection still holds stays the one object for its id (kept in a weak map), so
     two copies of one table never play on; once nothing holds it, it is loaded again from
     the store when asked for.  Finished tables older than ``expire_days`` are deleted from
-    the store (:meth:`expire`, at the start and then every hour or so; 0: never).  Each table
+    the store (:meth:`expire`, at the start and then every hour, or four times per
+    ``expire_days`` if that is shorter; 0: never).  Each table
     let go of or deleted is told to :attr:`on_release` (its id), which cancels its bots' work.
     A bot decision may search for ``max_bot_seconds`` at most: a seat asking for more is refused."""
 
@@ -548,7 +550,7 @@ class Registry:
                     self._drop(tid)
             while len(self.tables) > self.keep:
                 self._drop(next(iter(self.tables)))
-        if now - self._expired >= EXPIRE_EVERY:
+        if now - self._expired >= min(EXPIRE_EVERY, max(1.0, self.expire_days * 86400 / 4)):
             self.expire()
 
     def _drop(self, table_id: str) -> None:
