@@ -249,12 +249,15 @@ function drawPause(pause) {
   const mine = msg.seat !== null && pause.waiting.includes(msg.seat);
   const others = pause.waiting.filter((p) => p !== msg.seat).map((p) => playerName(p, true));
   const title = msg.ending && msg.ending.kind === "round" ? msg.ending.title : "The round is over";
-  $("prompt").textContent = msg.seat === null ? `${title}. Waiting for the players to continue.`
+  const all = pause.waiting.map((p) => playerName(p, true)).join(", ");
+  $("prompt").textContent = msg.seat === null ? `${title}. Waiting for the players to continue (${all}).`
     : mine ? `${title}. Read how the scores came about, then press Continue.`
     : `${title}. You continued; waiting for ${others.join(", ") || "the others"} to continue.`;
   const tally = [...events.values()].filter((it) => it.t === "tally").pop();
   if (tally && tally.ev.scores) ch.append(scoreTable(tally.text.split(":")[0], tally.ev.scores, null));
-  if (tally && tally.ev.totals) ch.append(scoreTable("Totals so far", tally.ev.totals, null));
+  if (tally && tally.ev.totals && JSON.stringify(tally.ev.totals) !== JSON.stringify(tally.ev.scores)) {
+    ch.append(scoreTable("Totals so far", tally.ev.totals, null));     // (after the first round: the same)
+  }
   const pane = el("div", "pause-ending");
   drawEnding(pane, msg.ending);
   ch.append(pane);
@@ -270,8 +273,7 @@ function drawPause(pause) {
   const until = Date.now() + pause.seconds * 1000;
   const tick = () => {
     const s = Math.max(0, Math.ceil((until - Date.now()) / 1000));
-    left.textContent = `The game goes on by itself in ${s} s` + (others.length && !mine ? "." :
-      pause.waiting.length > 1 ? `, or once ${pause.waiting.map((p) => playerName(p, true)).join(", ")} continue.` : ".");
+    left.textContent = `The game goes on once everyone has pressed Continue, or by itself in ${s} s.`;
   };
   tick();
   clearInterval(pauseTimer);
