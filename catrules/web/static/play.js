@@ -155,7 +155,10 @@ function render() {
   const legal = new Map(d ? d.options.map((o) => [o.id, o]) : []);
   if (v.zones) drawZones(v, legal, d);     // paused after a round's end: the next round is not sent yet
   document.body.classList.toggle("paused", !!msg.pause);
-  if (msg.pause) drawPause(msg.pause);
+  if (msg.pause) {       // the table drawn before the pause stays, dimmed: nobody is to play now
+    document.querySelectorAll("#players .player.turn").forEach((e) => e.classList.remove("turn"));
+    drawPause(msg.pause);
+  }
   else drawDecision(v, d);
   drawScores(v);
   drawEvents();
