@@ -33,12 +33,12 @@ RACE = ROOT / "tests" / "games" / "race.cat"        # two races: everyone grabs 
 class Server:
     """A real uvicorn server in a thread on a free port, configured as ``catrules serve`` is."""
 
-    def __init__(self, data: Path, limits: Limits | None = None):
+    def __init__(self, data: Path, limits: Limits | None = None, games=(RACE,), **app):
         s = socket.socket()
         s.bind(("127.0.0.1", 0))
         self.port = s.getsockname()[1]
         s.close()
-        self.app = create_app([RACE], data, limits)
+        self.app = create_app(list(games), data, limits, **app)
         self.server = uvicorn.Server(uvicorn_config(self.app, "127.0.0.1", self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
@@ -51,9 +51,9 @@ class Server:
         self.server.should_exit = True
         self.thread.join(10)
 
-    def new_table(self, seats=("human", "human"), seed=1) -> tuple:
+    def new_table(self, seats=("human", "human"), seed=1, game="race") -> tuple:
         registry = self.app.state.registry
-        made = registry.create({"game": "race", "players": len(seats), "seats": list(seats), "seed": seed})
+        made = registry.create({"game": game, "players": len(seats), "seats": list(seats), "seed": seed})
         tokens = {l["seat"]: l["link"].split("#", 1)[1] for l in made["links"]}
         return made["table"], tokens
 

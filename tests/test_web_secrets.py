@@ -146,10 +146,14 @@ def play_through(pages: list, table, logs_every: int = 7) -> dict:
                 lines = p.log()
                 seen["midgame_logs"].append((p.seat, lines))
                 seen["before_end"].append(p.texts[-1])
-        me = next(p for p in seats if p.last["view"]["decisions"])
-        d = me.last["view"]["decisions"][0]
-        me.ws.send(json.dumps({"type": "choose", "ask": me.last["ask"], "option": d["default"] or d["options"][0]["id"],
-                               "time": 0.45}))
+        held = next((p for p in seats if p.seat in p.last.get("pause", {}).get("waiting", ())), None)
+        if held is not None:        # a round's end: the table waits until each person continues
+            held.ws.send(json.dumps({"type": "continue", "ask": held.last["ask"]}))
+        else:
+            me = next(p for p in seats if p.last["view"]["decisions"])
+            d = me.last["view"]["decisions"][0]
+            me.ws.send(json.dumps({"type": "choose", "ask": me.last["ask"],
+                                   "option": d["default"] or d["options"][0]["id"], "time": 0.45}))
         n += 1
         for p in pages:
             while True:                             # the answer's state, then the bots' decisions

@@ -48,6 +48,9 @@ def add_parser(sub) -> None:
     sp.add_argument("--tables-per-minute", type=float, default=10.0, metavar="N",
                     help="tables one client address may make a minute (default 10, 5 at once); more are "
                          "refused (429, with Retry-After)")
+    sp.add_argument("--round-pause", type=float, default=60.0, metavar="SECONDS",
+                    help="after a round's end, a table waits until each person at it has pressed Continue, "
+                         "or this many seconds (default 60; 0: it goes straight on); bots and races wait too")
     sp.set_defaults(func=run)
 
 
@@ -80,6 +83,10 @@ def run(args) -> int:
     if not 0 < args.tables_per_minute < 1e6:
         raise UsageError(f"--tables-per-minute {args.tables_per_minute:g} is out of range",
                          "give a positive number of tables a client may make a minute (e.g. 10)")
+    if not 0 <= args.round_pause <= 3600:           # NaN too
+        raise UsageError(f"--round-pause {args.round_pause:g} is out of range",
+                         "give the seconds a round's end waits for the people to continue: 0 to 3600 "
+                         "(e.g. --round-pause 60; 0: no pause)")
     try:
         from ..web.app import serve
         from ..web.guard import Limits
@@ -99,7 +106,8 @@ def run(args) -> int:
                         hosts=tuple(h.strip().lower() for h in args.allow_host))
         serve(files, host=args.host, port=args.port, data_dir=args.data, limits=limits,
               expire_days=args.expire_days, max_bot_seconds=args.max_bot_seconds,
-              bot_workers=args.bot_workers, tables_per_minute=args.tables_per_minute)
+              bot_workers=args.bot_workers, tables_per_minute=args.tables_per_minute,
+              round_pause=args.round_pause)
     except StoreError as exc:       # another server on --data, a damaged file, a directory not writable
         raise Failure(str(exc), exc.hint) from None
     except sqlite3.Error as exc:

@@ -33,6 +33,7 @@ from ..play.strict_json import BadJSON, read_json
 from . import protocol
 from .guard import HEADERS, Guard, Limits  # noqa: F401  (HEADERS: for those who import it from here)
 from .links import POLICY, Bucket, Conn, Hub
+from .pauses import ROUND_PAUSE
 from .store import Store, StoreError
 from .tables import EXPIRE_DAYS, MAX_BOT_SECONDS, Registry, WebError
 from .workers import WORKERS, BotPool, PlayHub
@@ -95,17 +96,18 @@ class TableRate:
 def create_app(game_files: list, data_dir: str | Path, limits: Optional[Limits] = None,
                expire_days: float = EXPIRE_DAYS, max_bot_seconds: float = MAX_BOT_SECONDS,
                bot_workers: int = WORKERS, tables_per_minute: Optional[float] = None,
-               table_burst: int = TABLE_BURST) -> Starlette:
+               table_burst: int = TABLE_BURST, round_pause: float = ROUND_PAUSE) -> Starlette:
     """The app serving ``game_files``, keeping its tables in ``data_dir/tables.sqlite3`` (locked
     until the app shuts down: :class:`~catrules.web.store.StoreError` if another holds it), within
     ``limits``; its bots think ``max_bot_seconds`` a decision at most, ``bot_workers`` decisions at
     once; a client address makes ``tables_per_minute`` tables a minute (``table_burst`` at once;
     ``None``: no limit, for programs that make many tables themselves; :func:`serve`, as
-    ``catrules serve``, limits to :data:`TABLES_PER_MINUTE` unless told otherwise)."""
+    ``catrules serve``, limits to :data:`TABLES_PER_MINUTE` unless told otherwise); a round's end
+    waits ``round_pause`` seconds at most for a table's people to continue (0: never waits)."""
     limits = limits or Limits()
     store = Store(Path(data_dir) / "tables.sqlite3")
     registry = Registry(store, [str(p) for p in game_files], expire_days=expire_days,
-                        max_bot_seconds=max_bot_seconds)
+                        max_bot_seconds=max_bot_seconds, round_pause=round_pause)
     pool = BotPool(bot_workers, touch=registry.touch)
     registry.on_release = pool.cancel
     hub = PlayHub(limits, pool)
@@ -231,6 +233,16 @@ async def _on_message(conn: Conn, text, registry: Registry, hub: Hub) -> bool:
             return False
         await hub.broadcast(conn.table)
         return True
+    elif kind == "continue":        # a round's end read: the table goes on once everyone has
+        try:
+            why = await to_thread.run_sync(conn.table.go_on, conn.seat, msg.get("ask"))
+        except StoreError as exc:
+            why = str(exc)
+        if why is not None:
+            await conn.reply(protocol.error(why))
+            return False
+        await hub.broadcast(conn.table)
+        return True
     elif kind == "log":
         lines = await to_thread.run_sync(conn.table.log_lines, conn.seat)
         await conn.reply({"type": "log", "lines": lines})
@@ -268,7 +280,7 @@ def limit_malloc_arenas(arenas: int = 2) -> bool:
 def serve(game_files: list, host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = ".catrules-web",
           echo=print, limits: Optional[Limits] = None, expire_days: float = EXPIRE_DAYS, **bots) -> None:
     """Run the server until Ctrl-C (uvicorn); prints the address.  ``bots``: :func:`create_app`'s
-    ``max_bot_seconds``, ``bot_workers``, ``tables_per_minute``, ``table_burst``."""
+    ``max_bot_seconds``, ``bot_workers``, ``tables_per_minute``, ``table_burst``, ``round_pause``."""
     import uvicorn
     limit_malloc_arenas()
     bots.setdefault("tables_per_minute", TABLES_PER_MINUTE)

@@ -230,7 +230,8 @@ class Conn:
         got = built.get(key) if built is not None else None
         if got is None:
             msg, last = self.table.message(self.seat, self.last)
-            tag = ("ask", msg["ask"]) if msg.get("type") == "state" else None
+            # a paused table's state holds no decision: a race's clock starts with the state after the pause
+            tag = ("ask", msg["ask"]) if msg.get("type") == "state" and "pause" not in msg else None
             got = (json.dumps(msg, separators=(",", ":")), tag, last)
             if built is not None:
                 built[key] = got

@@ -2,7 +2,8 @@
 
 A page sends JSON objects (``type``: ``hello`` with its token, and ``"pings": true`` if it
 answers pings; ``choose`` with the decision it answers (``ask``) and the option; ``log``;
-``pong`` with the number of the ``ping`` it answers); :func:`read_message` refuses anything
+``pong`` with the number of the ``ping`` it answers; ``continue`` once it has read a round's end,
+with the ``ask`` it was sent, :mod:`catrules.web.pauses`); :func:`read_message` refuses anything
 else with a message in plain words.  A ``choose`` may still carry the ``time`` older pages
 measured: it is read (a number, or refused) but never believed, as a race's time is measured
 by the server (:class:`catrules.web.links.Clock`).  The server sends ``state`` (the seat's
@@ -66,11 +67,14 @@ def read_message(text) -> dict:
         t = msg.get("time")
         if t is not None and (not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t)):
             raise Refused("\"time\" is your reaction time in seconds")
+    elif kind == "continue":
+        if "ask" in msg and not _int(msg["ask"]):
+            raise Refused("\"ask\" is the number of the decision the table waits to ask")
     elif kind == "pong":
         if not _int(msg.get("n")):
             raise Refused("pong needs \"n\": the number of the ping it answers")
     elif kind not in ("log",):
-        raise Refused(f"unknown message type {str(kind)[:40]!r}: hello, choose, log or pong")
+        raise Refused(f"unknown message type {str(kind)[:40]!r}: hello, choose, continue, log or pong")
     return msg
 
 
@@ -151,7 +155,9 @@ SENT: dict = {
     "state": {"type": None, "table": None, "seat": None, "names": None, "kinds": None, "broken": None,
               "title": None, "ask": None, "score_items": None, "seed_chosen": None, "how_to_play": None,
               "view": "view",
-              "events": "item", "ending": "ending"},
+              "events": "item", "ending": "ending", "pause": "pause"},
+    # a table waiting after a round's end (catrules.web.pauses): who it waits for, seconds left
+    "pause": {"waiting": None, "seconds": None},
     "error": {"type": None, "message": None},
     "ping": {"type": None, "n": None},
     "log": {"type": None, "lines": None},             # the lines are text, each checked as a log line

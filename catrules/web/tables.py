@@ -40,6 +40,7 @@ from ..play.seats import Choice, Seat
 from ..play.views import LazyView
 from ..runtime.randoms import rng_out
 from . import protocol
+from .pauses import ROUND_PAUSE, Pause, Pausing, paused_view
 from .store import Store, StoreDamaged, StoreError
 
 #: Most players a web table takes (bots included).
@@ -95,12 +96,14 @@ class PageSeat(Seat):
         raise RuntimeError("a page's answers come through WebTable.answer")
 
 
-class WebTable:
-    """One game at a web server.  Thread-safe: every change holds :attr:`lock`."""
+class WebTable(Pausing):
+    """One game at a web server.  Thread-safe: every change holds :attr:`lock`.  After a round's
+    end it pauses for its people (:mod:`catrules.web.pauses`, ``round_pause`` seconds at most)."""
 
-    def __init__(self, store: Store, row: dict, max_bot_seconds: float = MAX_BOT_SECONDS):
+    def __init__(self, store: Store, row: dict, max_bot_seconds: float = MAX_BOT_SECONDS,
+                 round_pause: float = ROUND_PAUSE):
         self.store = store
-        self.max_bot_seconds = max_bot_seconds
+        self.max_bot_seconds, self.round_pause = max_bot_seconds, round_pause
         self.id = row["id"]
         self.game = game_of(row["game_path"], row["game_text"])
         self.kinds = list(row["seats"])
@@ -139,13 +142,14 @@ class WebTable:
         if snap is not None:
             core.answers = {int(k): v for k, v in snap["answers"].items()}
             core.count = snap["events"]
+            self.pause = Pause.from_dict(snap.get("pause"), self.n)     # its time up: play goes on
         self.painters = {v: protocol.painter(self.game, v, self.names) for v in self.seen}
         self._rows: list = []
         #: Why the game cannot go on (its rules failed), or None.
         self.broken: Optional[str] = None
         if snap is None:
             with self.lock:
-                core.advance()
+                self._advance()
                 self._save()
 
     @property
@@ -174,6 +178,8 @@ class WebTable:
                 return self.broken
             if st.finished:
                 return "the game is over"
+            if self.pause is not None:
+                return "the table is waiting for everyone to continue after the round's end"
             if msg["ask"] != self.ask:
                 return "that decision is over (an old or repeated message): nothing was changed"
             mine = [d for d in st.pending() if d.player == seat]
@@ -193,7 +199,7 @@ class WebTable:
                     return "this race has not been sent to this page yet: answer once it shows"
             self.core.answer(seat, Choice(msg["option"], t), d)
             try:
-                self.core.advance()
+                self._advance()
             except RulesError as exc:
                 # the game file's rules failed (a bot's turn, a trigger): said in the language's words
                 self.broken = f"the game stopped: {exc}"
@@ -204,7 +210,7 @@ class WebTable:
     def bot_due(self) -> Optional[int]:
         """The first bot (in seat order) still to answer the decision under way, or ``None``."""
         with self.lock:
-            if self.broken or self.state.finished:
+            if self.broken or self.state.finished or self.pause is not None:
                 return None
             for d in self.core.decisions():
                 if not isinstance(self.seats[d.player], PageSeat) and d.player not in self.answers:
@@ -260,12 +266,13 @@ class WebTable:
         d = next(d for d in self.core.decisions() if d.player == player)
         try:
             self.core.answer(player, seat.decide(LazyView(st, player), d), d)
-            self.core.advance()
+            self._advance()
         except RulesError as exc:
             self.broken = f"the game stopped: {exc}"
 
     def _file(self, _new: list, shown: dict) -> None:
         """File the new events as each viewer may see them (filtered as they happen, as a match shows them)."""
+        self._note_tally(shown)
         for v, mine in shown.items():
             seen = self.seen[v]
             seen.extend(mine)
@@ -279,6 +286,8 @@ class WebTable:
         snap = {"state": self.state.to_dict(), "bot_rng": rng_out(self.match.rng.getstate()),
                 "answers": {str(k): v for k, v in self.answers.items()}, "events": self.core.count,
                 "seed_chosen": self.seed_chosen}
+        if self.pause is not None:
+            snap["pause"] = self.pause.to_dict()
         if self.match.pace is not None:
             snap.update(race_level=self.match.pace.level, pace=self.match.pace.record())
         rows, self._rows = self._rows, []
@@ -297,7 +306,7 @@ class WebTable:
         table loaded afresh (shared, as that table's referee files its events through them)."""
         try:
             row = self.store.table(self.id)
-            fresh = WebTable(self.store, row, self.max_bot_seconds) if row and row["snapshot"] else None
+            fresh = WebTable(self.store, row, self.max_bot_seconds, self.round_pause) if row and row["snapshot"] else None
         except Exception:       # the store cannot be read either: this copy is not to be used
             fresh = None
         if fresh is None:
@@ -313,16 +322,20 @@ class WebTable:
     def message(self, seat: Optional[int], since: int) -> tuple:
         """``(message, last event number)``: what ``seat`` is sent, its events after ``since``."""
         with self.lock:
-            view = self.view(seat)
+            view, pause = self.view(seat), self.pause
+            upto = pause.upto if pause is not None else float("inf")   # paused: nothing of the next round
             p = self.painters[seat]
-            items = [x for x in (protocol.event_item(p, n, ev) for n, ev in self.seen[seat] if n > since)
+            items = [x for x in (protocol.event_item(p, n, ev) for n, ev in self.seen[seat] if since < n <= upto)
                      if x is not None][-protocol.RECENT:]
             info = {"table": self.id, "seat": seat, "names": self.names, "kinds": self.kinds, "broken": self.broken,
                     "title": self.game.title, "ask": self.ask, "seed_chosen": self.seed_chosen,
                     "score_items": [[name, counted] for name, counted in self.game.score_items]}
             if since == 0:                # a page's first message: the game's "how to play" text
                 info["how_to_play"] = [[kind, text] for kind, text in self.game.how_to_play]
-            last = self.seen[seat][-1][0] if self.seen[seat] else since
+            last = max([n for n, _ev in self.seen[seat] if n <= upto] or [since])
+            if pause is not None:
+                info["pause"] = pause.message()
+                view = dict(paused_view(view), waiting_for=pause.waiting)
             try:
                 ending = protocol.ending_of(p, self.seen[seat])
                 return protocol.state_message(info, view, items, self.allow, ending), max(last, since)
@@ -383,11 +396,14 @@ class Registry:
     the store (:meth:`expire`, at the start and then every hour, or four times per
     ``expire_days`` if that is shorter; 0: never).  Each table
     let go of or deleted is told to :attr:`on_release` (its id), which cancels its bots' work.
-    A bot decision may search for ``max_bot_seconds`` at most: a seat asking for more is refused."""
+    A bot decision may search for ``max_bot_seconds`` at most: a seat asking for more is refused.
+    A round's end waits ``round_pause`` seconds at most for a table's people (:mod:`catrules.web.pauses`)."""
 
     def __init__(self, store: Store, game_files: list, expire_days: float = EXPIRE_DAYS,
-                 keep: int = KEEP_TABLES, idle: float = IDLE_SECONDS, max_bot_seconds: float = MAX_BOT_SECONDS):
+                 keep: int = KEEP_TABLES, idle: float = IDLE_SECONDS, max_bot_seconds: float = MAX_BOT_SECONDS,
+                 round_pause: float = ROUND_PAUSE):
         self.store = store
+        self.round_pause = round_pause     # the most seconds a round's end waits for the people
         self.expire_days, self.keep, self.idle = expire_days, keep, idle
         self.max_bot_seconds = max_bot_seconds
         #: Called with a table's id when it leaves memory or the store (the bot pool's ``cancel``).
@@ -480,7 +496,7 @@ class Registry:
         except StoreError as exc:
             raise WebError(str(exc)) from None
         try:
-            table = WebTable(self.store, row, self.max_bot_seconds)
+            table = WebTable(self.store, row, self.max_bot_seconds, self.round_pause)
         except (CatrulesError, StoreError) as exc:
             with contextlib.suppress(StoreError):
                 self.store.delete_table(tid)
@@ -511,7 +527,7 @@ class Registry:
             row = self.store.table(table_id)
             if row is None:
                 raise WebError("no such table")
-            return WebTable(self.store, row, self.max_bot_seconds)
+            return WebTable(self.store, row, self.max_bot_seconds, self.round_pause)
         except WebError:
             raise
         except StoreDamaged as exc:

@@ -70,12 +70,14 @@ class BotPool:
         self.limiter: Optional[CapacityLimiter] = None       # made on the event loop, when first needed
         self.jobs: dict = {}            # table id -> Job
         self.decisions = 0              # bot decisions made (for the tests and the curious)
+        self.timers: dict = {}          # table id -> the task that ends its pause when its time is up
         self.closed = False
 
     def kick(self, table) -> None:
         """See that ``table``'s bots play if one is due (call on the event loop; never waits)."""
         if self.closed:
             return
+        self.watch_pause(table)
         job = self.jobs.get(table.id)
         if job is not None and job.table is table and not job.stop.is_set():
             job.again = True
@@ -92,6 +94,9 @@ class BotPool:
         job = self.jobs.get(table_id)
         if job is not None:
             job.stop.set()
+        timer = self.timers.pop(table_id, None)
+        if timer is not None:
+            timer.get_loop().call_soon_threadsafe(timer.cancel)
 
     def running(self, table_id: str) -> bool:
         """Whether a job of that table is still on the pool (running, or waiting for its turn)."""
@@ -123,15 +128,49 @@ class BotPool:
                         self.touch(table.id)
                     if self.show is not None:     # saved, so shown (even if the table is going)
                         await self.show(table)
+                    self.watch_pause(table)       # a round ended: the table waits for its people
                 if not (more or job.again):
                     return
         finally:
             if self.jobs.get(table.id) is job:
                 del self.jobs[table.id]
 
+    def watch_pause(self, table) -> None:
+        """See that ``table``'s pause after a round's end (if any) ends when its time is up: one
+        timer a table (call on the event loop; the people's ``continue`` may end it sooner)."""
+        timer = self.timers.get(table.id)
+        if self.closed or table.pause is None or (timer is not None and not timer.done()):
+            return
+        self.timers[table.id] = asyncio.get_running_loop().create_task(self._time_pause(table))
+
+    async def _time_pause(self, table) -> None:
+        try:
+            while not self.closed:
+                pause = table.pause         # read without the lock: pause_over looks again with it
+                if pause is None:
+                    return
+                await asyncio.sleep(pause.left() + 0.01)
+                try:
+                    ended = await to_thread.run_sync(table.pause_over)
+                except StoreError as exc:   # not saved: still paused, tried again
+                    log.warning("table %s: the end of its pause could not be saved (%s)", table.id, exc)
+                    await asyncio.sleep(RETRY_SECONDS)
+                    continue
+                if ended:
+                    if self.show is not None:
+                        await self.show(table)
+                    else:
+                        table.shown = max(table.shown, table.changes)
+                    self.kick(table)
+        finally:
+            if self.timers.get(table.id) is asyncio.current_task():
+                del self.timers[table.id]
+
     async def close(self, timeout: float = 10.0) -> None:
         """Stop every job (the server is stopping) and wait for the searches under way to end."""
         self.closed = True
+        for timer in self.timers.values():
+            timer.cancel()
         jobs = list(self.jobs.values())
         for job in jobs:
             job.stop.set()

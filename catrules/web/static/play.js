@@ -151,15 +151,21 @@ function render() {
   $("who").textContent = msg.seat === null ? "spectator (public information only)" : `you are player ${msg.seat + 1}`;
   drawSeedNote();
   drawHowTo();
-  const d = liveDecision();
+  const d = msg.pause ? null : liveDecision();
   const legal = new Map(d ? d.options.map((o) => [o.id, o]) : []);
-  drawZones(v, legal, d);
-  drawDecision(v, d);
+  if (v.zones) drawZones(v, legal, d);     // paused after a round's end: the next round is not sent yet
+  document.body.classList.toggle("paused", !!msg.pause);
+  if (msg.pause) {       // the table drawn before the pause stays, dimmed: nobody is to play now
+    document.querySelectorAll("#players .player.turn").forEach((e) => e.classList.remove("turn"));
+    drawPause(msg.pause);
+  }
+  else drawDecision(v, d);
   drawScores(v);
   drawEvents();
   $("end").hidden = !v.finished;
   document.body.dataset.ask = String(msg.ask);
-  document.body.dataset.state = v.finished ? "over" : d ? "deciding" : "waiting";
+  document.body.dataset.state = v.finished ? "over" : msg.pause ? "paused" : d ? "deciding" : "waiting";
+  if (msg.pause) return;
   if (!d && v.decisions[0] && !v.finished) countIn(msg.ask);     // a race: its options after the count-in
 }
 
@@ -233,6 +239,59 @@ function drawDecision(v, d) {
     b.type = "button"; b.id = "take-default";
     b.addEventListener("click", () => choose(d.default));
     ch.append(b);
+  }
+}
+
+// After a round's end the table waits until every person has pressed Continue, or for its time
+// (catrules.web.pauses): the round's tally and how it came about are shown here, on top.
+let pauseTimer = null;
+function drawPause(pause) {
+  const box = $("decision"), ch = $("choices");
+  box.classList.remove("idle");
+  ch.textContent = "";
+  const mine = msg.seat !== null && pause.waiting.includes(msg.seat);
+  const others = pause.waiting.filter((p) => p !== msg.seat).map((p) => playerName(p, true));
+  const title = msg.ending && msg.ending.kind === "round" ? msg.ending.title : "The round is over";
+  const all = pause.waiting.map((p) => playerName(p, true)).join(", ");
+  $("prompt").textContent = msg.seat === null ? `${title}. Waiting for the players to continue (${all}).`
+    : mine ? `${title}. Read how the scores came about, then press Continue.`
+    : `${title}. You continued; waiting for ${others.join(", ") || "the others"} to continue.`;
+  const tally = [...events.values()].filter((it) => it.t === "tally").pop();
+  if (tally && tally.ev.scores) ch.append(scoreTable(tally.text.split(":")[0], tally.ev.scores, null));
+  if (tally && tally.ev.totals && JSON.stringify(tally.ev.totals) !== JSON.stringify(tally.ev.scores)) {
+    ch.append(scoreTable("Totals so far", tally.ev.totals, null));     // (after the first round: the same)
+  }
+  const pane = el("div", "pause-ending");
+  drawEnding(pane, msg.ending);
+  ch.append(pane);
+  if (mine) {
+    const b = el("button", "choice default", "Continue");
+    b.type = "button"; b.id = "continue";
+    b.addEventListener("click", goOn);
+    ch.append(b);
+  }
+  const left = el("p", "note pause-left");
+  left.id = "pause-left";
+  ch.append(left);
+  const until = Date.now() + pause.seconds * 1000;
+  const tick = () => {
+    const s = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+    left.textContent = `The game goes on once everyone has pressed Continue, or by itself in ${s} s.`;
+  };
+  tick();
+  clearInterval(pauseTimer);
+  pauseTimer = setInterval(() => { if (msg && msg.pause) tick(); else clearInterval(pauseTimer); }, 1000);
+  if (mine) $("continue").focus();
+}
+
+function goOn() {
+  if (!msg || !msg.pause) return;
+  if (send({type: "continue", ask: msg.ask})) {
+    const b = $("continue");
+    if (b) { b.disabled = true; b.textContent = "Continued: waiting for the others…"; }
+    document.body.dataset.continued = String(msg.ask);
+  } else {
+    $("notice").textContent = "Not connected: press Continue again once the server is back.";
   }
 }
 
@@ -538,6 +597,11 @@ document.addEventListener("keydown", (e) => {
   if (replay && !$("replay").hidden && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
     step(e.key === "ArrowLeft" ? -1 : 1);
     e.preventDefault();
+    return;
+  }
+  if (msg && msg.pause && e.key === "Enter" && $("continue") && e.target.tagName !== "BUTTON") {
+    e.preventDefault();
+    goOn();
     return;
   }
   if (!d) return;
