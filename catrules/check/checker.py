@@ -63,6 +63,8 @@ def _added_in(n, defines) -> Optional[tuple]:
         return 3, "a score item's `if`"
     if isinstance(n, ast.Counter) and n.declared is not None:
         return 3, "a counter's declared type"
+    if isinstance(n, ast.CopyCount):
+        return 4, "a copy count worked out from values (`(EXPR) cards`)"
     return None
 
 
@@ -173,7 +175,8 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         """A file that names an older language may not use what later versions added (it still
         plays as written; the checks and the hiding of choices are the same for all)."""
         g = self.g
-        for n in ast.walk([g.setup, g.flow, g.score, g.defines, g.counters, g.symbol_names, g.card_shows] +
+        for n in ast.walk([g.setup, g.flow, g.score, g.defines, g.counters, g.symbol_names, g.card_shows,
+                           [ct.counted for ct in g.cards]] +
                           [x.body for x in g.phases + g.actions + g.triggers]):
             what = _added_in(n, self.defines)
             if what and what[0] > version:

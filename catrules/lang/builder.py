@@ -13,6 +13,7 @@ from lark import Token, v_args
 
 from . import ast
 from .builder_exprs import ExprRules, _pos
+from .copies import CopyCounts
 from ..errors import Reporter
 from ..limits import DECK_LIMIT, GRID_LIMIT, RANGE_LIMIT
 from ..limits import FILE_NUMBER_LIMIT as NUMBER_LIMIT
@@ -80,6 +81,9 @@ class _ToAst(ExprRules):
                       "({limit:,})", f"a game has at most {DECK_LIMIT:,} cards") if copies is not None else 1
         return ("row", n, pairs or [], _pos(meta))
 
+    def card_row_counted(self, meta, ch):
+        return ("row", ast.CopyCount(ch[0], **_pos(meta)), ch[1] or [], _pos(meta))
+
     def card_for(self, meta, ch):
         return ("for", str(ch[0]), ch[1], ch[2:], _pos(meta))
 
@@ -89,12 +93,16 @@ class _ToAst(ExprRules):
     def cards(self, meta, ch):
         name, zone, items = ch[0], ch[1], ch[2:]
         rows: list[ast.CardRow] = []
+        counting = CopyCounts(self.rep, items)
 
         def expand(item, ctx):
             kind = item[0]
             if self.deck > DECK_LIMIT:
                 return
             if kind == "row":
+                item = counting.row(item, ctx)
+                if item is None:
+                    return
                 self.deck += item[1]
                 if self.deck > DECK_LIMIT:
                     self.rep.error((item[3]["line"], item[3]["column"]),
@@ -118,7 +126,8 @@ class _ToAst(ExprRules):
 
         for it in items:
             expand(it, {})
-        return ast.CardType(str(name), str(zone), rows, zone_line=zone.line, zone_column=zone.column, **_pos(meta))
+        return ast.CardType(str(name), str(zone), rows, zone_line=zone.line, zone_column=zone.column,
+                            counted=counting.counted, **_pos(meta))
 
     # ---- declarations ----
     def header(self, meta, ch):
