@@ -24,6 +24,7 @@ from .bidi import check_bidi
 from .declarations import DeclarationChecks
 from .checked import Checked, ZoneSpec  # noqa: F401 - catrules.check.checker's own names too
 from .shows import ShowChecks
+from .menu_names import MenuNameChecks
 from ..errors import GameFileError, Reporter, suggest
 from .game_checks import WholeGameChecks
 from ..lang.parser import LANGUAGE_VERSION
@@ -73,7 +74,7 @@ def check(game: ast.GameFile) -> Checked:
     return _Checker(game).run()
 
 
-class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
+class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks, MenuNameChecks):
     def __init__(self, game: ast.GameFile):
         self.g = game
         self.rep = Reporter(game.path, game.source, game.origins, game.sources)
@@ -397,6 +398,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
             outs.append(self.block(body, sc.knowing(not_none(cond, True)) if cond is not None else sc))
         self.branches_out(s, outs)
         self.menu_opts(s, sc)
+        self.menu_names(s, sc)
 
     def stmt_together(self, s: ast.Together, sc: _Scope) -> None:
         if s.among is not None:

@@ -14,6 +14,7 @@ from lark import Token, v_args
 from . import ast
 from .builder_exprs import ExprRules, _pos
 from .copies import CopyCounts
+from .menu_names import menu_name, written_default
 from ..errors import Reporter
 from ..limits import DECK_LIMIT, GRID_LIMIT, RANGE_LIMIT
 from ..limits import FILE_NUMBER_LIMIT as NUMBER_LIMIT
@@ -417,17 +418,23 @@ class _ToAst(ExprRules):
         return ast.ForEach(str(ch[0]), ch[1], ch[2], **_pos(meta))
 
     def menu_item(self, meta, ch):
-        return (ch[0][1:-1], ch[1], ch[2], _pos(meta))
+        raw = ch[0][1:-1]
+        said = menu_name(self, ch[0])        # language 4: the name said with values, or None
+        return (raw, ch[1], ch[2], _pos(meta)) + ((said,) if said is not None else ())
 
     def menu_stmt(self, meta, ch):
         openly, actor, default, asking = ch[:4]
+        default = written_default(self, default)     # `default "take {c}"` names a choice as written
         opts = None
         if default is not None or asking is not None:
             opts = ast.ChooseOpts(default_is=default[1] if default is not None else None, asking=asking,
                                   **_pos(meta))
             if default is not None and default[0] == "by":
                 opts.default_dir, opts.default_key, opts.default_is = default[1], default[2], None
-        return ast.Menu(str(actor), list(ch[4:]), public=openly is not None, opts=opts, **_pos(meta))
+        items = list(ch[4:])
+        said = [it[4] if len(it) > 4 else None for it in items]
+        return ast.Menu(str(actor), [it[:4] for it in items], public=openly is not None, opts=opts,
+                        labels=said if any(x is not None for x in said) else None, **_pos(meta))
 
     def prefer_key(self, meta, ch):
         return (str(ch[0]), ch[1])
