@@ -339,3 +339,13 @@ def test_the_examples_play_at_every_player_count():
             st = g.new_state(n, seed=n)
             Match(g, st, [make_seat("random") for _ in range(n)]).run()
             assert st.over
+
+
+def test_a_loop_name_in_a_row_is_the_loop_value_in_language_4_only():
+    rows = "    for each n in 1 to 3:\n        (n) cards with value n\n    with kind n:\n        card\n"
+    assert rows_of(copies(rows)) == [(1, {"n": 1, "value": 1}), (2, {"n": 2, "value": 2}),
+                                     (3, {"n": 3, "value": 3}), (1, {"kind": "n"})]
+    old = copies(rows.replace("(n) cards", "2 cards"), v=3)
+    got = rows_of(old)
+    assert [r[1]["value"] for r in got[:3]] == ["n", "n", "n"] and got[0][0] == 2
+    assert catrules.load_source(old, "t.cat").card_count == 7

@@ -94,9 +94,9 @@ class _ToAst(ExprRules):
     def cards(self, meta, ch):
         name, zone, items = ch[0], ch[1], ch[2:]
         rows: list[ast.CardRow] = []
-        counting = CopyCounts(self.rep, items)
+        counting = CopyCounts(self.rep, items, self.version)
 
-        def expand(item, ctx):
+        def expand(item, ctx, loops=frozenset()):
             kind = item[0]
             if self.deck > DECK_LIMIT:
                 return
@@ -112,18 +112,18 @@ class _ToAst(ExprRules):
                     return
                 attrs_ = dict(ctx)
                 for k, v, _ in item[2]:
-                    attrs_[k] = v
+                    attrs_[k] = counting.value(v, ctx, loops)
                 rows.append(ast.CardRow(item[1], attrs_, **item[3]))
             elif kind == "for":
                 for v in item[2]:
                     for sub in item[3]:
-                        expand(sub, {**ctx, item[1]: v})
+                        expand(sub, {**ctx, item[1]: v}, loops | {item[1]})
             else:
                 new = dict(ctx)
                 for k, v, _ in item[1]:
-                    new[k] = v
+                    new[k] = counting.value(v, ctx, loops)
                 for sub in item[2]:
-                    expand(sub, new)
+                    expand(sub, new, loops)
 
         for it in items:
             expand(it, {})

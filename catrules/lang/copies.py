@@ -5,13 +5,16 @@ for each card the enclosing ``for each`` loops and ``with`` blocks make, from th
 (the attributes set so far), whole numbers, symbols of the card data (``wild``), ``true`` and
 ``false``, with ``+ - * / %``, comparisons, ``and``/``or``/``not`` and ``if ... then ... else``.
 The result must be a whole number, 0 or more (0: no such card).  A mistake is reported once per
-row, at its place in the file, by the ``report(node, message, hint)`` given.
+row, at its place in the file.  In language 4 a bare word in a row's values that names an
+enclosing ``for each`` loop stands for that loop's value (``(n) cards with value n``).
 """
 
 from __future__ import annotations
 
 from . import ast
 from ..errors import suggest
+
+LANGUAGE = 4        # the language version that works out copy counts
 
 
 class CountError(Exception):
@@ -132,11 +135,19 @@ class CopyCounts:
     """The computed rows of one card type as the builder expands them: each worked out for the
     values around it, its mistakes reported once; ``counted`` lists the rows' counts as written."""
 
-    def __init__(self, rep, items):
+    def __init__(self, rep, items, version: int = LANGUAGE):
         self.rep = rep
+        self.version = version
         self.symbols = symbols_of(items)
         self.counted: list = []
         self._failed: set = set()
+
+    def value(self, v, ctx: dict, loops):
+        """An attribute value of a row: in language 4 a bare word that names an enclosing
+        ``for each`` loop is that loop's value (``(n) cards with value n``); else as written."""
+        if self.version >= LANGUAGE and isinstance(v, ast.Sym) and str(v) in loops:
+            return ctx[str(v)]
+        return v
 
     def row(self, item, ctx: dict):
         """``item`` with its count worked out (None: a mistake, or 0 copies)."""
