@@ -92,23 +92,34 @@ def _is_name(tok: str) -> bool:
 def _is_card_row(toks: list) -> bool:
     """A card row holds values, not sums: `value -1` is minus one."""
     return bool(toks) and (toks[0] in ("card", "cards", "with") or (
-        toks[0].isdigit() and len(toks) > 1 and toks[1] in ("card", "cards")))
+        toks[0].isdigit() and len(toks) > 1 and toks[1] in ("card", "cards"))) or _count_end(toks) > 0
+
+
+def _count_end(toks: list) -> int:
+    """A card row `(EXPR) cards ...` (language 4): the index after its `)`; else 0."""
+    depth = 0
+    for i, tok in enumerate(toks if toks[:1] == ["("] else ()):
+        depth += (tok in _OPEN) - (tok in _CLOSE)
+        if depth == 0:
+            return i + 1 if toks[i + 1:i + 2] in (["card"], ["cards"]) else 0
+    return 0
 
 
 def _gaps(toks: list, keywords: frozenset, values: Optional[bool] = None) -> list:
     """For each token, whether a space goes before it (the canonical spacing)."""
     gaps = []
     values = _is_card_row(toks) if values is None else values
+    counted = _count_end(toks) if values else 0     # `(EXPR) cards`: a sum before its values
     prev = None
     unary = False             # the previous token was a `-` that negates
-    for tok in toks:
+    for i, tok in enumerate(toks):
         space = prev is not None
         if space and (tok in (",", ")", "]", ":", ".") or prev in ("(", "[", ".") or unary):
             space = False
         elif space and tok == "(" and _is_name(prev) and (prev not in keywords or prev == "pick"):
             space = False                 # a call: `count(...)`, `pick(...)`
         gaps.append(space)
-        unary = tok == "-" and (prev is None or values or not (
+        unary = tok == "-" and (prev is None or (values and i >= counted) or not (
             prev[0].isdigit() or prev[0] == '"' or prev in _CLOSE
             or (_is_name(prev) and (prev not in keywords or prev in _VALUE_WORDS))))
         prev = tok

@@ -176,13 +176,18 @@ class StatementPhraser:
         who = strong(self.x(ast.Name(s.actor)))
         openly = " openly (everyone sees the choice)" if s.public else ""
         text = f"{who} chooses{openly} one of these{self.options(s.opts)}"
+        for (label, *_), said in zip(s.branches, s.labels or ()):
+            if said is not None:                # the default named as written: said with its values
+                text = text.replace(f"“{label}”", self.x(said))
         items = []
-        for label, cond, body, *_ in s.branches:
+        for i, (label, cond, body, *_) in enumerate(s.branches):
             v = self.ph.value(cond) if cond is not None else True
             if v is False:
                 continue
             only = f" (offered only if {self.x(cond)})" if cond is not None and v is not True else ""
-            items.append((f"“{label}”{only}:", self.block(body) or [("Nothing happens.", [])]))
+            said = s.labels[i] if s.labels else None        # language 4: the name with its values
+            name = self.x(said) if said is not None else f"“{label}”"
+            items.append((f"{name}{only}:", self.block(body) or [("Nothing happens.", [])]))
         return text, items
 
     def _allot(self, s):

@@ -24,6 +24,7 @@ from .bidi import check_bidi
 from .declarations import DeclarationChecks
 from .checked import Checked, ZoneSpec  # noqa: F401 - catrules.check.checker's own names too
 from .shows import ShowChecks
+from .menu_names import MenuNameChecks
 from ..errors import GameFileError, Reporter, suggest
 from .game_checks import WholeGameChecks
 from ..lang.parser import LANGUAGE_VERSION
@@ -63,6 +64,8 @@ def _added_in(n, defines) -> Optional[tuple]:
         return 3, "a score item's `if`"
     if isinstance(n, ast.Counter) and n.declared is not None:
         return 3, "a counter's declared type"
+    if isinstance(n, ast.CopyCount):
+        return 4, "a copy count worked out from values (`(EXPR) cards`)"
     return None
 
 
@@ -71,7 +74,7 @@ def check(game: ast.GameFile) -> Checked:
     return _Checker(game).run()
 
 
-class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
+class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks, MenuNameChecks):
     def __init__(self, game: ast.GameFile):
         self.g = game
         self.rep = Reporter(game.path, game.source, game.origins, game.sources)
@@ -173,7 +176,8 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         """A file that names an older language may not use what later versions added (it still
         plays as written; the checks and the hiding of choices are the same for all)."""
         g = self.g
-        for n in ast.walk([g.setup, g.flow, g.score, g.defines, g.counters, g.symbol_names, g.card_shows] +
+        for n in ast.walk([g.setup, g.flow, g.score, g.defines, g.counters, g.symbol_names, g.card_shows,
+                           [ct.counted for ct in g.cards]] +
                           [x.body for x in g.phases + g.actions + g.triggers]):
             what = _added_in(n, self.defines)
             if what and what[0] > version:
@@ -394,6 +398,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
             outs.append(self.block(body, sc.knowing(not_none(cond, True)) if cond is not None else sc))
         self.branches_out(s, outs)
         self.menu_opts(s, sc)
+        self.menu_names(s, sc)
 
     def stmt_together(self, s: ast.Together, sc: _Scope) -> None:
         if s.among is not None:

@@ -140,6 +140,9 @@ class ChoiceStatements:
         line, public = s.line, s.public
         prompt, ask = self._asking(s.opts, "Choose what to do")
         named = s.opts.default_is.value if s.opts is not None and s.opts.default_is is not None else None
+        for (label, _c, _b, _p), said in zip(s.branches, s.labels or ()):
+            if said is not None:                # language 4: the label a player reads, with values
+                self.p.menu_labels[(var, label)] = self.ex(said)
 
         def labels(st, V):
             return [label for label, c in conds if c is None or c(st, V)]

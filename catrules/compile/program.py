@@ -134,6 +134,7 @@ class Program:
         self.closing, self.closing_left, self.closing_public = closing_of(checked)
         self.round_end_lines = round_end_lines(checked)
         self.prompt_fns: list = []        # `asking "..."` with values: f(state, vars) -> parts
+        self.menu_labels: dict = {}       # (menu's answer var, name as written) -> f(state, vars) -> parts
         # per choice `preferring P` from one zone: (P, its filter), f(state, vars, card) each
         # (what an answer tells the others: catrules.runtime.inference)
         self.prefer_fns: list = []

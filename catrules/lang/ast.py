@@ -368,6 +368,7 @@ class Menu(Stmt):
     branches: list            # list of (label str, cond Expr or None, body list)
     public: bool = False      # ``openly``: everyone sees the branch chosen
     opts: Optional[ChooseOpts] = None   # ``default "label"`` and ``asking "..."``
+    labels: Optional[list] = None       # language 4: per branch, its name said with values (Text) or None
 
 
 @node
@@ -413,6 +414,13 @@ class CardType(Node):
     rows: list                # list of CardRow, already expanded
     zone_line: int = 0
     zone_column: int = 0
+    counted: list = Factory(list)   # CopyCount: each `(EXPR) cards` row as written (language 4)
+
+
+@node
+class CopyCount(Node):
+    """``(EXPR) cards``: a card row's copy count worked out from its loops' values (language 4)."""
+    expr: Expr
 
 
 @node

@@ -13,6 +13,8 @@ from lark import Token, v_args
 
 from . import ast
 from .builder_exprs import ExprRules, _pos
+from .copies import CopyCounts
+from .menu_names import menu_name, written_default
 from ..errors import Reporter
 from ..limits import DECK_LIMIT, GRID_LIMIT, RANGE_LIMIT
 from ..limits import FILE_NUMBER_LIMIT as NUMBER_LIMIT
@@ -80,6 +82,9 @@ class _ToAst(ExprRules):
                       "({limit:,})", f"a game has at most {DECK_LIMIT:,} cards") if copies is not None else 1
         return ("row", n, pairs or [], _pos(meta))
 
+    def card_row_counted(self, meta, ch):
+        return ("row", ast.CopyCount(ch[0], **_pos(meta)), ch[1] or [], _pos(meta))
+
     def card_for(self, meta, ch):
         return ("for", str(ch[0]), ch[1], ch[2:], _pos(meta))
 
@@ -89,12 +94,16 @@ class _ToAst(ExprRules):
     def cards(self, meta, ch):
         name, zone, items = ch[0], ch[1], ch[2:]
         rows: list[ast.CardRow] = []
+        counting = CopyCounts(self.rep, items, self.version)
 
-        def expand(item, ctx):
+        def expand(item, ctx, loops=frozenset()):
             kind = item[0]
             if self.deck > DECK_LIMIT:
                 return
             if kind == "row":
+                item = counting.row(item, ctx)
+                if item is None:
+                    return
                 self.deck += item[1]
                 if self.deck > DECK_LIMIT:
                     self.rep.error((item[3]["line"], item[3]["column"]),
@@ -103,22 +112,23 @@ class _ToAst(ExprRules):
                     return
                 attrs_ = dict(ctx)
                 for k, v, _ in item[2]:
-                    attrs_[k] = v
+                    attrs_[k] = counting.value(v, ctx, loops)
                 rows.append(ast.CardRow(item[1], attrs_, **item[3]))
             elif kind == "for":
                 for v in item[2]:
                     for sub in item[3]:
-                        expand(sub, {**ctx, item[1]: v})
+                        expand(sub, {**ctx, item[1]: v}, loops | {item[1]})
             else:
                 new = dict(ctx)
                 for k, v, _ in item[1]:
-                    new[k] = v
+                    new[k] = counting.value(v, ctx, loops)
                 for sub in item[2]:
-                    expand(sub, new)
+                    expand(sub, new, loops)
 
         for it in items:
             expand(it, {})
-        return ast.CardType(str(name), str(zone), rows, zone_line=zone.line, zone_column=zone.column, **_pos(meta))
+        return ast.CardType(str(name), str(zone), rows, zone_line=zone.line, zone_column=zone.column,
+                            counted=counting.counted, **_pos(meta))
 
     # ---- declarations ----
     def header(self, meta, ch):
@@ -408,17 +418,23 @@ class _ToAst(ExprRules):
         return ast.ForEach(str(ch[0]), ch[1], ch[2], **_pos(meta))
 
     def menu_item(self, meta, ch):
-        return (ch[0][1:-1], ch[1], ch[2], _pos(meta))
+        raw = ch[0][1:-1]
+        said = menu_name(self, ch[0])        # language 4: the name said with values, or None
+        return (raw, ch[1], ch[2], _pos(meta)) + ((said,) if said is not None else ())
 
     def menu_stmt(self, meta, ch):
         openly, actor, default, asking = ch[:4]
+        default = written_default(self, default)     # `default "take {c}"` names a choice as written
         opts = None
         if default is not None or asking is not None:
             opts = ast.ChooseOpts(default_is=default[1] if default is not None else None, asking=asking,
                                   **_pos(meta))
             if default is not None and default[0] == "by":
                 opts.default_dir, opts.default_key, opts.default_is = default[1], default[2], None
-        return ast.Menu(str(actor), list(ch[4:]), public=openly is not None, opts=opts, **_pos(meta))
+        items = list(ch[4:])
+        said = [it[4] if len(it) > 4 else None for it in items]
+        return ast.Menu(str(actor), [it[:4] for it in items], public=openly is not None, opts=opts,
+                        labels=said if any(x is not None for x in said) else None, **_pos(meta))
 
     def prefer_key(self, meta, ch):
         return (str(ch[0]), ch[1])

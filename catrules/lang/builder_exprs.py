@@ -31,7 +31,9 @@ class ExprRules(Transformer):
     def string(self, meta, ch):
         raw = str(ch[0])[1:-1]
         if self.version >= 3 and ("{" in raw or "}" in raw):
-            return self._text(raw, meta.line, meta.column + 1)
+            text = self._text(raw, meta.line, meta.column + 1)
+            text.written = raw            # as written (a menu's `default` names a choice so)
+            return text
         return ast.Const(raw, **_pos(meta))
 
     def _text(self, raw: str, line: int, col: int) -> ast.Expr:

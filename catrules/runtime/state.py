@@ -23,6 +23,7 @@ from ..limits import FRAME_LIMIT, IMAGINED_STEP_LIMIT, STATE_FORMAT, STEP_LIMIT
 from .decisions import UNANSWERED, Decision, Option, Pending  # noqa: F401  (Option: imported from here by users)
 from .frames import Frame, cards_in  # noqa: F401  (cards_in: imported from here by users)
 from .inference import note_choice
+from .menu_labels import fill_labels
 from .errors import (_RUNTIME_ERRORS, _STOPS, _quote, _reraise, describe_error, error_line, located,
                      rules_error)
 from .randoms import CopyOnWrite
@@ -218,6 +219,8 @@ class State:
         kind = p.okind
         vals = self._values(p, pl)
         opts = prog.options_for(kind, vals, self)
+        if prog.menu_labels and kind == "value":
+            fill_labels(self, p, pl, opts)      # a menu's names with values, as pl sees them
         default = p.default[pl]
         did = prog.option_id(kind, default) if default is not None and default in vals else None
         if did is None and len(opts) == 1:
