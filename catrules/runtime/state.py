@@ -233,7 +233,7 @@ class State:
             if self.ask_forced or self.log is not None:
                 prompt = prompt()           # a person may read it later: worked out now
         elif p.upto:
-            prompt = f"{prompt} {progress(len(p.picks[pl]), p.need[pl])}"
+            prompt = f"{prompt} {progress(p.picks[pl], p.need[pl])}"
         elif p.need is not None:
             prompt = f"{prompt} ({len(p.picks[pl]) + 1} of {p.need[pl]})"
         return Decision(pl, p.kind, prompt, opts, did, p.line, p.kind == "race")
@@ -253,7 +253,7 @@ class State:
             except _RUNTIME_ERRORS:
                 text = p.prompt             # what the choice is about, without its values
             if need is not None and p.upto:
-                return f"{text} {progress(need[0] - 1, need[1])}"
+                return f"{text} {progress(p.picks[pl], need[1])}"
             return text if need is None else f"{text} ({need[0]} of {need[1]})"
         return prompt
 
@@ -351,7 +351,7 @@ class State:
             note_choice(self, self.frames[-1].vars, p.prefers, player, value)
         picks = p.picks
         if picks is not None:
-            if not (value is None and p.upto):      # `up to`: none is done
+            if not (value is None and p.upto and kind != "secret"):    # `up to`: none is done
                 picks[player].append(value)
                 if len(picks[player]) < p.need[player]:
                     return False                # more cards to pick: the same player is asked again
