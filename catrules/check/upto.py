@@ -21,10 +21,10 @@ def check_up_to(ck, s, sc, source_type) -> None:
     count = s.count
     if count is None:
         return
-    if isinstance(count, ast.Const):
-        v = count.value
-        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-            ck.rep.error(count, f"`up to {v!r} cards` lets the player choose nothing at all",
+    v = count.value if isinstance(count, ast.Const) else None
+    if isinstance(v, int) and not isinstance(v, bool):
+        if v < 1:
+            ck.rep.error(count, f"`up to {v} cards` lets the player choose nothing at all",
                          "write a number of 1 or more, such as `chooses up to 2 cards c from ...`")
         return
     ck.need_number(count, ck.expr(count, sc), "the most cards to choose")
