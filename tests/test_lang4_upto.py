@@ -377,8 +377,9 @@ def test_the_terminal_seat_picks_cards_then_done():
         (d,) = st.pending()
         ch = seat.decide(st.view(0), d)
         st.apply(0, ch.option)
-    out = seat.console.file.getvalue() if hasattr(seat, "console") else ""
-    assert "at most 3" in out or not out
+    out = seat.console.file.getvalue()
+    assert "(0 chosen, at most 3; choose done to stop)" in out and "(1 chosen, at most 3;" in out
+    assert "5 done (no more cards)" in out and "4 done (no more cards)" in out
     assert zone(st, "discard", None) == [first] and st.pending()[0].player == 1
 
 
@@ -433,3 +434,14 @@ def test_a_log_replays(tmp_path):
     simulate(EXAMPLE, players=3, games=3, seed=2, log_path=log)
     r = replay(log)
     assert r.ok and len(r.games) == 3, r.format()
+
+
+def test_the_web_sends_each_seat_only_what_it_may_see(tmp_path, monkeypatch):
+    pytest.importorskip("starlette")
+    import test_web_protocol as wp
+    monkeypatch.setitem(wp.GAMES, "choose-up-to", EXAMPLE)
+    pages, n, problems, check = wp.whole_game(tmp_path, "choose-up-to", seats=("human", "human", "bot"))
+    assert pages[0].last["view"]["finished"] and n > 5
+    assert not problems, problems[:5]
+    for p in pages:
+        p.close()
