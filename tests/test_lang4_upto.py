@@ -200,12 +200,15 @@ def test_a_language_3_file_may_name_counters_up_any_and_number():
     assert st.finished and st.c["number"] == [1, 1] and st.c["any"] == 2
     assert st.c["up"] == sum(g.card(c)["value"] for c in zone(st, "table", None))
     assert [r["total"] for r in st.scores()] == [1, 1]
-    # the same file in language 4: `up` and `any` are words now, `number` stays a name
+    # the same file in language 4: `up` is a word now, `any` and `number` stay names
     with pytest.raises(GameFileError) as e:
         load(OLD_NAMES.replace("catrules 3", "catrules 4"), "new.cat")
     lines = {d.line for d in e.value.diagnostics}
-    assert {13, 14} <= lines and 15 not in lines
-    assert all("word of the language" in d.message for d in e.value.diagnostics if d.line in (13, 14))
+    assert 13 in lines and not lines & {14, 15}
+    assert all("word of the language" in d.message for d in e.value.diagnostics if d.line == 13)
+    renamed = OLD_NAMES.replace("catrules 3", "catrules 4").replace("up", "upper")
+    st = play_first(load(renamed, "new.cat").new_state(2, seed=3))
+    assert st.c["number"] == [1, 1] and st.c["any"] == 2
 
 
 def test_a_language_3_file_may_call_a_chosen_card_up_or_any():
@@ -347,6 +350,14 @@ def test_a_save_in_the_middle_of_a_secret_choice_resumes():
     back = State.from_dict(g.program, data)
     assert back.pending()[0].options[0].id == "none" and len(back.pending()) == 3
     assert [o.id for o in back.decision_for(0).options] == ["none"]
+    from catrules.errors import SaveError
+    for bad in ("yes", 1):
+        data["pending"]["upto"] = bad
+        with pytest.raises(SaveError, match="upto"):
+            State.from_dict(g.program, data)
+    del data["pending"]["upto"]         # a save of before language 4 has no `upto`: a fixed choice
+    old = State.from_dict(g.program, data)
+    assert old.pending_.upto is None and "(1 of 2)" in old.decision_for(1).prompt
 
 
 # ------------------------------------------------------------------ consumers

@@ -126,14 +126,14 @@ WORDS_OF_3 = frozenset({"nothing", "show", "describe", "asking", "may", "choose"
 
 #: Words that language 4 added: files of older languages may still use them as names.
 WORDS_OF_4: frozenset = frozenset({
-    "up", "any",                    # `chooses up to 3 cards`, `chooses any number of cards`
+    "up",                           # `chooses up to 3 cards`
 })
 
 
 #: Words that are the language's only where a top-level block starts (`how to play:`), where no name
 #: can stand: a name may still be one (files of language 3 could name a counter `how`).
 NAMES_TOO = frozenset({"how"}) | frozenset({
-    "number",                       # only after `chooses any`: `cards number in deck` stays a name
+    "any", "number",                # `chooses any number of cards`: `any(...)` and `cards number` stay names
 })
 
 
