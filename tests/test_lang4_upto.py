@@ -456,3 +456,14 @@ def test_the_web_sends_each_seat_only_what_it_may_see(tmp_path, monkeypatch):
     assert not problems, problems[:5]
     for p in pages:
         p.close()
+
+
+def test_a_prompt_said_with_values_tells_the_picks_too():
+    text = PLAIN.format(v=4).replace("p chooses up to 3 cards c from hand of p",
+                                     'p chooses up to 3 cards c from hand of p asking "Swap cards, {p}"')
+    st = load(text).new_state(2, seed=1, log=True)
+    (d,) = st.pending()
+    assert d.prompt == "Swap cards, player 1 (0 chosen, at most 3; choose done to stop)"
+    st.apply(0, d.options[0].id)
+    (d,) = st.pending()
+    assert d.prompt == "Swap cards, player 1 (1 chosen, at most 3; choose done to stop)"

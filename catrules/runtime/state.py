@@ -244,6 +244,7 @@ class State:
         fn_index, var = p.ask
         V = self.frames[-1].vars if self.frames else {}
         need = (len(p.picks[pl]) + 1, p.need[pl]) if p.need is not None else None
+        got = list(p.picks[pl]) if p.upto else None      # `up to`: the picks as they are now
 
         def prompt() -> str:
             from .said import seen_text
@@ -253,7 +254,7 @@ class State:
             except _RUNTIME_ERRORS:
                 text = p.prompt             # what the choice is about, without its values
             if need is not None and p.upto:
-                return f"{text} {progress(p.picks[pl], need[1])}"
+                return f"{text} {progress(got, need[1])}"
             return text if need is None else f"{text} ({need[0]} of {need[1]})"
         return prompt
 
