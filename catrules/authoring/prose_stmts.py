@@ -137,6 +137,7 @@ class StatementPhraser:
     # ------------------------------------------------------------ choices
     def choice_text(self, actor: str, verb: str, s) -> str:
         many = f"{self.x(s.count)} cards " if s.count is not None else ""
+        many = {"up to": f"up to {many}", "any": "any number of cards "}.get(getattr(s, "up_to", None), many)
         text = f"{actor} {verb} {many}{strong(s.var)} from {self.x(s.source)}"
         return text + self.options(s.opts)
 

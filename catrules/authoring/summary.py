@@ -283,6 +283,7 @@ def _choices(g) -> list:
             what = "one of " + ", ".join(st.menu_branch(label, cond) for label, cond, *_ in s.branches)
         else:
             many = f"{st.expr(s.count)} cards " if s.count is not None else ""
+            many = {"up to": f"up to {many}", "any": "any number of cards "}.get(getattr(s, "up_to", None), many)
             what = f"{many}`{s.var}` from {_code(st.expr(s.source))}"
             if opts is not None and opts.preferring is not None:
                 what += f", preferring {_code(st.expr(opts.preferring))}"

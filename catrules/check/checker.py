@@ -25,6 +25,8 @@ from .declarations import DeclarationChecks
 from .checked import Checked, ZoneSpec  # noqa: F401 - catrules.check.checker's own names too
 from .shows import ShowChecks
 from .menu_names import MenuNameChecks
+from .upto import check_up_to
+from ..lang.upto import several
 from ..errors import GameFileError, Reporter, suggest
 from .game_checks import WholeGameChecks
 from ..lang.parser import LANGUAGE_VERSION
@@ -40,6 +42,8 @@ def _added_in(n, defines) -> Optional[tuple]:
     """(version, what) for a construct that a language version added, else ``None``."""
     if isinstance(n, (ast.Choose, ast.Menu)) and n.public:
         return 2, "`openly`"
+    if isinstance(n, (ast.Choose, ast.Together)) and n.up_to is not None:
+        return 4, "choosing `up to N cards` or `any number of cards`"
     if isinstance(n, (ast.Choose, ast.Together)) and n.count is not None:
         return 2, "choosing several cards at once"
     if isinstance(n, ast.Where) and n.var is not None:
@@ -317,8 +321,8 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
     def stmt_choose(self, s: ast.Choose, sc: _Scope) -> None:
         self.actor(s, s.actor, sc)
         t = self.expr(s.source, sc)
-        self.choose_count(s.count, sc, s.source, t)
-        self.note_local(sc, s.var, list_of(element(t)) if s.count is not None else element(t))
+        self.choose_count(s.count, sc, s.source, t, s)
+        self.note_local(sc, s.var, list_of(element(t)) if several(s) else element(t))
         self.choose_opts(s.opts, s.var, t, sc)
 
     def stmt_play(self, s: ast.Play, sc: _Scope) -> None:
@@ -405,9 +409,9 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
             self.expr(s.among, sc)
         inner = sc.with_(player=True)
         t = self.expr(s.source, inner)
-        self.choose_count(s.count, inner, s.source, t)
+        self.choose_count(s.count, inner, s.source, t, s)
         self.note_local(sc, s.player, PLAYER)
-        self.note_local(sc, s.var, list_of(element(t)) if s.count is not None else element(t))
+        self.note_local(sc, s.var, list_of(element(t)) if several(s) else element(t))
         if s.mode == "race":
             self.note_local(sc, "position", NUMBER)
             self.note_local(sc, "racers", list_of(PLAYER))
@@ -473,9 +477,11 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
                            suggest(name, sc.locals | set(self.counters)) or
                            "the chooser is a player variable, such as the `p` of `for each player p`")
 
-    def choose_count(self, count, sc: _Scope, source=None, t: Type = ANY) -> None:
+    def choose_count(self, count, sc: _Scope, source=None, t: Type = ANY, s=None) -> None:
         """``chooses N cards``: N is a whole number (at least 1 when written as a number), and the
         options are cards."""
+        if s is not None and s.up_to is not None:
+            return check_up_to(self, s, sc, t)
         if count is None:
             return
         if family(element(t)) not in (None, "card"):

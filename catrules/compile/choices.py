@@ -15,6 +15,7 @@ from ..lang import ast
 from ..errors import RulesError
 from ..runtime.decisions import UNANSWERED, Pending, _ask_one
 from .units import Suite
+from .upto import most_cards, prompt_words
 from ..runtime.places import as_list
 
 
@@ -71,8 +72,10 @@ class ChoiceStatements:
         self.p.prompt_fns.append(self.ex(opts.asking))
         return fallback, [len(self.p.prompt_fns) - 1, var]
 
-    def _prompt(self, source, kind: str, mode: str, count=None) -> str:
-        if count is not None:
+    def _prompt(self, source, kind: str, mode: str, count=None, up_to=None) -> str:
+        if up_to is not None:
+            what = up_to
+        elif count is not None:
             n = count.value if isinstance(count, ast.Const) else "some"
             what = f"{n} card{'s' if n != 1 else ''}"
         else:
@@ -93,7 +96,7 @@ class ChoiceStatements:
         fn = self.ex(count)
         path = self.p.path
 
-        def need(st, V):
+        def need(st, V, options=None):
             k = fn(st, V)
             if type(k) is not int or k < 0:
                 raise RulesError(f"the number of cards to choose is {k!r}, not a whole number of 0 or more",
@@ -106,15 +109,17 @@ class ChoiceStatements:
         options = self._options(s.source, s.opts, s.var)
         var = s.var
         kind = self.kind_of(s.source)
-        prompt, ask = self._asking(s.opts, self._prompt(s.source, kind, "choose", s.count))
+        upto = s.up_to is not None
+        words = prompt_words(s) if upto else None
+        prompt, ask = self._asking(s.opts, self._prompt(s.source, kind, "choose", s.count, words))
         line, public = s.line, s.public
-        need = self._count(s.count, s.line)
+        need = most_cards(self, s) if upto else self._count(s.count, s.line)
 
         def choose(st, fr):
             V = fr.vars
             o, default = options(st, V)
             return _ask_one(st, V, actor(st, V), o, default, kind, var, line, prompt, public,
-                            need(st, V) if need is not None else None, ask, prefers)
+                            need(st, V, o) if need is not None else None, ask, prefers, upto)
         prefers = options.prefers if need is None else None
         if need is None:
             self._picked_here(s.actor, var, options.listed, kind, line, prefers)
@@ -167,9 +172,11 @@ class ChoiceStatements:
         among = self.ex(s.among) if s.among is not None else None
         options = self._options(s.source, s.opts, s.var)
         kind = self.kind_of(s.source)
-        prompt, ask = self._asking(s.opts, self._prompt(s.source, kind, s.mode, s.count), s.player)
+        upto = getattr(s, "up_to", None) is not None
+        words = prompt_words(s) if upto else None
+        prompt, ask = self._asking(s.opts, self._prompt(s.source, kind, s.mode, s.count, words), s.player)
         mode, pvar, var, line, optional = s.mode, s.player, s.var, s.line, s.optional
-        need = self._count(s.count, s.line)
+        need = most_cards(self, s) if upto else self._count(s.count, s.line)
         slot, idx = self.new_var(), self.new_var()
 
         def together(st, fr):
@@ -191,13 +198,15 @@ class ChoiceStatements:
                 # everyone named is asked, with one option or none too: nobody learns who was forced
                 opts[pl], dflt[pl], chosen[pl] = (o or [None]), d, UNANSWERED
                 if needs is not None:
-                    needs[pl] = need(st, V)
+                    needs[pl] = need(st, V, o)
                     if needs[pl] == 0:
                         chosen[pl] = []
             who = [pl for pl in who if chosen[pl] is not None]
             p = Pending(mode, who, opts, dflt, chosen, kind, var, slot, line, prompt, False, needs, ask)
             if optional:
                 p.optional = True
+            if upto:
+                p.upto = True               # `up to`: "none" (done) may end each player's picks
             V[idx] = 0
             if UNANSWERED not in chosen:        # those not asked hold None or []
                 st._resolve(p)

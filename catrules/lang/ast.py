@@ -269,6 +269,7 @@ class Choose(Stmt):
     opts: ChooseOpts
     public: bool = False              # ``openly``: everyone sees the option chosen
     count: Optional[Expr] = None      # ``chooses 3 cards``: several cards, ``var`` is their list
+    up_to: Optional[str] = None       # "up to" (``up to N cards``: N at most), "any" (``any number of cards``)
 
 
 @node
@@ -359,6 +360,7 @@ class Together(Stmt):
     body: list
     count: Optional[Expr] = None      # ``chooses 3 cards``: several cards each (secret only)
     optional: bool = False            # ``race ... may choose``: a player may sit the race out
+    up_to: Optional[str] = None       # as :class:`Choose`'s (secret only)
 
 
 @node

@@ -15,6 +15,7 @@ from . import ast
 from .builder_exprs import ExprRules, _pos
 from .copies import CopyCounts
 from .menu_names import menu_name, written_default
+from .upto import counted, up_to
 from ..errors import Reporter
 from ..limits import DECK_LIMIT, GRID_LIMIT, RANGE_LIMIT
 from ..limits import FILE_NUMBER_LIMIT as NUMBER_LIMIT
@@ -360,10 +361,17 @@ class _ToAst(ExprRules):
         n = ch[0]
         return ast.Const(self._int(n), line=n.line, column=n.column) if isinstance(n, Token) else n
 
+    def up_to(self, meta, ch):
+        return up_to(self.how_many(meta, ch[1:]))
+
+    def any_number(self, meta, ch):
+        return up_to(None, "any")
+
     def choose(self, meta, ch):
         openly, actor, count, var, source, opts = ch
+        count, mode = counted(count)
         return ast.Choose(str(actor), str(var), source, opts, public=openly is not None, count=count,
-                          **_pos(meta))
+                          up_to=mode, **_pos(meta))
 
     def play(self, meta, ch):
         return ast.Play(str(ch[0]), **_pos(meta))
@@ -469,7 +477,9 @@ class _ToAst(ExprRules):
 
     def secret_stmt(self, meta, ch):
         player, among, count, var, source, opts, body = ch
-        return ast.Together("secret", str(player), among, str(var), source, opts, body, count=count, **_pos(meta))
+        count, mode = counted(count)
+        return ast.Together("secret", str(player), among, str(var), source, opts, body, count=count,
+                            up_to=mode, **_pos(meta))
 
     def race_stmt(self, meta, ch):
         player, among, optional, var, source, opts, body = ch

@@ -125,12 +125,16 @@ WORDS_OF_3 = frozenset({"nothing", "show", "describe", "asking", "may", "choose"
                         "remove"})
 
 #: Words that language 4 added: files of older languages may still use them as names.
-WORDS_OF_4: frozenset = frozenset()
+WORDS_OF_4: frozenset = frozenset({
+    "up",                           # `chooses up to 3 cards`
+})
 
 
 #: Words that are the language's only where a top-level block starts (`how to play:`), where no name
 #: can stand: a name may still be one (files of language 3 could name a counter `how`).
-NAMES_TOO = frozenset({"how"})
+NAMES_TOO = frozenset({"how"}) | frozenset({
+    "any", "number",                # `chooses any number of cards`: `any(...)` and `cards number` stay names
+})
 
 
 @functools.lru_cache(maxsize=8)

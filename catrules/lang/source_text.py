@@ -9,6 +9,7 @@ module does not know prints as its class name, so a new statement still shows.
 from __future__ import annotations
 
 from . import ast
+from .upto import count_words
 
 # Binding strength, loosest first, following catrules/lang/catrules.lark.
 _WHERE, _IFELSE, _OR, _AND, _NOT, _COMPARE, _SUM, _PRODUCT, _UNARY, _OF, _POSTFIX = range(11)
@@ -83,14 +84,6 @@ def _owned(name: str, owner) -> str:
     return f"{name} of {expr(owner, _OF)}" if owner is not None else name
 
 
-def _how_many(count) -> str:
-    if count is None:
-        return ""
-    if isinstance(count, ast.Const):
-        return f"{count.value} card{'s' if count.value != 1 else ''} "
-    return f"({expr(count)}) cards "
-
-
 def _opts(o) -> str:
     if o is None:
         return ""
@@ -120,7 +113,7 @@ def stmt(s) -> str:
         return f"add {expr(s.amount)} to {_owned(s.name, s.owner)}"
     if isinstance(s, ast.Choose):
         openly = "openly " if s.public else ""
-        return f"{openly}{s.actor} chooses {_how_many(s.count)}{s.var} from {expr(s.source)}{_opts(s.opts)}"
+        return f"{openly}{s.actor} chooses {count_words(s.count, s.up_to, expr)}{s.var} from {expr(s.source)}{_opts(s.opts)}"
     if isinstance(s, ast.Play):
         return f"play {s.phase}"
     if isinstance(s, ast.Do):
@@ -151,7 +144,7 @@ def stmt(s) -> str:
         among = f" in {expr(s.among)}" if s.among is not None else ""
         mode = "secretly" if s.mode == "secret" else "race"
         verb = "may choose" if s.optional else "chooses"
-        return (f"{mode} each player {s.player}{among} {verb} {_how_many(s.count)}{s.var} "
+        return (f"{mode} each player {s.player}{among} {verb} {count_words(s.count, s.up_to, expr)}{s.var} "
                 f"from {expr(s.source)}{_opts(s.opts)}")
     if isinstance(s, ast.Menu):
         return f"{'openly ' if s.public else ''}{s.actor} chooses{_opts(s.opts)}"

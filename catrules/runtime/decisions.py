@@ -85,7 +85,7 @@ _FIELDS = ("kind", "players", "options", "default", "chosen", "times", "okind", 
            "prompt")
 #: Those a save holds only when they are set, in their saved order (then ``auto`` and
 #: ``answers``, in the order they arose).
-_OPTIONAL = ("public", "need", "picks", "ask", "prefers", "optional")
+_OPTIONAL = ("public", "need", "picks", "ask", "prefers", "optional", "upto")
 
 
 class Pending:
@@ -95,7 +95,9 @@ class Pending:
     ``kind`` is "choose", "secret" or "race"; ``okind`` the kind of the options; the answer goes
     to the frame variable ``var`` (choose) or, as ``[player, answer, position]`` items, to
     ``slot`` (secret, race).  ``need`` (per player) is set for a choice of several cards: each
-    pick is one decision, the picks so far are kept in ``picks``.  ``public`` marks a choice
+    pick is one decision, the picks so far are kept in ``picks``; with ``upto`` (``chooses up to N
+    cards``, ``any number``) ``need`` is the most, and ``none`` ("done") ends the picks at any
+    time (see :mod:`catrules.runtime.upto`).  ``public`` marks a choice
     everyone sees (``openly``); ``optional`` a race one may sit out (``may choose``).  ``ask``
     (``[i, var]``) names the prompt said with values, ``prog.prompt_fns[i]``, worked out when a
     player reads it (``var``, if any, is then that player); ``prompt`` is the text without its
@@ -126,6 +128,7 @@ class Pending:
         self.ask = ask
         self.prefers = None
         self.optional = None
+        self.upto = None
         self.auto = None
         self.answers = None
         self.auto_first = False     # both kept: ``auto`` arose first (their order in a save)
@@ -155,6 +158,7 @@ class Pending:
         q.kind, q.players, q.options, q.okind = self.kind, self.players, self.options, self.okind
         q.var, q.slot, q.line, q.prompt = self.var, self.slot, self.line, self.prompt
         q.public, q.need, q.ask, q.prefers, q.optional = self.public, self.need, self.ask, self.prefers, self.optional
+        q.upto = self.upto
         q.chosen, q.times, q.default = list(self.chosen), list(self.times), list(self.default)
         picks = self.picks
         q.picks = [list(x) if x is not None else None for x in picks] if picks is not None else None
@@ -231,12 +235,13 @@ def _tie_race_code(line: int) -> list:
 
 
 def _ask_one(st, V, who, options, default, kind, var, line, prompt, public=False, need=None, ask=None,
-             prefers=None):
+             prefers=None, upto=False):
     """Pause for one player's choice among ``options``.
 
     A choice with one legal option, or none (then the one option is ``none``), is a decision
     like any other: the engine answers it itself unless ``st.ask_forced``, and logs it the same
-    way, so that a forced choice looks to everyone else exactly like a free one.  ``need`` is the number of cards of a ``chooses N cards`` choice.
+    way, so that a forced choice looks to everyone else exactly like a free one.  ``need`` is the number
+    of cards of a ``chooses N cards`` choice (with ``upto``, the most of ``chooses up to N cards``).
     """
     n = st.n
     chosen, opts, dflt = [None] * n, [None] * n, [None] * n
@@ -247,6 +252,8 @@ def _ask_one(st, V, who, options, default, kind, var, line, prompt, public=False
     p = Pending("choose", [who], opts, dflt, chosen, kind, var, None, line, prompt, public,
                 None if need is None else [need if pl == who else None for pl in range(n)], ask)
     p.prefers = prefers                 # prog.prefer_fns: what an answer tells the others
+    if upto:
+        p.upto = True                   # `up to`: "none" (done) may end the picks
     if st.answer_forced(p, who):
         return None
     st.pending_ = p

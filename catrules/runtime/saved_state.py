@@ -258,6 +258,8 @@ def _check_pending_fields(prog, p: dict, n: int) -> None:
         raise _bad("a race answer has no reaction time")
     if p.get("optional") not in (None, True, False):
         raise _bad("the pending decision's `optional` is not true or false")
+    if p.get("upto") is not None and (p["upto"] is not True or "need" not in p):
+        raise _bad("the pending decision's `upto` is not true, or says no most cards")
     if "need" in p or "picks" in p:
         need, picks = p.get("need"), p.get("picks")
         if (type(need) is not list or type(picks) is not list or len(need) != n or len(picks) != n or

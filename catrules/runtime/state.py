@@ -24,6 +24,7 @@ from .decisions import UNANSWERED, Decision, Option, Pending  # noqa: F401  (Opt
 from .frames import Frame, cards_in  # noqa: F401  (cards_in: imported from here by users)
 from .inference import note_choice
 from .menu_labels import fill_labels
+from .upto import progress, values_left, with_done
 from .errors import (_RUNTIME_ERRORS, _STOPS, _quote, _reraise, describe_error, error_line, located,
                      rules_error)
 from .randoms import CopyOnWrite
@@ -209,6 +210,8 @@ class State:
         (``none`` once none is left, so that every pick is asked, whatever the hand holds)."""
         vals = p.options[pl]
         picks = p.picks
+        if p.upto:                          # `up to N cards`: the cards left, and done
+            return values_left(vals, picks[pl])
         if picks is not None and picks[pl]:
             got = picks[pl]
             vals = [v for v in vals if v not in got] or [None]
@@ -221,6 +224,8 @@ class State:
         opts = prog.options_for(kind, vals, self)
         if prog.menu_labels and kind == "value":
             fill_labels(self, p, pl, opts)      # a menu's names with values, as pl sees them
+        if p.upto:
+            opts = with_done(opts)
         default = p.default[pl]
         did = prog.option_id(kind, default) if default is not None and default in vals else None
         if did is None and len(opts) == 1:
@@ -230,6 +235,8 @@ class State:
             prompt = self._asked(p, pl)
             if self.ask_forced or self.log is not None:
                 prompt = prompt()           # a person may read it later: worked out now
+        elif p.upto:
+            prompt = f"{prompt} {progress(p.picks[pl], p.need[pl])}"
         elif p.need is not None:
             prompt = f"{prompt} ({len(p.picks[pl]) + 1} of {p.need[pl]})"
         return Decision(pl, p.kind, prompt, opts, did, p.line, p.kind == "race")
@@ -240,6 +247,7 @@ class State:
         fn_index, var = p.ask
         V = self.frames[-1].vars if self.frames else {}
         need = (len(p.picks[pl]) + 1, p.need[pl]) if p.need is not None else None
+        got = list(p.picks[pl]) if p.upto else None      # `up to`: the picks as they are now
 
         def prompt() -> str:
             from .said import seen_text
@@ -248,6 +256,8 @@ class State:
                 text = seen_text(self, self.prog.prompt_fns[fn_index](self, W), pl)
             except _RUNTIME_ERRORS:
                 text = p.prompt             # what the choice is about, without its values
+            if need is not None and p.upto:
+                return f"{text} {progress(got, need[1])}"
             return text if need is None else f"{text} ({need[0]} of {need[1]})"
         return prompt
 
@@ -345,9 +355,10 @@ class State:
             note_choice(self, self.frames[-1].vars, p.prefers, player, value)
         picks = p.picks
         if picks is not None:
-            picks[player].append(value)
-            if len(picks[player]) < p.need[player]:
-                return False                # more cards to pick: the same player is asked again
+            if not (value is None and p.upto and kind != "secret"):    # `up to`: none is done
+                picks[player].append(value)
+                if len(picks[player]) < p.need[player]:
+                    return False                # more cards to pick: the same player is asked again
             value = [v for v in picks[player] if v is not None]
         chosen = p.chosen
         chosen[player] = value

@@ -59,6 +59,8 @@ def view(prog, st, p) -> dict:
         mine = pend.chosen[p]
         if pend.awaits(p) and pend.picks and pend.picks[p]:
             mine = pend.picks[p]                # a choice of several cards, part made
+            if pend.upto:                       # `up to`: done is no card
+                mine = [x for x in mine if x is not None]
         if isinstance(mine, list):
             out["my_choice"] = [prog.option_id(pend.okind, x) for x in mine]
         elif not pend.awaits(p):
