@@ -24,6 +24,7 @@ from .bidi import check_bidi
 from .declarations import DeclarationChecks
 from .checked import Checked, ZoneSpec  # noqa: F401 - catrules.check.checker's own names too
 from .shows import ShowChecks
+from .families import FamilyChecks, is_family_form
 from ..errors import GameFileError, Reporter, suggest
 from .game_checks import WholeGameChecks
 from ..lang.parser import LANGUAGE_VERSION
@@ -63,6 +64,8 @@ def _added_in(n, defines) -> Optional[tuple]:
         return 3, "a score item's `if`"
     if isinstance(n, ast.Counter) and n.declared is not None:
         return 3, "a counter's declared type"
+    if isinstance(n, ast.Zone) and any(tuple(w[:2]) == ("one", "per") for w, _ in n.props):
+        return 4, "a zone family (`one per ...`)"
     return None
 
 
@@ -71,12 +74,13 @@ def check(game: ast.GameFile) -> Checked:
     return _Checker(game).run()
 
 
-class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
+class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks, FamilyChecks):
     def __init__(self, game: ast.GameFile):
         self.g = game
         self.rep = Reporter(game.path, game.source, game.origins, game.sources)
         self.names: dict = {}
         self.zones: dict = {}
+        self.families: dict = {}              # zone family name -> FamilySpec (check/families.py)
         self.attributes: list = []
         self.symbols: set = set()
         self.counters: dict = {}
@@ -129,7 +133,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         return Checked(g, self.zones, self.attributes, self.symbols, self.counters, self.options, self.defines,
                        self.actions, self.phases, self.names, rep.warnings, self.card_types,
                        self.components, self.types, dict(self.counter_types), dict(self.local_types),
-                       set(self.no_way_out))
+                       set(self.no_way_out), self.families)
 
     def check_typed(self) -> None:
         """Check the bodies, after quiet passes that learn the types of locals, counters,
@@ -173,7 +177,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         """A file that names an older language may not use what later versions added (it still
         plays as written; the checks and the hiding of choices are the same for all)."""
         g = self.g
-        for n in ast.walk([g.setup, g.flow, g.score, g.defines, g.counters, g.symbol_names, g.card_shows] +
+        for n in ast.walk([g.setup, g.flow, g.score, g.defines, g.counters, g.symbol_names, g.card_shows, g.zones] +
                           [x.body for x in g.phases + g.actions + g.triggers]):
             what = _added_in(n, self.defines)
             if what and what[0] > version:
@@ -570,6 +574,8 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
             self.expr(node, sc)
 
     def is_zone_ref(self, node, sc) -> bool:
+        if is_family_form(node, self.families) and not (isinstance(node, ast.Name) and node.name in sc.locals):
+            return True
         if isinstance(node, ast.Name):
             return node.name in self.zones and node.name not in sc.locals
         if isinstance(node, ast.Of):
