@@ -215,7 +215,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
             self.block(a.body, _Scope(self.unit_locals(a.params, a.body), unit=f"action:{a.name}",
                                       elem=self.params_of(("action", a.name), a.params)))
         for t in g.triggers:
-            spec = self.zones.get(t.zone)
+            spec = self.zones.get(t.zone) or self.family_spec(t.zone)
             if spec is None:
                 self.rep.error(t, f"unknown zone `{t.zone}`", suggest(t.zone, self.zones))
             elif t.owner and not spec.per_player:
@@ -223,7 +223,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
                                "drop `of ...` or make the zone per player")
             params = [t.var] + ([t.owner] if t.owner else [])
             if t.source is not None:
-                src = self.zones.get(t.source)
+                src = self.zones.get(t.source) or self.family_spec(t.source)
                 if src is None:
                     self.rep.error(t, f"unknown zone `{t.source}` after `from`", suggest(t.source, self.zones))
                 elif t.source_owner and not src.per_player:

@@ -79,6 +79,11 @@ class FamilyChecks:
                                f"{self.families[ct.zone].attr}", "let the cards start in a plain zone "
                                "(`zone deck: shared, hidden`) and deal them from there")
 
+    def family_spec(self, name: str):
+        """The declared properties of family ``name`` (a trigger's zone), or None."""
+        fam = self.families.get(name)
+        return fam.spec if fam is not None else None
+
     # ---------------------------------------------------------------- uses
     def family_ref(self, node, sc, verb: str = "") -> Type:
         """Check a family form (see :func:`is_family_form`) and note what it names; ``verb``: the
@@ -92,7 +97,8 @@ class FamilyChecks:
             self.expr(node.owner, sc)
             return Type()
         owner = node.owner if isinstance(node, ast.Of) else None
-        key = node.key if isinstance(node, ast.Of) else (node.args[0] if len(node.args) == 1 else None)
+        key = node.key if isinstance(node, ast.Of) else \
+            (node.args[0] if isinstance(node, ast.Call) and len(node.args) == 1 else None)
         if isinstance(node, ast.Call) and len(node.args) != 1:
             self.rep.error(node, f"`{node.name}(...)` names one zone of the family by one value",
                            f"write `{node.name}({self._example(fam)})`")
