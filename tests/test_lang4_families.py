@@ -277,3 +277,74 @@ def test_the_rulebook_says_which_member():
     from catrules.authoring.prose import prose
     text = prose(api.load_game(EXAMPLE))
     assert "expedition for c's colour" in text and "discard for c's colour" in text
+
+
+def test_members_by_a_run_time_key_take_moves_shuffle_and_from_triggers():
+    g = game("""
+counter came_back = 0
+
+setup:
+    for each player p:
+        move deck where value == 2 to hand of p
+    for each c in deck where value == 3:
+        move c to discard(c.colour)
+
+flow:
+    k = top(deck).colour
+    move top(deck, 2) to expedition(k) of 0
+    shuffle discard(k)
+    for each c in hand of 0:
+        move c to secret(c.colour) of 0
+    move top(discard(k)) to expedition(k) of 1
+
+when card c enters expedition from discard:
+    add 1 to came_back
+
+score:
+    mine = count(expedition)
+""")
+    st = play(g)
+    sc = st.scores()
+    assert st.c["came_back"] == 1
+    assert sc[1]["mine"] == 1 and sc[0]["mine"] >= 1
+    assert sum(len(zone(st, f"secret({k})", 0)) for k in ("red", "blue", "green")) == 3
+
+
+def test_the_table_shows_each_member_and_folds_the_empty_ones():
+    import io
+
+    from rich.console import Console
+
+    from catrules.frontends.terminal import TerminalSeat
+    g = api.load_game(EXAMPLE)
+    st = g.new_state(2, seed=3)
+    rng = random.Random(3)
+    while True:                     # play until some discard pile holds a card
+        d = st.pending()[0]
+        if any(zone(st, f"discard({k})") for k in ("red", "blue", "green")) and d.player == 0:
+            break
+        st.apply(d.player, rng.choice(d.options).id)
+    con = Console(file=io.StringIO(), width=80, highlight=False)
+    seat = TerminalSeat(console=con, input=lambda prompt="": "1", game=g)
+    seat.start(None, 0)
+    seat.decide(st.view(0), d)
+    out = con.file.getvalue()
+    full = [k for k in ("red", "blue", "green") if zone(st, f"discard({k})")]
+    empty = [k for k in ("red", "blue", "green") if not zone(st, f"discard({k})")]
+    for k in full:
+        assert f"discard({k})" in out
+    if empty:
+        folded = [ln for ln in out.splitlines() if ln.startswith("empty") and "discard(" in ln]
+        assert folded and all(f"discard({k})" in folded[0] for k in empty)
+
+
+def test_an_imagined_game_keeps_what_the_player_sees_of_every_member():
+    g = game(DEAL)
+    st = play(g, players=2, seed=3)
+    moved = 0
+    for seed in range(4):
+        seen = st.sample_for(0, random.Random(seed))
+        assert seen.view(0)["zones"] == st.view(0)["zones"]     # every member as player 1 sees it
+        slot = st.layout.slot_name.index("secret(blue) of player 2")
+        moved += seen.z[slot] != st.z[slot]
+    assert moved > 0                # what player 1 cannot see is imagined, not copied
