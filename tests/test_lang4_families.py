@@ -199,12 +199,14 @@ flow:
 
 score:
     greens = count(expedition(green))
+    in_theirs = count(deck where count(expedition(colour)) == 0)
     tops = if any(expedition(green)) then top(expedition(green)).value else 0
 """)
     st = play(g)
     sc = st.scores()
     assert sc[0]["greens"] == 4 and sc[1]["greens"] == 0
     assert sc[0]["tops"] in (1, 4) and sc[1]["tops"] == 0
+    assert sc[0]["in_theirs"] == sc[1]["in_theirs"] == 8      # `colour` there is the card's: red and blue
 
 
 def test_fmt_keeps_members_and_round_trips():
@@ -348,3 +350,32 @@ def test_an_imagined_game_keeps_what_the_player_sees_of_every_member():
         slot = st.layout.slot_name.index("secret(blue) of player 2")
         moved += seen.z[slot] != st.z[slot]
     assert moved > 0                # what player 1 cannot see is imagined, not copied
+
+
+def test_the_example_is_an_rl_environment_that_hides_what_a_player_cannot_see():
+    pytest.importorskip("pettingzoo")
+    import contextlib
+    import io
+    import warnings
+
+    import numpy as np
+    from pettingzoo.test import api_test
+
+    from catrules.envs import encoding
+    from catrules.envs.pettingzoo import env
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+        warnings.simplefilter("ignore")
+        api_test(env(str(EXAMPLE), players=2, seed=3), num_cycles=200)
+    sp = encoding.spec(str(EXAMPLE), 2)
+    g = api.load_game(EXAMPLE)
+    st = g.new_state(2, seed=4)
+    rng = random.Random(4)
+    differ = 0
+    while not st.finished:
+        p = st.pending()[0].player
+        twin = st.sample_for(p, random.Random(differ), keep_future=True)
+        assert np.array_equal(sp.encoder.encode(st.view(p)), sp.encoder.encode(twin.view(p)))
+        differ += twin.z != st.z
+        d = st.pending()[0]
+        encoding.answer(st, d, rng.choice(d.options).id)
+    assert differ > 0

@@ -131,8 +131,8 @@ class FamilyChecks:
     def _member(self, fam: FamilySpec, key, sc):
         """The member a key names: its spec for a constant key, the family's for any other."""
         n = key.name if isinstance(key, ast.Name) else None
-        if n is not None and n not in sc.locals and not any(n in t for t in (
-                self.counters, self.defines, self.zones, self.options, self.families)):
+        if n is not None and n not in sc.locals and not (sc.element and n in self.attributes) and not any(
+                n in t for t in (self.counters, self.defines, self.zones, self.options, self.families)):
             self.names[id(key)] = ("symbol", n)
             self.types[id(key)] = SYMBOL
             return self._constant(fam, key, n)
