@@ -603,9 +603,9 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
                 "_either": _either, "_agg": _agg, "_minmax": _minmax_rt, "_best": _best_rt, "_first": _first,
                 "_last": _last, "_top": _top_rt, "_owner": _owner_rt, "_others": _others_rt,
                 "_random": _random_rt, "_grid_lines": _grid_lines, "_lines": _lines_rt, "_places": _places_rt,
-                "_nopick": _nopick, "_say": say, **families.HELPERS, "__builtins__": {"len": len, "sum": sum, "max": max, "min": min,
-                                                     "bool": bool, "abs": abs,
-                                                     "list": list, "range": range}}
+                "_nopick": _nopick, "_say": say, **families.HELPERS,
+                "__builtins__": {"len": len, "sum": sum, "max": max, "min": min, "bool": bool, "abs": abs,
+                                 "list": list, "range": range}}
 
 
 #: Statements of several instructions in state format 1 (they count their own).
