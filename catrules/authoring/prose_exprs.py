@@ -57,6 +57,7 @@ class Phraser:
         g = checked.game
         self.game = g
         self.zones = {z.name: z for z in checked.zones.values()}
+        self.families = getattr(checked, "families", None) or {}     # zone families (language 4)
         self.counters = {c.name: c for c in g.counters}
         self.defines = {d.name: d for d in g.defines}
         self.options = {o.name for o in g.options}
@@ -178,6 +179,8 @@ class Phraser:
 
     def _name(self, e) -> str:
         n = e.name
+        if n in self.families:
+            return ("all their " if self.families[n].spec.per_player else "all the ") + em(words(n)) + " zones"
         if n in self.zones:
             z = self.zones[n]
             return ("their " if z.per_player else "the ") + em(words(n))
@@ -218,7 +221,11 @@ class Phraser:
         return f"the {words(e.name)} of {self._x(e.target)}"
 
     def _of(self, e) -> str:
-        thing = em(words(e.name)) if e.name in self.zones else words(e.name)
+        thing = em(words(e.name)) if e.name in self.zones or e.name in self.families else words(e.name)
+        if e.key is not None:
+            thing += f" for {self._x(e.key)}"
+        elif e.name in self.families:
+            thing = f"{thing} zones, all of them"
         whose = self.owner(e.owner)
         if whose is not None:
             return f"{whose} {thing}"
@@ -295,6 +302,8 @@ class Phraser:
         """``e`` is a zone or cards taken from one (so "the number of cards in ...")."""
         if isinstance(e, ast.Where):
             return e.var is None and self.cardish(e.source)
+        if isinstance(e, (ast.Name, ast.Of, ast.Call)) and e.name in self.families:
+            return True
         if isinstance(e, ast.Name):
             return e.name in self.zones
         if isinstance(e, ast.Of):
@@ -302,6 +311,9 @@ class Phraser:
         return False
 
     def _call(self, e) -> str:
+        if e.name in self.families and e.name not in self.defines and len(e.args) == 1:
+            mine = "their " if self.families[e.name].spec.per_player else "the "
+            return f"{mine}{em(words(e.name))} for {self._x(e.args[0])}"
         if e.name in self.defines:
             d = self.defines[e.name]
             if not e.args:

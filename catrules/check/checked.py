@@ -23,6 +23,20 @@ class ZoneSpec:
     rows: int = 0
     cols: int = 0
     line: int = 0
+    per: str = ""             # `one per ATTR`: the attribute of a zone family (language 4)
+    family: str = ""          # a family member (or, with index -1, the member a key picks at run time)
+    key: object = None        # a member's value of the family's attribute
+
+
+@dataclasses.dataclass
+class FamilySpec:
+    """A zone family (``zone discard: shared, pile, one per colour``): one member zone per value
+    of the attribute, in the order the values first appear in the card declarations."""
+    name: str
+    attr: str
+    values: list
+    members: dict             # value -> ZoneSpec (each also in ``Checked.zones``)
+    spec: ZoneSpec            # the declared properties; ``spec.index`` is -1
 
 
 @dataclasses.dataclass
@@ -45,3 +59,4 @@ class Checked:
     counter_types: dict = dataclasses.field(default_factory=dict)   # counter name -> types.Type (what it may hold)
     local_types: dict = dataclasses.field(default_factory=dict)     # (unit, variable name) -> types.Type
     no_way_out: set = dataclasses.field(default_factory=set)        # ids of loops nothing can leave
+    families: dict = dataclasses.field(default_factory=dict)        # zone family name -> FamilySpec

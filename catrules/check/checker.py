@@ -27,6 +27,7 @@ from .shows import ShowChecks
 from .menu_names import MenuNameChecks
 from .upto import check_up_to
 from ..lang.upto import several
+from .families import FamilyChecks, is_family_form
 from ..errors import GameFileError, Reporter, suggest
 from .game_checks import WholeGameChecks
 from ..lang.parser import LANGUAGE_VERSION
@@ -70,6 +71,8 @@ def _added_in(n, defines) -> Optional[tuple]:
         return 3, "a counter's declared type"
     if isinstance(n, ast.CopyCount):
         return 4, "a copy count worked out from values (`(EXPR) cards`)"
+    if isinstance(n, ast.Zone) and any(tuple(w[:2]) == ("one", "per") for w, _ in n.props):
+        return 4, "a zone family (`one per ...`)"
     return None
 
 
@@ -78,12 +81,14 @@ def check(game: ast.GameFile) -> Checked:
     return _Checker(game).run()
 
 
-class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks, MenuNameChecks):
+class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks, MenuNameChecks,
+               FamilyChecks):
     def __init__(self, game: ast.GameFile):
         self.g = game
         self.rep = Reporter(game.path, game.source, game.origins, game.sources)
         self.names: dict = {}
         self.zones: dict = {}
+        self.families: dict = {}              # zone family name -> FamilySpec (check/families.py)
         self.attributes: list = []
         self.symbols: set = set()
         self.counters: dict = {}
@@ -136,7 +141,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         return Checked(g, self.zones, self.attributes, self.symbols, self.counters, self.options, self.defines,
                        self.actions, self.phases, self.names, rep.warnings, self.card_types,
                        self.components, self.types, dict(self.counter_types), dict(self.local_types),
-                       set(self.no_way_out))
+                       set(self.no_way_out), self.families)
 
     def check_typed(self) -> None:
         """Check the bodies, after quiet passes that learn the types of locals, counters,
@@ -181,7 +186,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         plays as written; the checks and the hiding of choices are the same for all)."""
         g = self.g
         for n in ast.walk([g.setup, g.flow, g.score, g.defines, g.counters, g.symbol_names, g.card_shows,
-                           [ct.counted for ct in g.cards]] +
+                           g.zones, [ct.counted for ct in g.cards]] +
                           [x.body for x in g.phases + g.actions + g.triggers]):
             what = _added_in(n, self.defines)
             if what and what[0] > version:
@@ -219,7 +224,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
             self.block(a.body, _Scope(self.unit_locals(a.params, a.body), unit=f"action:{a.name}",
                                       elem=self.params_of(("action", a.name), a.params)))
         for t in g.triggers:
-            spec = self.zones.get(t.zone)
+            spec = self.zones.get(t.zone) or self.family_spec(t.zone)
             if spec is None:
                 self.rep.error(t, f"unknown zone `{t.zone}`", suggest(t.zone, self.zones))
             elif t.owner and not spec.per_player:
@@ -227,7 +232,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
                                "drop `of ...` or make the zone per player")
             params = [t.var] + ([t.owner] if t.owner else [])
             if t.source is not None:
-                src = self.zones.get(t.source)
+                src = self.zones.get(t.source) or self.family_spec(t.source)
                 if src is None:
                     self.rep.error(t, f"unknown zone `{t.source}` after `from`", suggest(t.source, self.zones))
                 elif t.source_owner and not src.per_player:
@@ -581,6 +586,8 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
             self.expr(node, sc)
 
     def is_zone_ref(self, node, sc) -> bool:
+        if is_family_form(node, self.families) and not (isinstance(node, ast.Name) and node.name in sc.locals):
+            return True
         if isinstance(node, ast.Name):
             return node.name in self.zones and node.name not in sc.locals
         if isinstance(node, ast.Of):

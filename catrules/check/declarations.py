@@ -29,7 +29,7 @@ class DeclarationChecks:
     ``self.g``, reporting to ``self.rep``."""
 
     def _taken(self, name: str):
-        for kind, table in (("zone", self.zones), ("counter", self.counters), ("option", self.options),
+        for kind, table in (("zone", self.zones), ("zone", self.families), ("counter", self.counters), ("option", self.options),
                             ("definition", self.defines), ("action", self.actions), ("phase", self.phases),
                             ("card type", self.card_types)):
             if name in table:
@@ -57,7 +57,8 @@ class DeclarationChecks:
         for opt in g.options:
             self._declare(self.options, opt, opt.name, "option", opt)
         for z in g.zones:
-            self._declare(self.zones, z, z.name, "zone", self.zone_spec(z, len(self.zones)))
+            spec = self.zone_spec(z, len(self.zones))
+            self._declare(self.families if spec.per else self.zones, z, z.name, "zone", spec)
         for ct in g.cards:
             self._declare(self.card_types, ct, ct.name, "card type", ct)
             if ct.zone not in self.zones:
@@ -74,6 +75,7 @@ class DeclarationChecks:
                             self.symbols.add(str(item))
             if not ct.rows:
                 rep.error(ct, f"card type `{ct.name}` has no cards")
+        self.expand_families()
         for a in self.attributes:
             if a in keywords(self.g.version):
                 rep.error(self.g.cards[0], f"card attribute `{a}` is a word of the language",
@@ -178,9 +180,12 @@ class DeclarationChecks:
                 spec.shape, spec.rows, spec.cols = "grid", int(w[1]), int(w[3])
                 if spec.rows < 1 or spec.cols < 1:
                     self.rep.error(p, "a grid needs at least one row and one column")
+            elif len(w) == 3 and w[:2] == ["one", "per"] and w[2] != "player":
+                spec.per = w[2]                 # a zone family (language 4): see check/families.py
             else:
                 text = " ".join(w)
-                known = ["shared", "per player", *VISIBILITIES, "pile", "row", "lines", "grid 3 by 3"]
+                known = ["shared", "per player", *VISIBILITIES, "pile", "row", "lines", "grid 3 by 3",
+                         "one per ATTRIBUTE"]
                 hint = suggest(text, known) or ("a zone is shared or per player; public, owner or hidden; "
                                                 "a pile, a row, a grid R by C or lines")
                 self.rep.error(p, f"unknown zone property `{text}`", hint)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..lang import ast
 from ..errors import suggest
 from . import strictness
+from .families import is_family_form
 from .types import (ANY, BOOL, BUILTINS, CARD, LINE, LISTY, NONE, NUMBER, PLACE, PLACE_ATTRS, PLACE_ATTR_TYPES,
                     MAYBE_NONE_BUILTINS, PLAYER, SYMBOL, Scope, TEXT, Type, _none_hint, cards_of,
                     describe, element, family, join, list_of, not_none, path, uses_element)
@@ -150,6 +151,8 @@ class ExprChecker:
             return self.counter_types.get(e.name, ANY)
         if kind == "zone":
             return Type("zone", CARD)
+        if kind == "family":
+            return list_of(CARD)
         if kind == "option":
             return BOOL
         if kind == "define":
@@ -270,6 +273,8 @@ class ExprChecker:
 
     def of(self, e: ast.Of, sc: Scope) -> Type:
         rep = self.rep
+        if e.key is not None or e.name in self.families:
+            return self.family_ref(e, sc)
         if e.name in self.zones:
             spec = self.zones[e.name]
             self.names[id(e)] = ("zone", spec)
@@ -300,6 +305,8 @@ class ExprChecker:
 
     def call(self, e: ast.Call, sc: Scope) -> Type:
         rep = self.rep
+        if e.name in self.families and e.name not in self.defines:
+            return self.family_ref(e, sc)
         if e.name in self.defines:
             d = self.defines[e.name]
             if len(e.args) != len(d.params):
@@ -426,6 +433,11 @@ class ExprChecker:
             if c.per_card:
                 self.rep.error(e, f"counter `{n}` belongs to each card: say whose", f"write `{n} of c`")
             return ("counter", c)
+        if n in self.families:
+            fam = self.families[n]
+            if fam.spec.per_player and not sc.player:
+                self.rep.error(e, f"zone `{n}` belongs to each player: say whose", f"write `{n} of p`")
+            return ("family", fam)
         if n in self.zones:
             spec = self.zones[n]
             if spec.per_player and not sc.player:
@@ -455,6 +467,10 @@ class ExprChecker:
         return ("symbol", n)
 
     def zone_expr(self, node, sc: Scope, verb: str):
+        if is_family_form(node, self.families) and not (isinstance(node, ast.Name) and node.name in sc.locals):
+            self.family_ref(node, sc, verb)
+            r = self.names.get(id(node))
+            return r[1] if r and r[0] == "zone" else None
         if isinstance(node, ast.Name) and node.name in self.zones and node.name not in sc.locals:
             spec = self.zones[node.name]
             if spec.per_player and not sc.player:

@@ -19,6 +19,7 @@ from ..check.types import PLACE_ATTRS
 from ..errors import Diagnostic, GameFileError, source_line
 from ..runtime.places import PLACE_GETTERS
 from ..runtime.values import GUARDS
+from . import families
 
 #: generated code that only reads a local or a card's column: pure and cheap to repeat
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\[[A-Za-z_][A-Za-z_0-9]*\])?")
@@ -245,6 +246,9 @@ class CodeGen:
             return f"st.c[{n!r}]"
         if kind == "zone":
             return self.zone(detail, None, env)
+        if kind == "family":
+            return families.family_code(self, detail, self.g_Keyword(ast.Keyword("player"), env)
+                                        if detail.spec.per_player else None)
         if kind == "option":
             return f"({n!r} in st.options)"
         if kind == "define":
@@ -253,8 +257,8 @@ class CodeGen:
             return self.const(self.prog.cards_of_type[n])
         return repr(n)
 
-    def zone(self, spec, owner, env) -> str:
-        zi = spec.index
+    def zone(self, spec, owner, env, node=None) -> str:
+        zi = spec.index if spec.index >= 0 else families.index_code(self, spec, node, env)
         shape = spec.shape
         if owner == "everyone":
             return f"_everyone(st, {zi}, {shape!r})"
@@ -269,10 +273,12 @@ class CodeGen:
 
     def g_Of(self, e, env):
         kind, detail = self.names[id(e)]
+        if kind == "family":
+            return families.family_code(self, detail, self.gen(e.owner, env))
         if kind == "zone":
             if isinstance(e.owner, ast.Keyword) and e.owner.word == "everyone":
                 return self.zone(detail, "everyone", env)
-            return self.zone(detail, self.gen(e.owner, env), env)
+            return self.zone(detail, self.gen(e.owner, env), env, e)
         owner = self.gen(e.owner, env)
         if kind == "counter":
             return f"st.c[{e.name!r}][{owner}]"
@@ -352,6 +358,8 @@ class CodeGen:
         if kind == "define":
             fname = self.define(detail)
             return f"{fname}(st{''.join(', ' + self.gen(a, env) for a in e.args)})"
+        if kind == "zone":                      # a zone family's member: `discard(red)`
+            return self.zone(detail, None, env, e)
         return getattr(self, "b_" + e.name)(e, env)
 
     # -------------------------------------------------------------- builtins

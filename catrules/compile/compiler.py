@@ -41,6 +41,7 @@ from ..limits import STEP_LIMIT
 from ..errors import RulesError
 from .program import Program
 from .zone_types import type_zones
+from . import families
 from ..runtime.randoms import shuffle as _shuffle
 from ..runtime.said import say
 from ..runtime import (RESUME_EXCHANGE, RESUME_FILL, RESUME_MOVE, _agg, _best_rt, _cards_in, _either, _everyone, _fire, _first, _grid_lines, _last, _lines_rt, _log_move, _minmax_rt, _nopick, _others_rt, _owner_rt, _places_rt, _position, _put, _random_rt, _top_rt, _triggered, as_list, learn, log_counter, move_cards, parse_ref, place_attr)
@@ -71,7 +72,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         self._pauses: dict = {}
         self._action_pauses: dict = {}
         #: the zones some trigger watches: a move there may pause
-        self.trigger_zones = {checked.zones[t.zone].index for t in checked.game.triggers}
+        self.trigger_zones = {i for t in checked.game.triggers for i in families.named_indices(checked, t.zone)}
 
     def run(self) -> None:
         g, p = self.ck.game, self.p
@@ -89,10 +90,10 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         for i, t in enumerate(g.triggers):
             key = graphmod.unit_key("trigger", i)
             self.unit(key, key)
-            zid = self.ck.zones[t.zone].index
             guard = self.ex(t.guard) if t.guard is not None else None
-            src = self.ck.zones[t.source].index if t.source is not None else None
-            p.triggers.setdefault(zid, []).append((key, t.var, t.owner, guard, src, t.source_owner))
+            for zid in families.named_indices(self.ck, t.zone):         # a family: each of its zones
+                for src in families.named_indices(self.ck, t.source) if t.source is not None else [None]:
+                    p.triggers.setdefault(zid, []).append((key, t.var, t.owner, guard, src, t.source_owner))
         for item in g.score:
             p.score_items.append((item.name, item.counted, self.ex(item.value)))
             if item.only_if is not None:
@@ -166,7 +167,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
             elif isinstance(s, ast.Move):
                 r = self.move_slot(s.dest) is None
             elif isinstance(s, ast.Fill):
-                r = self.ck.zones[s.zone.name].index in self.trigger_zones
+                r = bool(families.zone_indices(self.ck, self.names[id(s.zone)][1]) & self.trigger_zones)
             elif isinstance(s, ast.Exchange):
                 r = bool(self.trigger_zones)
             else:
@@ -207,15 +208,15 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         where = None
         if isinstance(node, ast.Call) and node.name == "bottom":
             node, where = node.args[0], 0
-        if not (isinstance(node, (ast.Name, ast.Of)) and self.names.get(id(node), (None,))[0] == "zone"):
+        if not (isinstance(node, (ast.Name, ast.Of, ast.Call)) and self.names.get(id(node), (None,))[0] == "zone"):
             return None
-        spec = self.ck.zones[node.name]
-        if spec.index in self.trigger_zones:
+        spec = self.names[id(node)][1]
+        if spec.index in self.trigger_zones or spec.index < 0:
             return None
         return self.slot_src(node), where
 
     def slot_src(self, node) -> str:
-        spec = self.ck.zones[node.name]
+        spec = self.names[id(node)][1]
         if not spec.per_player:
             return f"st.layout.base[{spec.index}]"
         owner = self.src(node.owner) if isinstance(node, ast.Of) else "V['player']"
@@ -559,7 +560,9 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
     # ----------------------------------------------------------- zones / dests
     def slot(self, node):
         """A closure giving the slot index of a zone reference."""
-        spec = self.ck.zones[node.name]
+        spec = self.names[id(node)][1]
+        if spec.index < 0:
+            return families.slot_fn(self, node, spec)
         base = spec.index
         if not spec.per_player:
             return lambda st, V: st.layout.base[base]
@@ -572,7 +575,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         if isinstance(node, ast.Call) and node.name == "bottom":
             slot = self.slot(node.args[0])
             return lambda st, V: (slot(st, V), 0)
-        if isinstance(node, (ast.Name, ast.Of)) and self.names.get(id(node), (None,))[0] == "zone":
+        if isinstance(node, (ast.Name, ast.Of, ast.Call)) and self.names.get(id(node), (None,))[0] == "zone":
             slot = self.slot(node)
             return lambda st, V: (slot(st, V), None)
         value = self.ex(node)
@@ -600,9 +603,9 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
                 "_either": _either, "_agg": _agg, "_minmax": _minmax_rt, "_best": _best_rt, "_first": _first,
                 "_last": _last, "_top": _top_rt, "_owner": _owner_rt, "_others": _others_rt,
                 "_random": _random_rt, "_grid_lines": _grid_lines, "_lines": _lines_rt, "_places": _places_rt,
-                "_nopick": _nopick, "_say": say, "__builtins__": {"len": len, "sum": sum, "max": max, "min": min,
-                                                     "bool": bool, "abs": abs,
-                                                     "list": list, "range": range}}
+                "_nopick": _nopick, "_say": say, **families.HELPERS,
+                "__builtins__": {"len": len, "sum": sum, "max": max, "min": min, "bool": bool, "abs": abs,
+                                 "list": list, "range": range}}
 
 
 #: Statements of several instructions in state format 1 (they count their own).

@@ -13,6 +13,7 @@ of cards that can never be in its zone (:mod:`catrules.runtime.inference`).
 from __future__ import annotations
 
 from ..lang import ast
+from .families import named_indices, zone_indices
 
 #: Calls that give cards of the list they take first.
 _PICKS = ("top", "first", "last", "best", "worst", "random", "bottom")
@@ -43,7 +44,7 @@ def _bindings(ck, nodes: list) -> dict:
     """Local name -> the expressions it is bound to (a trigger's card: ``("zone", index)``)."""
     binds: dict = {}
     for t in ck.game.triggers:
-        binds.setdefault(t.var, []).append(("zone", ck.zones[t.zone].index))
+        binds.setdefault(t.var, []).extend(("zone", i) for i in named_indices(ck, t.zone))
     params = {a.name: a.params for a in ck.game.actions}
     for n in nodes:
         if isinstance(n, (ast.Choose, ast.Together, ast.ForEach)):
@@ -62,6 +63,7 @@ class _Reach:
 
     def __init__(self, ck, every: frozenset, zones_of: dict, binds: dict):
         self.names = ck.names
+        self.ck = ck
         self.every = every
         self.zones_of = zones_of
         self.binds = binds
@@ -100,7 +102,8 @@ class _Reach:
             return set()
         if isinstance(e, ast.Where):
             return self.types(e.source, seen)
-        if isinstance(e, (ast.Name, ast.Of)):
+        if isinstance(e, (ast.Name, ast.Of)) or (isinstance(e, ast.Call) and self.names.get(id(e), ("",))[0]
+                                                  == "zone"):
             return self._named_types(e, seen)
         if isinstance(e, ast.Call) and e.name in _PICKS and e.args:
             return self.types(e.args[0], seen)
@@ -116,8 +119,12 @@ class _Reach:
     def _named_types(self, e, seen) -> set:
         """The card types of a name: a zone, a card type, or a local through what it is bound to."""
         r = self.names.get(id(e))
-        if r and r[0] == "zone":
-            return self.in_zone(r[1].index)
+        if r and r[0] in ("zone", "family"):      # a zone, a family's member, or all its members
+            spec = r[1] if r[0] == "zone" else r[1].spec
+            out = set()
+            for zi in zone_indices(self.ck, spec):
+                out |= self.in_zone(zi)
+            return out
         if r and r[0] == "cardtype":
             return {r[1]} if r[1] in self.every else set(self.every)
         binds = self.binds
@@ -133,10 +140,10 @@ class _Reach:
         if isinstance(e, ast.Call) and e.name == "bottom" and e.args:
             return self.dests(e.args[0])
         r = self.names.get(id(e))
-        if isinstance(e, (ast.Name, ast.Of)) and r and r[0] == "zone":
-            return {r[1].index}
+        if isinstance(e, (ast.Name, ast.Of, ast.Call)) and r and r[0] == "zone":
+            return zone_indices(self.ck, r[1])
         return set(self.lines_zones)                   # a place: in some lines zone
 
     def zone_of(self, e) -> set:
         r = self.names.get(id(e))
-        return {r[1].index} if r and r[0] == "zone" else set(self.all_zones)
+        return zone_indices(self.ck, r[1]) if r and r[0] == "zone" else set(self.all_zones)

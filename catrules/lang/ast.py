@@ -145,6 +145,7 @@ class Of(Expr):
     """``thing of owner``: a per-player zone or counter, or a card attribute."""
     name: str
     owner: Expr
+    key: Optional[Expr] = None    # ``expedition(c.colour) of p``: a member of a zone family
 
 
 @node

@@ -143,6 +143,8 @@ class ExprRules(Transformer):
         left, owner = ch
         if isinstance(left, ast.Name):
             return ast.Of(left.name, owner, **_pos(meta))
+        if isinstance(left, ast.Call) and len(left.args) == 1:     # a zone family's member (language 4)
+            return ast.Of(left.name, owner, key=left.args[0], **_pos(meta))
         if isinstance(left, ast.Keyword) and left.word == "player":
             self.rep.error(left, "`player of ...` is not a thing", "write `owner(card)` for a card's owner")
         else:
