@@ -41,6 +41,7 @@ OTHER_KEYWORDS = (
     "times", "until", "while", "clockwise", "secretly", "race", "where", "then", "or", "and", "not",
     "everyone", "pick", "allot", "into", "wants", "serves", "spare", "prefer", "maximal", "tally",
     "openly", "cards", "nothing", "as", "asking", "may", "choose",
+    "secret",
 )
 
 #: All the keywords of the grammar (``catrules/lang/catrules.lark``).

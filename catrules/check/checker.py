@@ -24,6 +24,7 @@ from .bidi import check_bidi
 from .declarations import DeclarationChecks
 from .checked import Checked, ZoneSpec  # noqa: F401 - catrules.check.checker's own names too
 from .shows import ShowChecks
+from .visibility import check_secret_texts, zone_visibility_added
 from ..errors import GameFileError, Reporter, suggest
 from .game_checks import WholeGameChecks
 from ..lang.parser import LANGUAGE_VERSION
@@ -63,6 +64,10 @@ def _added_in(n, defines) -> Optional[tuple]:
         return 3, "a score item's `if`"
     if isinstance(n, ast.Counter) and n.declared is not None:
         return 3, "a counter's declared type"
+    if isinstance(n, ast.Counter) and n.secret:
+        return 4, "`secret counter`"
+    if isinstance(n, ast.Zone) and zone_visibility_added(n):
+        return 4, "a zone that is `secret` or `public top`"
     return None
 
 
@@ -125,6 +130,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         self.check_define_cycles()
         self.check_endless_loops()
         self.check_pick_keys()
+        check_secret_texts(g, self.names, rep)
         rep.raise_if_errors()
         return Checked(g, self.zones, self.attributes, self.symbols, self.counters, self.options, self.defines,
                        self.actions, self.phases, self.names, rep.warnings, self.card_types,
@@ -173,7 +179,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         """A file that names an older language may not use what later versions added (it still
         plays as written; the checks and the hiding of choices are the same for all)."""
         g = self.g
-        for n in ast.walk([g.setup, g.flow, g.score, g.defines, g.counters, g.symbol_names, g.card_shows] +
+        for n in ast.walk([g.setup, g.flow, g.score, g.defines, g.counters, g.zones, g.symbol_names, g.card_shows] +
                           [x.body for x in g.phases + g.actions + g.triggers]):
             what = _added_in(n, self.defines)
             if what and what[0] > version:

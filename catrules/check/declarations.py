@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..lang import ast
 from . import strictness
 from .checked import ZoneSpec
+from .visibility import check_counter_secret, check_zone_visibility, zone_visibility
 from ..errors import suggest
 from ..lang.parser import keywords
 from .types import CARD, NUMBER, PLAYER, SYMBOL, TEXT, Type, describe, family, join, value_type
@@ -83,6 +84,7 @@ class DeclarationChecks:
                           "rename one of them")
         for c in g.counters:
             self._declare(self.counters, c, c.name, "counter", c)
+            check_counter_secret(rep, c)
         for d in g.defines:
             self._declare(self.defines, d, d.name, "definition", d)
             self._check_params(d, "definition")
@@ -172,6 +174,8 @@ class DeclarationChecks:
                 spec.per_player = True
             elif len(w) == 1 and w[0] in VISIBILITIES:
                 spec.visibility = w[0]
+            elif zone_visibility(w):
+                spec.visibility = zone_visibility(w)
             elif w in (["pile"], ["row"], ["lines"]):
                 spec.shape = w[0]
             elif len(w) == 4 and w[0] == "grid" and w[2] == "by" and w[1].isdigit() and w[3].isdigit():
@@ -180,11 +184,14 @@ class DeclarationChecks:
                     self.rep.error(p, "a grid needs at least one row and one column")
             else:
                 text = " ".join(w)
-                known = ["shared", "per player", *VISIBILITIES, "pile", "row", "lines", "grid 3 by 3"]
-                hint = suggest(text, known) or ("a zone is shared or per player; public, owner or hidden; "
+                known = ["shared", "per player", *VISIBILITIES, "secret", "public top", "pile", "row", "lines",
+                         "grid 3 by 3"]
+                hint = suggest(text, known) or ("a zone is shared or per player; public, owner, hidden, "
+                                                "secret or public top; "
                                                 "a pile, a row, a grid R by C or lines")
                 self.rep.error(p, f"unknown zone property `{text}`", hint)
         if spec.visibility == "owner" and not spec.per_player:
             self.rep.error(z, f"zone `{z.name}` is shared, so it has no owner to see it",
                            "write `per player, owner` or make it public or hidden")
+        check_zone_visibility(self.rep, z, spec)
         return spec
