@@ -345,3 +345,54 @@ def test_the_searching_bot_and_greedy_play_the_example():
     st = game.new_state(3, seed=2, log=True)
     Match(game, st, [make_seat("ismcts:10"), make_seat("greedy"), make_seat("random")]).run()
     assert st.finished
+
+
+# ------------------------------------------------------------------ the web page
+
+def test_the_web_state_message_carries_only_what_the_seat_may_see(tmp_path):
+    pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
+    pytest.importorskip("httpx", reason="httpx (for Starlette's TestClient) is not installed")
+    import warnings
+    from test_web_protocol import Client, Page, play
+    from catrules.web.app import create_app
+    from catrules.web.tables import view_for
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        client = Client(create_app([EXAMPLE], tmp_path))
+    with client:
+        r = client.post("/api/tables", json={"game": "visibility", "players": 3, "seats": ["human", "human", "bot"],
+                                             "seed": 4, "options": []})
+        assert r.status_code == 200, r.text
+        made = r.json()
+        tokens = {l["seat"]: l["link"].split("#", 1)[1] for l in made["links"]}
+        table = client.app.state.registry.table(made["table"])
+        pages = [Page(client, tokens[0], 0), Page(client, tokens[1], 1)]
+        looked = []
+
+        def check(page, m):
+            v = m["view"]
+            if v["finished"]:
+                return
+            text = json.dumps(m)
+            for q in range(3):
+                chips = zone_entry(v, "chips", q)
+                if q == page.seat:
+                    assert chips["count"] == len(table.state.z[slot(table.state, "chips", q)])
+                else:
+                    assert chips["count"] is None and chips["cards"] is None
+                    assert v["counters"]["bid"][q] == {"hidden": True}
+            assert "running" not in v
+            top = zone_entry(v, "discard")
+            pile = table.state.z[slot(table.state, "discard")]
+            assert (top.get("top") or {}).get("id") == (pile[-1] if pile else None)
+            # the view is the same in games redealt consistently with what the seat sees
+            other = table.state.sample_for(page.seat, random.Random(len(looked)), keep_future=True)
+            assert view_for(other, page.seat, table.answers) == v
+            for c in table.state.z[slot(table.state, "chips", 1 - page.seat)]:
+                assert f'"id": {c}, "type": "chip"' not in text
+            looked.append(page.seat)
+
+        n = play(pages, check)
+        for p in pages:
+            p.close()
+    assert n > 5 and len(looked) >= 8

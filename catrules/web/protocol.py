@@ -143,7 +143,8 @@ _EVENT = {"t": None, "actor": None, "line": None, "position": None, "count": Non
           "kind": None, "option": None, "time": None, "public": None, "times": None, "number": None,
           "title": None, "text": None, "cards": "value", "card": "value", "value": "value",
           "choices": "choice", "parts": "part", "scores": "score", "totals": "score",
-          "from_top": "value", "to_top": "value"}     # a `public top` pile's top card after a move
+          "from_top": "value", "to_top": "value",     # a `public top` pile's top card after a move
+          "hidden": None}                             # a value the player may not see (a secret counter)
 
 #: What a page may be sent: for each kind of object, its keys and what each value holds (``None``:
 #: plain data, no object in it; a name: objects of that kind, alone or in lists at any depth).
