@@ -396,3 +396,27 @@ def test_the_web_state_message_carries_only_what_the_seat_may_see(tmp_path):
         for p in pages:
             p.close()
     assert n > 5 and len(looked) >= 8
+
+
+def test_the_rl_observation_reads_only_the_view():
+    pytest.importorskip("numpy")
+    import numpy as np
+    from catrules.envs import encoding
+    game = api.load_game(EXAMPLE)
+    sp = encoding.spec(game, 3, explore=2)
+    st = game.new_state(3, seed=2)
+    rng = random.Random(2)
+    answer_all(st, rng, rounds=2)
+    x = sp.encoder.encode(st.view(0))
+    at = sp.encoder.offset["counts"]
+    assert x[at + slot(st, "chips", 1)] == -1.0 and x[at + slot(st, "chips", 0)] > 0
+    # another player's chips and bid do not change player 1's observation
+    other = st.clone()
+    other.c["bid"][2] += 5
+    giver = 1 if other.z[slot(other, "chips", 1)] else 2
+    put(other, [other.z[slot(other, "chips", giver)][-1]], "chips", 3 - giver)
+    assert np.array_equal(sp.encoder.encode(other.view(0)), x)
+    # the face-up top card of the discard is in it
+    top = st.z[slot(st, "discard")][-1]
+    S1 = sp.encoder.slots + 1
+    assert x[sp.encoder.offset["cards"] + top * S1 + slot(st, "discard")] == 1
