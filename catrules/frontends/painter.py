@@ -456,6 +456,9 @@ class Painter:
         elif ev.get("cards") is None:
             n = ev.get("count", 0)
             out.append(f"{n} card{'s' if n != 1 else ''}", style="dim")
+            if ev.get("to_top") is not None:        # onto a `public top` pile: face up there
+                out.append(", on top: ", style="dim")
+                out.append_text(self.card(ev["to_top"]))
         else:
             out.append_text(self.cards_text(ev["cards"], width=self._ew(), start=len(out.plain)))
         return out
