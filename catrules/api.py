@@ -112,6 +112,10 @@ class Game:
         """What kind of value counter ``name`` holds (``"card"``, ``"player"``, ...; None if unknown)."""
         return self.program.counter_kind.get(name)
 
+    def counter_secret(self, name: str) -> bool:
+        """Whether counter ``name`` is ``secret`` (seen only by its owner while the game lasts)."""
+        return name in self.program.counter_secret
+
     def score_items_for(self, options) -> list:
         """The score items of a game played with ``options``, ``(name, counted)`` each (an item
         with ``if OPTIONS`` exists only in games where they hold)."""

@@ -105,6 +105,11 @@ def _action(ev: dict) -> tuple:
     return (ev["t"], str(sorted(ev.items())))
 
 
+def _untopped(ev: dict) -> dict:
+    """A move without the top cards of `public top` piles it names (they are public)."""
+    return {k: v for k, v in ev.items() if k not in ("from_top", "to_top")}
+
+
 def may_see_cards(st, ev: dict, p: int) -> bool:
     """Whether the rules let ``p`` see the cards of ``ev`` (worked out from the zones, apart
     from :func:`visible_event`, so that a mistake there shows)."""
@@ -127,6 +132,8 @@ def compare_events(ea: list, eb: list, where: str, pause_differs: bool, A=None, 
         if a == b:
             continue
         msg = f"{where}: event {i} differs:\n  real:     {a}\n  redealt:  {b}"
+        if a is not None and b is not None and a["t"] == b["t"] == "move" and _untopped(a) == _untopped(b):
+            raise Stop()                 # the top card of a `public top` pile: everyone sees it
         if a is not None and b is not None and a["t"] == b["t"] and a["t"] in _CARD_FIELDS \
                 and _shape(a) == _shape(b):
             if A is not None and not may_see_cards(A, a, p):

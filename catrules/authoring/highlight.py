@@ -42,6 +42,7 @@ OTHER_KEYWORDS = (
     "everyone", "pick", "allot", "into", "wants", "serves", "spare", "prefer", "maximal", "tally",
     "openly", "cards", "nothing", "as", "asking", "may", "choose",
     "up",
+    "secret",
 )
 
 #: All the keywords of the grammar (``catrules/lang/catrules.lark``).

@@ -93,6 +93,8 @@ def _setup(cx) -> list:
         items = []
         for c in g.counters:
             whose = " (one for each player)" if c.per_player else " (one for each card)" if c.per_card else ""
+            if getattr(c, "secret", False):
+                whose += " (secret: seen only by its owner)" if c.per_player else " (secret: seen by nobody)"
             note = cx.notes.about(c)
             items.append((f"{words(c.name)}{whose} starts as {cx.ph.expr(c.value)}." + (f" ({note})" if note else ""),
                           []))

@@ -14,7 +14,9 @@ MANY_TEXTS = 60
 FEW_VALUES = 8
 
 _SEES = {"public": "everyone sees its cards", "owner": "only its owner sees its cards",
-         "hidden": "nobody sees its cards, only how many there are"}
+         "hidden": "nobody sees its cards, only how many there are",
+         "secret": "only its owner sees its cards, and the others do not see how many there are",
+         "public top": "everyone sees its top card and how many there are, not the cards below"}
 
 
 def _noted(text: str, note: str) -> str:

@@ -21,7 +21,9 @@ from ..lang import source_text as st
 #: An attribute with at most this many different values is counted value by value.
 FEW_VALUES = 8
 
-_SEES = {"public": "everyone", "owner": "its owner only", "hidden": "nobody (only how many cards)"}
+_SEES = {"public": "everyone", "owner": "its owner only", "hidden": "nobody (only how many cards)",
+         "secret": "its owner only (the others not even how many)",
+         "public top": "everyone the top card (and how many cards)"}
 
 
 def summary(game) -> str:

@@ -28,6 +28,7 @@ from .menu_names import MenuNameChecks
 from .upto import check_up_to
 from ..lang.upto import several
 from .families import FamilyChecks, is_family_form
+from .visibility import check_secret_texts, zone_visibility_added
 from ..errors import GameFileError, Reporter, suggest
 from .game_checks import WholeGameChecks
 from ..lang.parser import LANGUAGE_VERSION
@@ -73,6 +74,10 @@ def _added_in(n, defines) -> Optional[tuple]:
         return 4, "a copy count worked out from values (`(EXPR) cards`)"
     if isinstance(n, ast.Zone) and any(tuple(w[:2]) == ("one", "per") for w, _ in n.props):
         return 4, "a zone family (`one per ...`)"
+    if isinstance(n, ast.Counter) and n.secret:
+        return 4, "`secret counter`"
+    if isinstance(n, ast.Zone) and zone_visibility_added(n):
+        return 4, "a zone that is `secret` or `public top`"
     return None
 
 
@@ -137,6 +142,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         self.check_define_cycles()
         self.check_endless_loops()
         self.check_pick_keys()
+        check_secret_texts(g, self.names, rep)
         rep.raise_if_errors()
         return Checked(g, self.zones, self.attributes, self.symbols, self.counters, self.options, self.defines,
                        self.actions, self.phases, self.names, rep.warnings, self.card_types,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..lang import ast
 from . import strictness
 from .checked import ZoneSpec
+from .visibility import check_counter_secret, check_zone_visibility, zone_visibility
 from ..errors import suggest
 from ..lang.parser import keywords
 from .types import CARD, NUMBER, PLAYER, SYMBOL, TEXT, Type, describe, family, join, value_type
@@ -85,6 +86,7 @@ class DeclarationChecks:
                           "rename one of them")
         for c in g.counters:
             self._declare(self.counters, c, c.name, "counter", c)
+            check_counter_secret(rep, c)
         for d in g.defines:
             self._declare(self.defines, d, d.name, "definition", d)
             self._check_params(d, "definition")
@@ -174,6 +176,8 @@ class DeclarationChecks:
                 spec.per_player = True
             elif len(w) == 1 and w[0] in VISIBILITIES:
                 spec.visibility = w[0]
+            elif zone_visibility(w):
+                spec.visibility = zone_visibility(w)
             elif w in (["pile"], ["row"], ["lines"]):
                 spec.shape = w[0]
             elif len(w) == 4 and w[0] == "grid" and w[2] == "by" and w[1].isdigit() and w[3].isdigit():
@@ -184,12 +188,14 @@ class DeclarationChecks:
                 spec.per = w[2]                 # a zone family (language 4): see check/families.py
             else:
                 text = " ".join(w)
-                known = ["shared", "per player", *VISIBILITIES, "pile", "row", "lines", "grid 3 by 3",
-                         "one per ATTRIBUTE"]
-                hint = suggest(text, known) or ("a zone is shared or per player; public, owner or hidden; "
-                                                "a pile, a row, a grid R by C or lines")
+                known = ["shared", "per player", *VISIBILITIES, "secret", "public top", "pile", "row", "lines",
+                         "grid 3 by 3", "one per ATTRIBUTE"]
+                hint = suggest(text, known) or ("a zone is shared or per player; public, owner, hidden, "
+                                                "secret or public top; "
+                                                "a pile, a row, a grid R by C or lines; `one per ATTRIBUTE` for a family")
                 self.rep.error(p, f"unknown zone property `{text}`", hint)
         if spec.visibility == "owner" and not spec.per_player:
             self.rep.error(z, f"zone `{z.name}` is shared, so it has no owner to see it",
                            "write `per player, owner` or make it public or hidden")
+        check_zone_visibility(self.rep, z, spec)
         return spec

@@ -59,7 +59,7 @@ def _reads_public(checked, phases: list) -> bool:
 
 def reads_public(checked, roots: list) -> bool:
     """Do ``roots`` (statements or expressions, with the phases, actions and definitions they
-    use) read only public zones (counters, options and tallies are public)?"""
+    use) read only public zones (counters but secret ones, options and tallies are public)?"""
     g = checked.game
     by_phase = {ph.name: ph for ph in g.phases}
     by_action = {a.name: a for a in g.actions}
@@ -79,6 +79,8 @@ def reads_public(checked, roots: list) -> bool:
             kind, detail = r
             if kind == "zone" and detail.visibility != "public":
                 return False
+            if kind == "counter" and getattr(detail, "secret", False):
+                return False            # a secret counter: not everyone sees it
             if kind == "define" and id(detail) not in seen:
                 seen.add(id(detail))
                 stack.append(detail.body)

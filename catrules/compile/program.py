@@ -41,12 +41,24 @@ class Layout:
     slot_zone_name: list = dataclasses.field(default_factory=list)  # per slot, its ZoneName (slot_name is its text)
 
     def visible(self, slot: int, player) -> bool:
+        """Does ``player`` (None: a spectator) see the cards of ``slot``?  (Of a ``public top``
+        pile, only its top card is seen: :meth:`top_shown`.)"""
         vis = self.slot_spec[slot].visibility
         if vis == "public":
             return True
-        if vis == "hidden":
+        if vis == "hidden" or vis == "public top":
             return False
-        return player is not None and self.slot_owner[slot] == player
+        return player is not None and self.slot_owner[slot] == player     # owner, secret
+
+    def count_seen(self, slot: int, player) -> bool:
+        """Does ``player`` see how many cards ``slot`` holds?  Everyone does, but of another
+        player's ``secret`` zone."""
+        return self.slot_spec[slot].visibility != "secret" or (player is not None and
+                                                              self.slot_owner[slot] == player)
+
+    def top_shown(self, slot: int) -> bool:
+        """Is the top card of ``slot`` face up for everyone (a ``public top`` pile)?"""
+        return self.slot_spec[slot].visibility == "public top"
 
 
 # ===================================================================== program
@@ -108,6 +120,8 @@ class Program:
         #: counter name -> "player" (one per player), "card" (one per card) or None (one)
         self.counter_per = {c.name: "player" if c.per_player else "card" if c.per_card else None
                             for c in g.counters}
+        #: the `secret` counters: each value seen only by its owner (a shared one by nobody)
+        self.counter_secret = frozenset(c.name for c in g.counters if getattr(c, "secret", False))
         self.triggers: dict = {}          # zone index -> list of trigger tuples
         #: per trigger (``trigger:N``): its game-file line and how errors name it
         self.trigger_lines = [t.line for t in g.triggers]

@@ -413,7 +413,8 @@ class Encoder:
         F = len(self.features)
         by_slot = x[o["attributes by slot"]:o["attributes by slot"] + S * F].reshape(S, F) if F else None
         for slot, z in enumerate(view["zones"]):
-            x[counts + slot] = z["count"] / max(N, 1)
+            # how many (-1: another player's secret zone, not even that)
+            x[counts + slot] = z["count"] / max(N, 1) if z["count"] is not None else -1.0
             ids = []
             for cid, pos, line in _placed(z):
                 row = cards + cid * S1
@@ -529,6 +530,8 @@ def _cards_of(z: dict):
         yield from ((c["id"], c) for c in z["cells"] if c is not None)
     elif z.get("lines") is not None:
         yield from ((c["id"], c) for line in z["lines"] for c in line)
+    elif z.get("top") is not None:                  # a `public top` pile: its top card alone
+        yield z["top"]["id"], z["top"]
 
 
 def _placed(z: dict):
@@ -544,6 +547,8 @@ def _placed(z: dict):
         for li, line in enumerate(z["lines"]):
             for i, c in enumerate(line):
                 yield c["id"], i + 1, li + 1
+    elif z.get("top") is not None:                  # a `public top` pile: its top card alone
+        yield z["top"]["id"], z["count"], 0
 
 
 def _label(c: dict) -> str:

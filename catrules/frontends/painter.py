@@ -305,8 +305,9 @@ class Painter:
                 if j - i > 1:
                     cards = None if any(e.get("cards") is None for e in evs[i:j]) else \
                         [c for e in evs[i:j] for c in e["cards"]]
-                    merged = {**ev, "cards": cards, "count": sum(len(e["cards"]) if e.get("cards") is not None
-                                                                 else e.get("count", 0) for e in evs[i:j])}
+                    counts = [len(e["cards"]) if e.get("cards") is not None else e.get("count", 0)
+                              for e in evs[i:j]]
+                    merged = {**ev, "cards": cards, "count": None if None in counts else sum(counts)}
                     out.append(self.event(merged))
                     i = j
                     continue
@@ -326,7 +327,8 @@ class Painter:
                 if j - i > 1:
                     k = ev.get("count", 0)
                     line = Text(f"{self.slot(ev.get('from', ''))} → {self._players_of(md.zone, owners)}  ")
-                    line.append(f"{k} card{'s' if k != 1 else ''} each", style="dim")
+                    line.append("cards each" if k is None else f"{k} card{'s' if k != 1 else ''} each",
+                                style="dim")
                     out.append(line)
                     i = j
                     continue
@@ -362,7 +364,7 @@ class Painter:
         shown = []
         for ev in evs:
             if ev.get("cards") is None:
-                hidden += ev.get("count", 0)
+                hidden += ev.get("count") or 0
             else:
                 shown.extend(ev["cards"])
         if shown:
@@ -424,7 +426,9 @@ class Painter:
         out = Text(f"{name}: ", style="dim")
         v = ev.get("value")
         kind = self.game.counter_kind(ev.get("name")) if self.game is not None else None
-        if ev.get("hidden"):
+        if ev.get("hidden") and getattr(self.game, "counter_secret", lambda _n: False)(ev.get("name")):
+            out.append("secret", style="dim")
+        elif ev.get("hidden"):
             out.append("a card you cannot see", style="dim")
         elif kind == "card" and isinstance(v, int) and not isinstance(v, bool):
             out.append_text(self.card(v))
@@ -447,9 +451,14 @@ class Painter:
         else:
             out.append(f"{self.slot(src)} → {self.slot(dst)}")
         out.append("  ")
-        if ev.get("cards") is None:
+        if ev.get("cards") is None and ev.get("count", 0) is None:
+            out.append("cards (how many is secret)", style="dim")
+        elif ev.get("cards") is None:
             n = ev.get("count", 0)
             out.append(f"{n} card{'s' if n != 1 else ''}", style="dim")
+            if ev.get("to_top") is not None:        # onto a `public top` pile: face up there
+                out.append(", on top: ", style="dim")
+                out.append_text(self.card(ev["to_top"]))
         else:
             out.append_text(self.cards_text(ev["cards"], width=self._ew(), start=len(out.plain)))
         return out

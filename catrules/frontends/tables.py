@@ -48,6 +48,8 @@ def shared_part(p: Painter, view: dict, show_empty: bool = True):
         name = p.sym(z["zone"])
         if z.get("count", 0) == 0:
             empty.append(name)
+        elif not _open(z) and z.get("top") is not None:     # a pile with its top card face up
+            rows.append((f"{name} (top of {z['count']})", {**z, "cards": [z["top"]]}))
         elif not _open(z):
             hidden.append(f"{name} {z['count']}")
         else:
@@ -279,6 +281,8 @@ def _zone_cards(p: Painter, z: dict, limit: int = 12, marks=()):
 
 
 def _cell(p: Painter, z: Optional[dict], counted: bool):
+    if z is not None and z.get("count", 0) is None:     # another player's secret zone
+        return Text("hidden", style="dim")
     if z is None or z.get("count", 0) == 0:
         return Text("—", style="dim")
     if counted or not _open(z):

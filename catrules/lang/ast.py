@@ -439,6 +439,7 @@ class Counter(Node):
     value: Expr
     per_card: bool = False    # ``counter NAME of each card``: one value per card
     declared: Optional[str] = None    # ``counter NAME: player = ...``: its declared type, never none
+    secret: bool = False      # ``secret counter ...``: seen only by its owner (a shared one: by nobody)
 
 
 @node

@@ -178,9 +178,9 @@ class _ToAst(ExprRules):
         return "card"
 
     def counter(self, meta, ch):
-        name, owner, declared, value = ch
+        secret, name, owner, declared, value = ch
         return ast.Counter(str(name), owner == "player", value, per_card=owner == "card", declared=declared,
-                           **_pos(meta))
+                           secret=secret is not None, **_pos(meta))
 
     def counter_type(self, meta, ch):
         return str(ch[-1])

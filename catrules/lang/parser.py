@@ -127,6 +127,7 @@ WORDS_OF_3 = frozenset({"nothing", "show", "describe", "asking", "may", "choose"
 #: Words that language 4 added: files of older languages may still use them as names.
 WORDS_OF_4: frozenset = frozenset({
     "up",                           # `chooses up to 3 cards`
+    "secret",                       # `zone chips: per player, secret`, `secret counter`
 })
 
 

@@ -8,6 +8,7 @@ from typing import Optional
 
 from ..runtime.said import seen_parts, words
 from ..runtime.state import State
+from ..runtime.visibility import counter_seen, move_count_seen
 
 
 class LazyView(Mapping):
@@ -42,6 +43,8 @@ def visible_event(state: State, ev: dict, player: Optional[int]) -> Optional[dic
         lay = state.layout
         if (src is not None and lay.visible(src, player)) or (dst is not None and lay.visible(dst, player)):
             return ev
+        if not move_count_seen(lay, src, dst, player):     # between zones they cannot count
+            return {**ev, "cards": None, "count": None}
         return {**ev, "cards": None, "count": len(ev["cards"])}
     if t == "decision":
         # The chooser sees their choice; others learn that a choice was made, and see what it
@@ -90,6 +93,8 @@ def visible_event(state: State, ev: dict, player: Optional[int]) -> Optional[dic
         vis = state.layout.visible
         if "card" in ev and not vis(idx[ev["zone"]], player):
             return None
+        if not counter_seen(state.prog, ev["name"], ev.get("owner"), player, False):
+            return {**{k: v for k, v in ev.items() if k != "zones"}, "value": None, "hidden": True}
         zones = ev.get("zones")
         if zones is not None and not all(vis(idx[z], player) for z in zones):
             out = {k: v for k, v in ev.items() if k != "zones"}

@@ -78,6 +78,17 @@ def learn(st, cards, s0: int, s1: int) -> None:
             forget_arrivals(st, s1)
     for c in cards:
         known[c] = see
+    see_tops(st, s0, s1)
+
+
+def see_tops(st, *slots) -> None:
+    """The top card of a ``public top`` pile among ``slots`` is known to every player."""
+    lay, known = st.layout, st.known
+    if known is None:
+        return
+    for s in slots:
+        if lay.top_shown(s) and st.z[s]:
+            known[st.z[s][-1]] = (1 << st.n) - 1
 
 
 def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
@@ -199,6 +210,7 @@ def move_one(st, c, slot: int) -> None:
         see = lay.seers[s0] | lay.seers[slot]
         if see == (1 << st.n) - 1:      # everyone sees one end: nobody loses track of anything
             st.known[c] = see
+            see_tops(st, s0, slot)
         else:
             learn(st, (c,), s0, slot)
 
@@ -238,5 +250,10 @@ def log_counter(st, name: str, owner, old, new) -> None:
 
 def _log_move(st, cards, fr_slot, to_slot, **extra) -> None:
     if st.log is not None:
-        st.log.append({"t": "move", "cards": list(cards), "from": st.layout.slot_name[fr_slot],
-                       "to": st.layout.slot_name[to_slot], "actor": st.actor, **extra})
+        lay = st.layout
+        ev = {"t": "move", "cards": list(cards), "from": lay.slot_name[fr_slot],
+              "to": lay.slot_name[to_slot], "actor": st.actor, **extra}
+        for key, s in (("from_top", fr_slot), ("to_top", to_slot)):
+            if lay.top_shown(s):            # a `public top` pile: its top card now, face up
+                ev[key] = st.z[s][-1] if st.z[s] else None
+        st.log.append(ev)

@@ -16,6 +16,7 @@ from .randoms import shuffler as _shuffler
 from .frames import cards_in
 from .inference import exclusions
 from .option_ids import card_id, card_of
+from .secrets import face_up_tops, imagine_secret_counters, resplit_secret
 
 
 def redeal(st, player: int, rng: random.Random) -> None:
@@ -34,6 +35,9 @@ def redeal(st, player: int, rng: random.Random) -> None:
     if pend is not None and pend.okind == "card" and player in pend.players:
         _card_ids(pend.options[player], shown, prog.card_count)
         _card_ids(pend.chosen[player], shown, prog.card_count)
+    shown |= face_up_tops(st, unseen)            # a `public top` pile's top: everyone sees it
+    if prog.counter_secret or any(sp.visibility == "secret" for sp in lay.slot_spec):
+        resplit_secret(st, player, rng, shown | _referenced_unsure(st))
     tz = prog.zone_types
     ctype = prog.card_type
     groups: dict = {}                       # where the cards may be -> (cards, their slots)
@@ -69,6 +73,7 @@ def redeal(st, player: int, rng: random.Random) -> None:
                     perm[old] = nw
     if perm:
         _rename(st, perm, unseen)
+    imagine_secret_counters(st, player)
     # the order of a slot the player cannot see is unknown to them: shuffle it in place
     # (but for the cards in front of them)
     simple = lay.slot_simple

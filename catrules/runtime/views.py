@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .ending import running
 from .places import describe, parse_ref
+from .visibility import HIDDEN, counter_seen, finer_zone
 
 
 def view(prog, st, p) -> dict:
@@ -36,12 +37,16 @@ def view(prog, st, p) -> dict:
         else:
             e["count"] = len(content)
             e["cards"] = [prog.card_dicts[c] for c in content] if vis else None
-        zones.append(e)
+        zones.append(finer_zone(prog, lay, slot, p, e, content) if not vis else e)
     counters = {}
     for name, per, _i in prog.counters:
         v = st.c[name]
         kind = prog.counter_kind.get(name)
-        if isinstance(v, list) and per == "player":
+        if name in prog.counter_secret and not st.over:     # seen only by its owner (shared: nobody)
+            counters[name] = [_show(prog, st, kind, x, p) if counter_seen(prog, name, i, p, False)
+                              else dict(HIDDEN) for i, x in enumerate(v)] \
+                if isinstance(v, list) and per == "player" else dict(HIDDEN)
+        elif isinstance(v, list) and per == "player":
             counters[name] = [_show(prog, st, kind, x, p) for x in v]
         elif per == "card":     # only the cards that have a value, keyed by card id
             vis = st.layout.visible

@@ -146,7 +146,9 @@ _EVENT = {"t": None, "actor": None, "line": None, "position": None, "count": Non
           "owner": None, "zone": None, "zones": None, "from": None, "to": None, "player": None,
           "kind": None, "option": None, "time": None, "public": None, "times": None, "number": None,
           "title": None, "text": None, "cards": "value", "card": "value", "value": "value",
-          "choices": "choice", "parts": "part", "scores": "score", "totals": "score"}
+          "choices": "choice", "parts": "part", "scores": "score", "totals": "score",
+          "from_top": "value", "to_top": "value",     # a `public top` pile's top card after a move
+          "hidden": None}                             # a value the player may not see (a secret counter)
 
 #: What a page may be sent: for each kind of object, its keys and what each value holds (``None``:
 #: plain data, no object in it; a name: objects of that kind, alone or in lists at any depth).
@@ -168,7 +170,8 @@ SENT: dict = {
     # how the latest round's or the game's scores came about (catrules.frontends.endings)
     "ending": {"kind": None, "title": None, "items": "item"},
     "zone": {"zone": None, "owner": None, "visibility": None, "shape": None, "count": None,
-             "line_lengths": None, "rows": None, "cols": None, "cards": "card", "lines": "card", "cells": "card"},
+             "line_lengths": None, "rows": None, "cols": None, "cards": "card", "lines": "card", "cells": "card",
+             "top": "card"},
     "decision": {"player": None, "kind": None, "prompt": None, "line": None, "timed": None, "default": None,
                  "options": "option"},
     "option": {"id": None, "kind": None, "label": None},

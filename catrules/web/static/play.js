@@ -399,12 +399,21 @@ function zoneEl(z, legal, d, slot) {
   box.dataset.zone = z.zone;
   const name = el("div", "zone-name", nice(z.zone));
   box.append(name);
+  if (z.count === null) {                       // another player's secret zone: not even how many
+    box.append(el("span", "hidden-count", "hidden"));
+    return box;
+  }
   if (!z.count) {
     box.classList.add("empty-zone");
     box.append(el("span", "hidden-count", "empty"));
     return box;
   }
   const open = z.cards || z.cells || z.lines;
+  if (!open && z.top) {                         // a pile with its top card face up
+    box.append(cardEl(z.top, legal, d));
+    box.append(el("span", "hidden-count", `on top of ${z.count} card${z.count === 1 ? "" : "s"} in all`));
+    return box;
+  }
   if (!open) {
     box.append(el("span", "hidden-count", `${z.count} card${z.count === 1 ? "" : "s"}, face down`));
     return box;
