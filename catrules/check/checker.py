@@ -21,6 +21,7 @@ from typing import Optional
 
 from ..lang import ast
 from .bidi import check_bidi
+from .deals import DealChecks
 from .declarations import DeclarationChecks
 from .checked import Checked, ZoneSpec  # noqa: F401 - catrules.check.checker's own names too
 from .shows import ShowChecks
@@ -63,6 +64,8 @@ def _added_in(n, defines) -> Optional[tuple]:
         return 3, "a score item's `if`"
     if isinstance(n, ast.Counter) and n.declared is not None:
         return 3, "a counter's declared type"
+    if isinstance(n, ast.UpTo):
+        return 4, "`up to` in a count (`top(deck, up to 9)`)"
     return None
 
 
@@ -71,7 +74,7 @@ def check(game: ast.GameFile) -> Checked:
     return _Checker(game).run()
 
 
-class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
+class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks, DealChecks):
     def __init__(self, game: ast.GameFile):
         self.g = game
         self.rep = Reporter(game.path, game.source, game.origins, game.sources)

@@ -300,6 +300,7 @@ class ExprChecker:
 
     def call(self, e: ast.Call, sc: Scope) -> Type:
         rep = self.rep
+        self.check_up_to_places(e)
         if e.name in self.defines:
             d = self.defines[e.name]
             if len(e.args) != len(d.params):
@@ -485,4 +486,5 @@ _EXPR_CHECKS = {
     ast.Const: "expr_const", ast.Keyword: "expr_keyword", ast.Name: "expr_name", ast.Attr: "expr_attr",
     ast.Of: "of", ast.Call: "call", ast.ListExpr: "expr_list", ast.Unary: "expr_unary", ast.Binary: "binary",
     ast.IfElse: "expr_if_else", ast.Where: "expr_where", ast.Text: "expr_text", ast.Pick: "expr_pick",
+    ast.UpTo: "expr_up_to",
 }

@@ -62,12 +62,16 @@ def learn(st, cards, s0: int, s1: int) -> None:
     ``cards`` went from slot ``s0`` to ``s1``: whoever sees either slot knows where they are now;
     whoever sees neither no longer knows where any card left in ``s0`` is (one of them left,
     which one they cannot tell), nor where the moved cards went.  Nothing while ``st.known`` is
-    None: nobody reads it in that run (see :class:`catrules.play.autoplay.Autoplay`)."""
+    None: nobody reads it in that run (see :class:`catrules.play.autoplay.Autoplay`).  Also
+    ``st.saw`` (per card, who saw its last move: whoever sees either slot), kept always."""
+    sees = st.layout.seers
+    see = sees[s0] | sees[s1]
+    saw = st.saw
+    for c in cards:                     # who saw them move (see catrules.runtime.said)
+        saw[c] = see
     known = st.known
     if s0 == s1 or known is None:
         return
-    sees = st.layout.seers
-    see = sees[s0] | sees[s1]
     blind = ((1 << st.n) - 1) & ~see
     if blind:
         keep = ~blind
@@ -109,7 +113,6 @@ def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
                 learn(st, cards, s0, slot)
                 return False
         groups = []                             # (source slot, cards) in a row, for `learn`
-        track = st.known is not None            # else nobody keeps track: no groups
         prev = group = None
         for c in cards:
             if c is None:
@@ -125,12 +128,11 @@ def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
                 _remove(st, c)
             dest.append(c)
             loc[c] = slot
-            if track and s0 != slot:
-                if s0 != prev:
-                    prev, group = s0, [c]
-                    groups.append((s0, group))
-                else:
-                    group.append(c)
+            if s0 != prev:                      # who saw them move, who knows where they are
+                prev, group = s0, [c]
+                groups.append((s0, group))
+            else:
+                group.append(c)
         for s0, cs in groups:
             learn(st, cs, s0, slot)
         return False
@@ -195,12 +197,13 @@ def move_one(st, c, slot: int) -> None:
         _remove(st, c)
     st.z[slot].append(c)
     loc[c] = slot
-    if s0 != slot and st.known is not None:
-        see = lay.seers[s0] | lay.seers[slot]
-        if see == (1 << st.n) - 1:      # everyone sees one end: nobody loses track of anything
-            st.known[c] = see
-        else:
-            learn(st, (c,), s0, slot)
+    see = lay.seers[s0] | lay.seers[slot]
+    if see == (1 << st.n) - 1 or st.known is None or s0 == slot:
+        st.saw[c] = see                 # who saw it move (see learn)
+        if s0 != slot and st.known is not None:
+            st.known[c] = see           # everyone sees one end: nobody loses track of anything
+    else:
+        learn(st, (c,), s0, slot)
 
 
 #: Frame variables that keep a card-moving statement's place while triggers it set off run
