@@ -63,15 +63,18 @@ def learn(st, cards, s0: int, s1: int) -> None:
     whoever sees neither no longer knows where any card left in ``s0`` is (one of them left,
     which one they cannot tell), nor where the moved cards went.  Nothing while ``st.known`` is
     None: nobody reads it in that run (see :class:`catrules.play.autoplay.Autoplay`).  Also
-    ``st.saw`` (per card, who saw its last move: whoever sees either slot), kept always."""
-    sees = st.layout.seers
-    see = sees[s0] | sees[s1]
+    ``st.saw`` (per card, who saw its last move: whoever sees either slot, and bit ``n`` when
+    one is public, for who watches the table), kept always."""
+    watch = st.layout.watchers
+    seen = watch[s0] | watch[s1]
     saw = st.saw
     for c in cards:                     # who saw them move (see catrules.runtime.said)
-        saw[c] = see
+        saw[c] = seen
     known = st.known
     if s0 == s1 or known is None:
         return
+    sees = st.layout.seers
+    see = sees[s0] | sees[s1]
     blind = ((1 << st.n) - 1) & ~see
     if blind:
         keep = ~blind
@@ -199,7 +202,7 @@ def move_one(st, c, slot: int) -> None:
     loc[c] = slot
     see = lay.seers[s0] | lay.seers[slot]
     if see == (1 << st.n) - 1 or st.known is None or s0 == slot:
-        st.saw[c] = see                 # who saw it move (see learn)
+        st.saw[c] = lay.watchers[s0] | lay.watchers[slot]     # who saw it move (see learn)
         if s0 != slot and st.known is not None:
             st.known[c] = see           # everyone sees one end: nobody loses track of anything
     else:

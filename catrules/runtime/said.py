@@ -6,7 +6,8 @@ logs carry: strings, ``{"player": i}`` and ``{"card": id, "zone": slot}``.  A
 card part keeps the zone the card lay in when it was said, so that each player
 sees it only if they can see the card there (:func:`mask`), or saw it move: then
 the part also has ``"seen"``, the bitmask of the players who saw its last move
-(``State.saw``: it was visible to them where it came from or where it went), when
+(``State.saw``: it was visible to them where it came from or where it went; bit
+``n`` for who watches the table, when it came from or went to a public zone), when
 that names someone who cannot see the zone.  So "{p} takes {c}" said right after a
 card went from a public row into a hand names it to everyone, and a card drawn from
 a hidden deck stays hidden to the others.  Everything else in a text is public, as
@@ -83,7 +84,7 @@ def _value(st, out: list, kind: str, v) -> None:
             slot = st.loc[v]
             part = {"card": v, "zone": st.layout.slot_name[slot]}
             saw = st.saw[v]
-            if saw & ~st.layout.seers[slot]:    # some saw it move who cannot see it there: named to them too
+            if saw & ~st.layout.watchers[slot]:     # some saw it move who cannot see it there: named to them too
                 part["seen"] = saw
             out.append(part)
     elif isinstance(v, str):
@@ -114,11 +115,11 @@ def plain(parts, card_name: Callable[[int], str], player_name: Optional[Callable
 def seen_parts(st, parts, player) -> tuple:
     """``parts`` as ``player`` may see them in state ``st``: ``(parts, changed)``."""
     idx, lay = st.prog.slot_index(st.layout), st.layout
-    bit = 1 << player if player is not None else 0
+    bit = st.n if player is None else player      # bit n: who watches the table (public zones)
 
     def sees(p: dict) -> bool:
         z = p.get("zone")
-        return bool(p.get("seen", 0) & bit) or (z in idx and lay.visible(idx[z], player))
+        return bool(p.get("seen", 0) >> bit & 1) or (z in idx and lay.visible(idx[z], player))
     return mask(parts, sees)
 
 

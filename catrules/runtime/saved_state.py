@@ -167,7 +167,7 @@ def _check_record(prog, d: dict, n: int) -> None:
         raise _bad("who knows where each card is (`known`) is damaged")
     saw = d.get("saw")
     if saw is not None and not (type(saw) is list and len(saw) == prog.card_count and all(
-            type(k) is int and 0 <= k < 1 << n for k in saw)):
+            type(k) is int and 0 <= k < 1 << (n + 1) for k in saw)):
         raise _bad("who saw each card's last move (`saw`) is damaged")
     facts = d.get("facts", [])
     if type(facts) is not list or not all(

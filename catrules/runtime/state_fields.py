@@ -87,7 +87,8 @@ FIELDS = (
     Field("ask_forced", "same", "ask_forced", load=lambda d, st, prog: bool(d.get("ask_forced", False))),
     Field("known", "list or none", "known", save=lambda st: st.known_now(), load=_known),
     # per card, the players who saw its last move (a bitmask: it was visible to them where it came
-    # from or where it went); a text names the card to them (catrules.runtime.said)
+    # from or where it went; bit n: it came from or went to a public zone, for who watches the
+    # table); a text names the card to them (catrules.runtime.said)
     Field("saw", "list", "saw", save=lambda st: st.saw if any(st.saw) else None, load=_saw, optional=True),
     # what choices showed (catrules.runtime.inference), as a tuple: a copy shares it
     Field("facts", "same", "facts", start=(), optional=True,
