@@ -288,3 +288,22 @@ def test_the_examples_are_language_4(name):
     text = (ROOT / "docs" / "examples" / name).read_text()
     assert text.startswith("catrules 4\n")
     assert (name == "short-deal.cat") == ("up to" in text)
+
+
+@pytest.mark.parametrize("path", ["games/meow.cat", "games/catlady.cat", "docs/examples/seen-cards.cat"])
+def test_who_saw_is_the_same_on_every_path_a_move_takes(path):
+    # logged (card by card), unlogged, and while nobody keeps track of who knows what (bots
+    # that only pick): the record of who saw each card move comes out the same
+    game = catrules.load_game(ROOT / path)
+    runs = []
+    for log, blind in ((True, False), (False, False), (False, True)):
+        st = game.new_state(game.min_players + 1 if game.max_players > game.min_players else game.min_players,
+                            seed=7, log=log)
+        if blind:
+            st.known = None
+        rng = random.Random(7)
+        while not st.finished:
+            d = st.pending()[0]
+            st.apply(d.player, rng.choice(d.options).id, rng.random() if d.timed else None)
+        runs.append(st.saw)
+    assert runs[0] == runs[1] == runs[2] and any(runs[0])

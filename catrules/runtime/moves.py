@@ -116,6 +116,9 @@ def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
                 learn(st, cards, s0, slot)
                 return False
         groups = []                             # (source slot, cards) in a row, for `learn`
+        track = st.known is not None            # else nobody keeps track: no groups
+        saw, watch = st.saw, lay.watchers
+        into = watch[slot]
         prev = group = None
         for c in cards:
             if c is None:
@@ -131,11 +134,13 @@ def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
                 _remove(st, c)
             dest.append(c)
             loc[c] = slot
-            if s0 != prev:                      # who saw them move, who knows where they are
-                prev, group = s0, [c]
-                groups.append((s0, group))
-            else:
-                group.append(c)
+            saw[c] = watch[s0] | into           # who saw it move (see learn)
+            if track and s0 != slot:
+                if s0 != prev:
+                    prev, group = s0, [c]
+                    groups.append((s0, group))
+                else:
+                    group.append(c)
         for s0, cs in groups:
             learn(st, cs, s0, slot)
         return False
