@@ -77,8 +77,8 @@ BUILTIN_DOCS = {
         '`tallied(p)`, `tallied(p, ITEM)`\n`tallied(p)`, `tallied(p, ITEM)`',
         "Player `p`'s running total, or one score item's, over the tallies so far; see Scoring each round (in the language reference).\n\n`tallied(p)`, `tallied(p, ITEM)`: Player `p`'s running total, or one score item's, over the tallies so far; see Scoring each round (in the language reference)."),
     'top': (
-        '`top(PILE)`\n`top(PILE, n)`',
-        'The top card of a pile (the card that entered last), or `none`.\n\n`top(PILE, n)`: The top `n` cards, the top one first (fewer if the pile has fewer). `PILE` may also be a list, such as `hand of p where kind == lost`: its last `n` elements.'),
+        '`top(PILE)`\n`top(PILE, n)`\n`top(PILE, up to n)`',
+        'The top card of a pile (the card that entered last), or `none`.\n\n`top(PILE, n)`: The top `n` cards, the top one first. A pile with fewer stops the game with an error (a short deal, see Short deals (in the language reference); in files of language 3 and older: fewer cards). `PILE` may also be a list, such as `hand of p where kind == lost`: its last `n` elements.\n\n`top(PILE, up to n)`: The top `n` cards, or all there are if fewer (language 4).'),
     'worst': (
         '`best(L, EXPR)`, `worst(L, EXPR)`',
         'The *element* of `L` with the highest (lowest) `EXPR`; the first one on a tie; `none` for an empty list.'),

@@ -21,6 +21,7 @@ from typing import Optional
 
 from ..lang import ast
 from .bidi import check_bidi
+from .deals import DealChecks
 from .declarations import DeclarationChecks
 from .checked import Checked, ZoneSpec  # noqa: F401 - catrules.check.checker's own names too
 from .shows import ShowChecks
@@ -78,6 +79,8 @@ def _added_in(n, defines) -> Optional[tuple]:
         return 4, "`secret counter`"
     if isinstance(n, ast.Zone) and zone_visibility_added(n):
         return 4, "a zone that is `secret` or `public top`"
+    if isinstance(n, ast.UpTo):
+        return 4, "`up to` in a count (`top(deck, up to 9)`)"
     return None
 
 
@@ -87,7 +90,7 @@ def check(game: ast.GameFile) -> Checked:
 
 
 class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks, MenuNameChecks,
-               FamilyChecks):
+               FamilyChecks, DealChecks):
     def __init__(self, game: ast.GameFile):
         self.g = game
         self.rep = Reporter(game.path, game.source, game.origins, game.sources)

@@ -307,6 +307,7 @@ class ExprChecker:
         rep = self.rep
         if e.name in self.families and e.name not in self.defines:
             return self.family_ref(e, sc)
+        self.check_up_to_places(e)
         if e.name in self.defines:
             d = self.defines[e.name]
             if len(e.args) != len(d.params):
@@ -501,4 +502,5 @@ _EXPR_CHECKS = {
     ast.Const: "expr_const", ast.Keyword: "expr_keyword", ast.Name: "expr_name", ast.Attr: "expr_attr",
     ast.Of: "of", ast.Call: "call", ast.ListExpr: "expr_list", ast.Unary: "expr_unary", ast.Binary: "binary",
     ast.IfElse: "expr_if_else", ast.Where: "expr_where", ast.Text: "expr_text", ast.Pick: "expr_pick",
+    ast.UpTo: "expr_up_to",
 }

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from ..lang import ast
+from ..lang.source_text import expr as zone_words
 from ..check.types import PLACE_ATTRS
 from ..errors import Diagnostic, GameFileError, source_line
 from ..runtime.places import PLACE_GETTERS
@@ -423,7 +424,15 @@ class CodeGen:
         z = self.gen(e.args[0], env)
         if len(e.args) == 1:
             return f"_last({z})"
-        return f"_top({z}, {self.gen(e.args[1], env)}, st)"
+        n = e.args[1]
+        if isinstance(n, ast.UpTo):             # a short deal intended: what there is, no note
+            return f"_top({z}, {self.gen(n.count, env)})"
+        if self.prog.version >= 4:              # exactly n, else an error in the rules' words
+            return f"_top({z}, {self.gen(n, env)}, st, {self.const(zone_words(e.args[0]))})"
+        return f"_top({z}, {self.gen(n, env)}, st)"
+
+    def g_UpTo(self, e, env):
+        return self.gen(e.count, env)
 
     def b_owner(self, e, env):
         return f"_owner(st, {self.gen(e.args[0], env)})"

@@ -37,6 +37,7 @@ class Layout:
     players: list
     slot_simple: list = dataclasses.field(default_factory=list)   # True for piles and rows
     seers: list = dataclasses.field(default_factory=list)         # per slot, the bitmask of the players who see it
+    watchers: list = dataclasses.field(default_factory=list)      # seers, and bit n if the table sees it (public)
     unseen: dict = dataclasses.field(default_factory=dict)        # per player, the slots they cannot see (sampling)
     slot_zone_name: list = dataclasses.field(default_factory=list)  # per slot, its ZoneName (slot_name is its text)
 
@@ -217,6 +218,8 @@ class Program:
         lay = Layout(n, base, spec, owner, name, shape, zid, list(range(n)), [x in ("pile", "row") for x in shape])
         lay.slot_zone_name = zone_name
         lay.seers = [sum(1 << p for p in range(n) if lay.visible(s, p)) for s in range(len(spec))]
+        # the same, with bit n for who watches the table (no player: the public zones)
+        lay.watchers = [lay.seers[s] | (1 << n if lay.visible(s, None) else 0) for s in range(len(spec))]
         self._layouts[n] = lay
         return lay
 

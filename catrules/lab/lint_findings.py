@@ -31,6 +31,17 @@ def counts_text(counts) -> str:
     return f"{text} player" + ("" if counts == [1] else "s")
 
 
+def _up_to_hint(call: str, asked: int, version: int) -> str:
+    """How language 4 says that a short deal is intended (``top(zone, up to N)``)."""
+    inner = call.strip("`")
+    zone = inner[4:-1].rsplit(",", 1)[0].strip() if inner.startswith("top(") and "," in inner else "zone"
+    fix = f"`top({zone}, up to {asked})`"
+    if version >= 4:
+        return f"write {fix} where a short deal is intended"
+    return (f"in language 4 (`catrules 4`), write {fix} where a short deal is intended "
+            f"(there `{inner if inner != '...' else 'top(zone, N)'}` stops the game when the zone runs short)")
+
+
 def _games(k: int, total: int) -> str:
     return f"in {k} of {total} game{'s' if total != 1 else ''}"
 
@@ -99,7 +110,8 @@ class Findings:
             self.warn(line, at + 1 if at >= 0 else 1,
                       f"a short deal: {call} asked for {asked} card{'s' if asked != 1 else ''} and moved {got} "
                       f"({_games(k, self.total)}, at {counts_text([n for n, _r in recs])})",
-                      "the zone held fewer cards than asked for: deal fewer, add cards, or allow fewer players")
+                      "the zone held fewer cards than asked for: deal fewer, add cards, or allow fewer players; "
+                      + _up_to_hint(call, asked, self.g.version))
 
     def choices(self) -> None:
         nodes = sorted((s for s in ast.walk(self.g) if isinstance(s, CHOICES)), key=lambda s: (s.line, s.column))

@@ -155,6 +155,12 @@ class Call(Expr):
 
 
 @node
+class UpTo(Expr):
+    """``up to N``: a count that may be short (``top(deck, up to 9)``, language 4)."""
+    count: Expr
+
+
+@node
 class ListExpr(Expr):
     items: list
 

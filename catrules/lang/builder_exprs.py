@@ -112,6 +112,15 @@ class ExprRules(Transformer):
     def args(self, meta, ch):
         return list(ch)
 
+    def call_args(self, meta, ch):
+        return list(ch)
+
+    def up_to(self, meta, ch):
+        if str(ch[0]) != "up":
+            self.rep.error((ch[0].line, ch[0].column), f"`{ch[0]} to` is not a count",
+                           "write `up to N` for a count that may be short, as in `top(deck, up to 9)`")
+        return ast.UpTo(ch[1], **_pos(meta))
+
     def call(self, meta, ch):
         return ast.Call(str(ch[0]), ch[1] or [], **_pos(meta))
 

@@ -37,6 +37,8 @@ def _expr(e) -> tuple[str, int]:
         return f"{e.name}({_args(e.args)})", _POSTFIX
     if isinstance(e, ast.ListExpr):
         return f"[{_args(e.items)}]", _POSTFIX
+    if isinstance(e, ast.UpTo):
+        return f"up to {expr(e.count)}", _POSTFIX
     if isinstance(e, ast.Pick):
         cases = [f"{expr(k)}: {expr(v)}" for k, v in e.cases]
         if e.default is not None:

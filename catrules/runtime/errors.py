@@ -170,6 +170,16 @@ def _type_error(text: str) -> tuple:
     return "a value of the wrong kind here", "a card, a player, a number or a list was expected"
 
 
+def short_deal(zone: str, asked: int, got: int) -> RulesError:
+    """The error of ``top(zone, n)`` (language 4) when the zone holds fewer than ``n`` cards; the
+    running state adds the line and quotes it."""
+    cards = "card" if asked == 1 else "cards"
+    return RulesError(f"the rules take {asked} {cards} from the top of {zone}, which holds only {got} "
+                      f"(a short deal)", 0, "",
+                      f"write `top({zone}, up to {asked})` where a short deal is intended; else deal fewer "
+                      f"cards, add cards or allow fewer players")
+
+
 def rules_error(exc: BaseException, prog, line: int = 0, what: str = "") -> RulesError:
     """A :class:`RulesError` in the language's words, at the game-file expression that failed."""
     message, hint = describe_error(exc)

@@ -62,7 +62,14 @@ def learn(st, cards, s0: int, s1: int) -> None:
     ``cards`` went from slot ``s0`` to ``s1``: whoever sees either slot knows where they are now;
     whoever sees neither no longer knows where any card left in ``s0`` is (one of them left,
     which one they cannot tell), nor where the moved cards went.  Nothing while ``st.known`` is
-    None: nobody reads it in that run (see :class:`catrules.play.autoplay.Autoplay`)."""
+    None: nobody reads it in that run (see :class:`catrules.play.autoplay.Autoplay`).  Also
+    ``st.saw`` (per card, who saw its last move: whoever sees either slot, and bit ``n`` when
+    one is public, for who watches the table), kept always."""
+    watch = st.layout.watchers
+    seen = watch[s0] | watch[s1]
+    saw = st.saw
+    for c in cards:                     # who saw them move (see catrules.runtime.said)
+        saw[c] = seen
     known = st.known
     if s0 == s1 or known is None:
         return
@@ -121,6 +128,8 @@ def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
                 return False
         groups = []                             # (source slot, cards) in a row, for `learn`
         track = st.known is not None            # else nobody keeps track: no groups
+        saw, watch = st.saw, lay.watchers
+        into = watch[slot]
         prev = group = None
         for c in cards:
             if c is None:
@@ -136,6 +145,7 @@ def move_cards(st, fr, cards: list, slot: int, where=None, key=None) -> bool:
                 _remove(st, c)
             dest.append(c)
             loc[c] = slot
+            saw[c] = watch[s0] | into           # who saw it move (see learn)
             if track and s0 != slot:
                 if s0 != prev:
                     prev, group = s0, [c]
@@ -206,13 +216,14 @@ def move_one(st, c, slot: int) -> None:
         _remove(st, c)
     st.z[slot].append(c)
     loc[c] = slot
-    if s0 != slot and st.known is not None:
-        see = lay.seers[s0] | lay.seers[slot]
-        if see == (1 << st.n) - 1:      # everyone sees one end: nobody loses track of anything
-            st.known[c] = see
+    see = lay.seers[s0] | lay.seers[slot]
+    if see == (1 << st.n) - 1 or st.known is None or s0 == slot:
+        st.saw[c] = lay.watchers[s0] | lay.watchers[slot]     # who saw it move (see learn)
+        if s0 != slot and st.known is not None:
+            st.known[c] = see           # everyone sees one end: nobody loses track of anything
             see_tops(st, s0, slot)
-        else:
-            learn(st, (c,), s0, slot)
+    else:
+        learn(st, (c,), s0, slot)
 
 
 #: Frame variables that keep a card-moving statement's place while triggers it set off run

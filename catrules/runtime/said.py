@@ -4,9 +4,15 @@ A text of a game file (``announce``, ``asking``, a tally's title, a card's face)
 is worked out when it is said into *parts*, plain data that events, saves and
 logs carry: strings, ``{"player": i}`` and ``{"card": id, "zone": slot}``.  A
 card part keeps the zone the card lay in when it was said, so that each player
-sees it only if they could see the card there (:func:`mask`); everything else in
-a text is public, as if said aloud.  Front ends render parts their own way
-(``you``, seat names, card faces); :func:`plain` gives plain text.
+sees it only if they can see the card there (:func:`mask`), or saw it move: then
+the part also has ``"seen"``, the bitmask of the players who saw its last move
+(``State.saw``: it was visible to them where it came from or where it went; bit
+``n`` for who watches the table, when it came from or went to a public zone), when
+that names someone who cannot see the zone.  So "{p} takes {c}" said right after a
+card went from a public row into a hand names it to everyone, and a card drawn from
+a hidden deck stays hidden to the others.  Everything else in a text is public, as
+if said aloud.  Front ends render parts their own way (``you``, seat names, card
+faces); :func:`plain` gives plain text.
 
 Values are shown as people read them: a player as "player 3", a card by its
 face, a symbol by its display name (``show sky_blue as "sky blue"``, else
@@ -75,7 +81,12 @@ def _value(st, out: list, kind: str, v) -> None:
         if st.loc is None:                  # a card's face: no table, no zone
             _text(out, st.prog.card_face[v])
         else:
-            out.append({"card": v, "zone": st.layout.slot_name[st.loc[v]]})
+            slot = st.loc[v]
+            part = {"card": v, "zone": st.layout.slot_name[slot]}
+            saw = st.saw[v]
+            if saw & ~st.layout.watchers[slot]:     # some saw it move who cannot see it there: named to them too
+                part["seen"] = saw
+            out.append(part)
     elif isinstance(v, str):
         if v[:4] in ("row:", "col:", "line", "plac"):
             _text(out, describe(st, v))
@@ -104,7 +115,12 @@ def plain(parts, card_name: Callable[[int], str], player_name: Optional[Callable
 def seen_parts(st, parts, player) -> tuple:
     """``parts`` as ``player`` may see them in state ``st``: ``(parts, changed)``."""
     idx, lay = st.prog.slot_index(st.layout), st.layout
-    return mask(parts, lambda z: z in idx and lay.visible(idx[z], player))
+    bit = st.n if player is None else player      # bit n: who watches the table (public zones)
+
+    def sees(p: dict) -> bool:
+        z = p.get("zone")
+        return bool(p.get("seen", 0) >> bit & 1) or (z in idx and lay.visible(idx[z], player))
+    return mask(parts, sees)
 
 
 def words(st, parts) -> str:
@@ -119,14 +135,19 @@ def seen_text(st, value, player=None) -> str:
     return words(st, seen_parts(st, value, player)[0])
 
 
-def mask(parts, sees: Callable[[str], bool]) -> tuple:
-    """``parts`` as one player sees them: a card they could not see where it lay is hidden;
-    returns ``(parts, changed)``."""
+def mask(parts, sees: Callable[[dict], bool]) -> tuple:
+    """``parts`` as one player sees them: a card part they may not see (``sees(part)`` false:
+    they cannot see it where it lay, nor saw it move there) is hidden; who saw it move is
+    left out of what they get.  Returns ``(parts, changed)``."""
     out, changed = [], False
     for p in parts:
-        if isinstance(p, dict) and p.get("card") is not None and not sees(p.get("zone")):
-            out.append({"card": None})
-            changed = True
-        else:
-            out.append(p)
+        if isinstance(p, dict) and p.get("card") is not None:
+            if not sees(p):
+                out.append({"card": None})
+                changed = True
+                continue
+            if "seen" in p:
+                p = {k: v for k, v in p.items() if k != "seen"}
+                changed = True
+        out.append(p)
     return out, changed

@@ -199,11 +199,12 @@ def _rename(st, perm: dict, slots=None) -> None:
             for k, c in enumerate(zone):
                 if c is not None and c in perm:
                     zone[k] = perm[c]
-    loc, known = st.loc, st.known
-    oloc, oknown = list(loc), list(known)
+    loc, known, saw = st.loc, st.known, st.saw
+    oloc, oknown, osaw = list(loc), list(known), list(saw)
     for old, new in perm.items():
         loc[new] = oloc[old]
         known[new] = oknown[old]
+        saw[new] = osaw[old]
     kinds = prog.var_kinds
     for fr in st.frames:
         V = fr.vars

@@ -165,6 +165,10 @@ def _check_record(prog, d: dict, n: int) -> None:
     if known is not None and not (type(known) is list and len(known) == prog.card_count and all(
             type(k) is int and 0 <= k < 1 << n for k in known)):
         raise _bad("who knows where each card is (`known`) is damaged")
+    saw = d.get("saw")
+    if saw is not None and not (type(saw) is list and len(saw) == prog.card_count and all(
+            type(k) is int and 0 <= k < 1 << (n + 1) for k in saw)):
+        raise _bad("who saw each card's last move (`saw`) is damaged")
     facts = d.get("facts", [])
     if type(facts) is not list or not all(
             type(f) is list and len(f) == 4 and type(f[0]) is int and 0 <= f[0] < len(d["zones"])

@@ -81,6 +81,7 @@ class State:
         # per card, the players who know which slot it is in (a bitmask); the game file
         # says where every card starts, so everyone knows at first
         st.known = [(1 << players) - 1] * prog.card_count
+        st.saw = [0] * prog.card_count      # per card, who saw its last move: nobody yet
         st.log = [] if log else None
         for cid, zid in enumerate(prog.initial_zone):
             slot = st.layout.base[zid]

@@ -31,7 +31,7 @@ class Field(NamedTuple):
     start: Any = FROM_NEW              # its value in a new game (copied: a new list each time)
     save: Optional[Callable] = None    # f(state) -> what a save keeps (None: the value itself)
     load: Optional[Callable] = None    # f(saved, state, prog) -> the value (None: saved[key], else start)
-    optional: bool = False             # left out of a save while empty (saves from before it was kept)
+    optional: bool = False             # left out of a save while what it saves is empty (saves from before it was kept)
 
 
 def _locations(d, st, prog) -> list:
@@ -45,6 +45,11 @@ def _locations(d, st, prog) -> list:
 def _known(d, st, prog) -> list:
     known = d.get("known")          # saves from before it was kept: everyone knows
     return list(known) if known is not None else [(1 << st.n) - 1] * prog.card_count
+
+
+def _saw(d, st, prog) -> list:
+    saw = d.get("saw")              # saves from before it was kept: nobody saw any card move
+    return list(saw) if saw is not None else [0] * prog.card_count
 
 
 FIELDS = (
@@ -81,6 +86,10 @@ FIELDS = (
     Field("actor", "same", "actor", start=None, load=lambda d, st, prog: d.get("actor")),
     Field("ask_forced", "same", "ask_forced", load=lambda d, st, prog: bool(d.get("ask_forced", False))),
     Field("known", "list or none", "known", save=lambda st: st.known_now(), load=_known),
+    # per card, the players who saw its last move (a bitmask: it was visible to them where it came
+    # from or where it went; bit n: it came from or went to a public zone, for who watches the
+    # table); a text names the card to them (catrules.runtime.said)
+    Field("saw", "list", "saw", save=lambda st: st.saw if any(st.saw) else None, load=_saw, optional=True),
     # what choices showed (catrules.runtime.inference), as a tuple: a copy shares it
     Field("facts", "same", "facts", start=(), optional=True,
           save=lambda st: [[s, sorted(cards), c, pl] for s, cards, c, pl in st.facts],
@@ -150,9 +159,12 @@ def save(st, fmt: int) -> dict:
     """The saved fields of ``st`` as plain data, format ``fmt`` first."""
     d = {"format": fmt}
     for f in FIELDS:
-        if f.key is None or (f.optional and not getattr(st, f.name)):
+        if f.key is None:
             continue
-        d[f.key] = f.save(st) if f.save is not None else getattr(st, f.name)
+        v = f.save(st) if f.save is not None else getattr(st, f.name)
+        if f.optional and not v:
+            continue
+        d[f.key] = v
     return d
 
 

@@ -9,6 +9,7 @@ import sys
 from .. import limits
 from ..errors import RulesError
 from ..limits import LIST_LIMIT, NUMBER_LIMIT
+from .errors import short_deal
 from .frames import cards_in
 from .places import as_list
 
@@ -54,9 +55,14 @@ def _last(x):
     return x[-1] if x else None
 
 
-def _top_rt(x, n, st=None):
-    if st is not None and st.stats is not None and n > len(x):
-        note_short(st, n, len(x))
+def _top_rt(x, n, st=None, zone=None):
+    """The top ``n`` cards of ``x``, top first.  ``zone`` (the rules' words for the zone, language 4
+    without ``up to``): fewer cards than ``n`` stop the game (:func:`~catrules.runtime.errors.short_deal`)."""
+    if n > len(x):
+        if zone is not None:
+            raise short_deal(zone, n, len(x))
+        if st is not None and st.stats is not None:
+            note_short(st, n, len(x))
     return x[::-1][:n] if n > 0 else []
 
 
