@@ -125,7 +125,7 @@ WORDS_OF_3 = frozenset({"nothing", "show", "describe", "asking", "may", "choose"
                         "remove"})
 
 #: Words that language 4 added: files of older languages may still use them as names.
-WORDS_OF_4: frozenset = frozenset()
+WORDS_OF_4: frozenset = frozenset({"more"})
 
 
 #: Words that are the language's only where a top-level block starts (`how to play:`), where no name
