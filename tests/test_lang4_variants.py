@@ -154,6 +154,13 @@ def test_more_cards_errors(tmp_path):
     assert (d.line, d.column) == (6, 5) and "every card of `chip` has a `colour`" in d.message
 
 
+def test_more_cards_beyond_the_deck_limit_is_an_error(tmp_path):
+    [d] = _errors(_variant(tmp_path, "more cards chip:\n    9990 cards with colour red, value 1\n"))
+    assert (d.line, d.column) == (5, 1) and "more than 10,000 cards" in d.message
+    assert catrules.load_game(_variant(tmp_path, "more cards chip:\n    9988 cards with colour red, value 1\n")
+                              ).card_count == 10_000
+
+
 def test_remove_some_of_several_identical_cards(tmp_path):
     path = _variant(tmp_path, "remove 1 card of chip where colour == red and value == 3\n")
     [chip] = parse_file(path).cards

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from . import ast
 from ..errors import Reporter, suggest
+from ..limits import DECK_LIMIT
 
 
 def too_new(edit) -> str:
@@ -110,8 +111,13 @@ def more_cards(base: ast.GameFile, edit: ast.More, rep: Reporter) -> None:
             rep.error(row, f"every card of `{more.name}` has {_names(lacking)}, and these cards have not",
                       f"give them {_names(lacking)} too (`with {lacking[0]} ...`)")
             bad = True
-    if not bad:
-        target.rows.extend(more.rows)
+    if bad:
+        return
+    if sum(row.copies for c in base.cards for row in c.rows) + sum(row.copies for row in more.rows) > DECK_LIMIT:
+        rep.error(edit, f"with these cards the game has more than {DECK_LIMIT:,} cards",
+                  f"a game has at most {DECK_LIMIT:,} cards over all its card types")
+        return
+    target.rows.extend(more.rows)
 
 
 def _names(attrs: list) -> str:
