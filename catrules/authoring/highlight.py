@@ -28,6 +28,7 @@ __all__ = ["CatrulesLexer", "KEYWORDS", "BUILTINS"]
 DECLARATIONS = (
     "catrules", "game", "players", "option", "cards", "zone", "counter", "define", "action",
     "when", "setup", "phase", "flow", "score", "winner", "show", "describe", "extends", "replace", "remove",
+    "more",
 )
 
 #: Constant values.

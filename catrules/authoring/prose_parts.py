@@ -321,10 +321,16 @@ def options_part(cx) -> list:
         out.append(("p", f"This game is a variant of {em(g.extends.target)}; it changes the base game:"))
         edits = []
         for e in g.edits:
-            if isinstance(e, ast.Remove):
-                what = f"removes the {e.kind} {words(e.name)}"
+            if isinstance(e, ast.More):
+                what = f"adds cards to the cards {words(e.cards.name)}"
+            elif isinstance(e, ast.Remove) and e.head is not None:
+                what = f"removes the trigger on {words(e.name)}"
+            elif isinstance(e, ast.Remove):
+                what = f"removes {e.count if e.count else 'the'} {e.kind} {words(e.name)}"
                 if e.cond is not None:
                     what += f" (the cards where {cx.ph.element(e.cond)})"
+            elif isinstance(e.item, ast.Trigger):
+                what = f"replaces the trigger on {words(e.item.zone)}"
             else:
                 item = e.item
                 kind = type(item).__name__.lower() if isinstance(item, ast.Node) else str(item[0])

@@ -528,10 +528,18 @@ class Replace(Node):
 
 @node
 class Remove(Node):
-    """``remove KIND NAME`` or ``remove cards of TYPE where COND``."""
-    kind: str                 # option | cards | zone | counter | define | action | phase | score
+    """``remove KIND NAME``, ``remove [N] cards of TYPE where COND`` or ``remove when card ...``."""
+    kind: str                 # option | cards | zone | counter | define | action | phase | score | trigger
     name: str
     cond: Optional[Expr] = None
+    count: int = 0            # `remove N cards of ...`: how many (0: every card that matches)
+    head: Any = None          # `remove when card ...`: a Trigger without a body, the head to match
+
+
+@node
+class More(Node):
+    """``more cards TYPE:`` (language 4): a CardType whose rows join the base's type of that name."""
+    cards: Any
 
 
 @node
@@ -568,7 +576,7 @@ class GameFile(Node):
     flow_pos: tuple = (0, 0)
     extends: Optional["Extends"] = None      # `extends "base.cat"`: a variant of that game
     how_to_play: Optional["HowToPlay"] = None  # `how to play:`: the text for people, or none
-    edits: list = Factory(list)        # Replace and Remove, in file order
+    edits: list = Factory(list)        # Replace, Remove and More, in file order
     origins: dict = Factory(dict)      # id(node) -> path, for nodes from a base file
     sources: dict = Factory(dict)      # path -> text, of every base file
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from lark import Token, v_args
 
-from . import ast
+from . import ast, header_lines
 from .builder_exprs import ExprRules, _pos
 from .copies import CopyCounts
 from .menu_names import menu_name, written_default
@@ -134,7 +134,15 @@ class _ToAst(ExprRules):
     # ---- declarations ----
     def header(self, meta, ch):
         self.version = self._int(ch[0])
-        return ("header", self.version, ch[1][1:-1], self._int(ch[2]), self._int(ch[3]), _pos(meta))
+        title = ch[1] if ch[1] is not None else None         # left out: a variant's base says it
+        lo, hi = ch[2] if ch[2] is not None else (None, None)
+        return ("header", self.version, title, lo, hi, _pos(meta))
+
+    def header_game(self, meta, ch):
+        return ch[0][1:-1]
+
+    def header_players(self, meta, ch):
+        return (self._int(ch[0]), self._int(ch[1]))
 
     def show_symbol(self, meta, ch):
         return ast.ShowSymbol(str(ch[0]), ch[1][1:-1], **_pos(meta))
@@ -247,6 +255,19 @@ class _ToAst(ExprRules):
     def remove_cards_where(self, meta, ch):
         return ast.Remove("cards", str(ch[0]), ch[1], **_pos(meta))
 
+    def remove_some_cards(self, meta, ch):
+        if self._int(ch[0]) == 0:
+            self.rep.error((ch[0].line, ch[0].column), "`remove 0 cards` removes nothing",
+                           "write how many cards to remove (1 or more), or leave the line out")
+        return ast.Remove("cards", str(ch[1]), ch[2], count=self._int(ch[0]), **_pos(meta))
+
+    def remove_trigger(self, meta, ch):
+        head = self.trigger(meta, [ch[0], ch[1], ch[2], ch[3], None, []])
+        return ast.Remove("trigger", head.zone, head=head, **_pos(meta))
+
+    def more(self, meta, ch):
+        return ast.More(self.cards(meta, [ch[0], ch[0], *ch[1:]]), **_pos(meta))
+
     def start(self, meta, ch):
         header = ch[0]
         _, version, title, lo, hi, hpos = header
@@ -256,7 +277,7 @@ class _ToAst(ExprRules):
                 continue
             if isinstance(item, ast.Extends):
                 g.extends = item
-            elif isinstance(item, (ast.Replace, ast.Remove)):
+            elif isinstance(item, (ast.Replace, ast.Remove, ast.More)):
                 g.edits.append(item)
             elif isinstance(item, ast.Option):
                 g.options.append(item)
@@ -305,6 +326,7 @@ class _ToAst(ExprRules):
                             g.tie_race = r[1]["line"]
                         else:
                             g.ranking.append(r)
+        header_lines.check(self.rep, g, hpos)
         return g
 
     # ---- statements ----

@@ -128,6 +128,7 @@ WORDS_OF_3 = frozenset({"nothing", "show", "describe", "asking", "may", "choose"
 WORDS_OF_4: frozenset = frozenset({
     "up",                           # `chooses up to 3 cards`
     "secret",                       # `zone chips: per player, secret`, `secret counter`
+    "more",                         # a variant's `more cards cat:`
 })
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from . import ast
+from . import ast, variant_edits
 from ..errors import Reporter, RulesError, suggest
 from ..runtime.values import _mul
 
@@ -71,16 +71,33 @@ def extend(variant: ast.GameFile, parse_file, chain: tuple) -> ast.GameFile:
     sources = dict(base.sources)
     sources[base.path] = base.source
 
+    def origin(node) -> str:
+        return Path(where.get(id(node), variant.path)).name
+
     for edit in variant.edits:
-        if isinstance(edit, ast.Replace):
+        newer = variant_edits.too_new(edit)
+        if newer and variant.version < 4:
+            rep.error(edit, f"{newer} is language 4, and this file says `catrules {variant.version}`",
+                      "write `catrules 4` on the first line")
+        elif isinstance(edit, ast.More):
+            variant_edits.more_cards(base, edit, rep)
+        elif isinstance(edit, ast.Replace) and isinstance(edit.item, ast.Trigger):
+            variant_edits.replace_trigger(base, edit, rep, origin)
+        elif isinstance(edit, ast.Replace):
             _replace(base, edit, rep)
+        elif edit.kind == "trigger":
+            variant_edits.remove_trigger(base, edit, rep, origin)
         else:
             _remove(base, edit, rep)
     _add(base, variant, rep)
     rep.raise_if_errors()
 
-    base.path, base.source, base.title = variant.path, variant.source, variant.title
-    base.version, base.min_players, base.max_players = variant.version, variant.min_players, variant.max_players
+    base.path, base.source = variant.path, variant.source
+    if variant.title is not None:               # a variant that leaves out `game` or `players` has its base's
+        base.title = variant.title
+    if variant.min_players is not None:
+        base.min_players, base.max_players = variant.min_players, variant.max_players
+    base.version = variant.version
     base.line, base.column = variant.line, variant.column
     base.extends, base.edits = variant.extends, []
     base.sources = sources
@@ -133,7 +150,7 @@ def _remove(base: ast.GameFile, edit: ast.Remove, rep: Reporter) -> None:
         return
     cards = base.cards[found]
     try:
-        kept = [row for row in cards.rows if not _holds(edit.cond, row.attrs)]
+        matched = [row for row in cards.rows if _holds(edit.cond, row.attrs)]
     except _NotStatic as exc:
         rep.error(exc.node, "`remove cards ... where` reads the cards' attributes, numbers, symbols and "
                   "lists only", "compare attributes by their names: `where value > 15 and colour == blue`")
@@ -141,10 +158,14 @@ def _remove(base: ast.GameFile, edit: ast.Remove, rep: Reporter) -> None:
     except RulesError as exc:           # a value beyond the limits (a huge list made by `*`)
         rep.error(edit, f"`remove cards ... where`: {exc.message}", exc.hint)
         return
-    if len(kept) == len(cards.rows):
+    if not matched:
         rep.error(edit, f"no card of `{edit.name}` matches, so nothing is removed",
                   "the condition reads each card's attributes by their names (`where value > 15`)")
-    cards.rows = kept
+    elif edit.count:
+        variant_edits.take_some(cards, matched, edit, rep)
+    else:
+        gone = {id(m) for m in matched}
+        cards.rows = [row for row in cards.rows if id(row) not in gone]
 
 
 def _add(base: ast.GameFile, variant: ast.GameFile, rep: Reporter) -> None:
