@@ -24,6 +24,7 @@ from .bidi import check_bidi
 from .declarations import DeclarationChecks
 from .checked import Checked, ZoneSpec  # noqa: F401 - catrules.check.checker's own names too
 from .shows import ShowChecks
+from .option_values import OptionValueChecks
 from ..errors import GameFileError, Reporter, suggest
 from .game_checks import WholeGameChecks
 from ..lang.parser import LANGUAGE_VERSION
@@ -63,6 +64,8 @@ def _added_in(n, defines) -> Optional[tuple]:
         return 3, "a score item's `if`"
     if isinstance(n, ast.Counter) and n.declared is not None:
         return 3, "a counter's declared type"
+    if isinstance(n, ast.OptionValues):
+        return 4, "an option with values"
     return None
 
 
@@ -71,7 +74,7 @@ def check(game: ast.GameFile) -> Checked:
     return _Checker(game).run()
 
 
-class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks):
+class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks, OptionValueChecks):
     def __init__(self, game: ast.GameFile):
         self.g = game
         self.rep = Reporter(game.path, game.source, game.origins, game.sources)
@@ -117,6 +120,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
             rep.error(g, f"players {g.min_players} to {g.max_players} is not a possible range",
                       f"write `players A to B` with 1 <= A <= B <= {MAX_PLAYERS}")
         self.declare()
+        self.check_option_values()
         self.declared = {c.name: t for c in g.counters if self.counters.get(c.name) is c
                          for t in [self.declared_type(c)] if t is not None}
         self.check_typed()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..lang import ast
 from ..errors import suggest
 from . import strictness
+from .option_values import option_type
 from .types import (ANY, BOOL, BUILTINS, CARD, LINE, LISTY, NONE, NUMBER, PLACE, PLACE_ATTRS, PLACE_ATTR_TYPES,
                     MAYBE_NONE_BUILTINS, PLAYER, SYMBOL, Scope, TEXT, Type, _none_hint, cards_of,
                     describe, element, family, join, list_of, not_none, path, uses_element)
@@ -151,7 +152,7 @@ class ExprChecker:
         if kind == "zone":
             return Type("zone", CARD)
         if kind == "option":
-            return BOOL
+            return option_type(self.options[e.name])
         if kind == "define":
             return self.define_types.get(e.name, ANY)
         if kind == "cardtype":

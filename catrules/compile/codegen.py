@@ -246,6 +246,8 @@ class CodeGen:
         if kind == "zone":
             return self.zone(detail, None, env)
         if kind == "option":
+            if n in self.prog.option_values:     # an option with values (language 4)
+                return f"_optv(st.options, {n + '=' !r}, {self.prog.option_values[n][0]!r})"
             return f"({n!r} in st.options)"
         if kind == "define":
             return f"{self.define(detail)}(st)"
