@@ -124,6 +124,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         self.declared = {c.name: t for c in g.counters if self.counters.get(c.name) is c
                          for t in [self.declared_type(c)] if t is not None}
         self.check_typed()
+        self.check_valued_conditions()
         self.check_reachability()
         self.check_trigger_cycles()
         self.check_define_cycles()

@@ -91,3 +91,35 @@ class OptionValueChecks:
                                   f"{other or 'card attribute'}", "give the value another name")
             return
         self.symbols.add(v)
+
+    def check_valued_conditions(self) -> None:
+        """An option with values is a number or a symbol, never a condition: ``if rounds:``
+        is refused (conditions elsewhere keep the language's truthiness, for older files)."""
+        for n in ast.walk(self.g):
+            for cond in _conditions(n):
+                if isinstance(cond, ast.Name) and self.names.get(id(cond), ("",))[0] == "option":
+                    opt = self.options.get(cond.name)
+                    if opt is not None and opt.values is not None:
+                        t = option_type(opt)
+                        example = (f"{cond.name} > {opt.values.choices()[0]}" if t is NUMBER else
+                                   f"{cond.name} == {opt.values.default}")
+                        self.rep.error(cond, f"option `{cond.name}` has values, so it is "
+                                             f"{'a number' if t is NUMBER else 'a symbol'}, not a condition",
+                                       f"compare it: `{example}`")
+
+
+def _conditions(n) -> list:
+    """The expressions that ``n`` takes as conditions (true or false)."""
+    if isinstance(n, ast.If):
+        return [c for c, _body in n.branches]
+    if isinstance(n, (ast.IfElse, ast.RepeatUntil)):
+        return [n.cond]
+    if isinstance(n, ast.Unary) and n.op == "not":
+        return [n.operand]
+    if isinstance(n, ast.Binary) and n.op in ("and", "or"):
+        return [n.left, n.right]
+    if isinstance(n, ast.Where):
+        return [n.cond] if getattr(n, "cond", None) is not None else []
+    if isinstance(n, ast.ScoreItem) and n.only_if is not None:
+        return [n.only_if]
+    return []

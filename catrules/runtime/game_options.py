@@ -16,3 +16,8 @@ def _optv(options, prefix: str, default):
             raw = o[len(prefix):]
             return int(raw) if isinstance(default, int) else raw
     return default
+
+
+def option_value_in(options, name: str, default):
+    """The value of option ``name`` among ``options`` (``rounds=4``), else ``default``."""
+    return _optv(options, name + "=", default)
