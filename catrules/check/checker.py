@@ -178,8 +178,8 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         """A file that names an older language may not use what later versions added (it still
         plays as written; the checks and the hiding of choices are the same for all)."""
         g = self.g
-        for n in ast.walk([g.setup, g.flow, g.score, g.defines, g.counters, g.symbol_names, g.card_shows] +
-                          [x.body for x in g.phases + g.actions + g.triggers]):
+        for n in ast.walk([g.setup, g.flow, g.score, g.defines, g.counters, g.symbol_names, g.card_shows,
+                           g.options] + [x.body for x in g.phases + g.actions + g.triggers]):
             what = _added_in(n, self.defines)
             if what and what[0] > version:
                 self.rep.error(n, f"{what[1]} is language {what[0]}, and this file says `catrules {version}`",
