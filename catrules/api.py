@@ -63,6 +63,17 @@ class Game:
         return dict(self.program.option_texts)
 
     @property
+    def option_values(self) -> dict:
+        """Option with values (language 4) -> ``{"default": value, "values": [value, ...]}``."""
+        return {name: {"default": d, "values": list(vs)} for name, (d, vs) in self.program.option_values.items()}
+
+    def normal_options(self, options) -> list:
+        """``options`` as a game keeps them (``short``, ``rounds=4``): checked, sorted, each once, a
+        value at its default left out; an :class:`~catrules.compile.option_settings.OptionError`
+        (a :class:`~catrules.errors.CatrulesError`, with a ``hint``) for one the game does not offer."""
+        return self.program.normal_options(options)
+
+    @property
     def how_to_play(self) -> list:
         """The game's "how to play" text as ``[(kind, text)]``, ``kind`` ``"p"`` (a paragraph) or
         ``"item"`` (a list item); empty if the file has no ``how to play:`` block."""

@@ -236,7 +236,9 @@ def check_file(path: Path) -> list:
     game = catrules.load_game(path)
     prog = game.program
     counts = sorted({prog.min_players, prog.max_players})
-    options = sorted(prog.option_texts)
+    # every option on (an option with values, language 4, at its last value)
+    options = sorted(o if o not in prog.option_values else f"{o}={prog.option_values[o][1][-1]}"
+                     for o in prog.option_texts)
     leaks = []
     covered = 0
     for n in counts:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ..lang import ast
 from ..lang import source_text as st
+from ..runtime.game_options import option_value_in
 
 CODE, CODE_END, EM, EM_END, STRONG, STRONG_END = "\x01\x02\x03\x04\x05\x06"
 
@@ -61,6 +62,7 @@ class Phraser:
         self.counters = {c.name: c for c in g.counters}
         self.defines = {d.name: d for d in g.defines}
         self.options = {o.name for o in g.options}
+        self.valued = {o.name: o.values.default for o in g.options if o.values is not None}
         self.shown = {s.symbol: s.text for s in g.symbol_names}
         self.attrs = {a for ct in g.cards for r in ct.rows for a in r.attrs}
         self.players = players
@@ -119,6 +121,8 @@ class Phraser:
         """The value of ``e`` if the players' number and the options decide it, else _UNKNOWN."""
         if isinstance(e, ast.Const) and not isinstance(e.value, ast.Sym):
             return e.value
+        if isinstance(e, ast.Name) and e.name in self.valued and self.on is not None:
+            return option_value_in(self.on, e.name, self.valued[e.name])
         if isinstance(e, ast.Name) and e.name in self.options and self.on is not None:
             return e.name in self.on
         if (isinstance(e, ast.Call) and e.name == "count" and self.players is not None
@@ -188,6 +192,8 @@ class Phraser:
             return ("their " if self.counters[n].per_player else "") + words(n)
         if n in self.defines:
             return em(words(n))
+        if n in self.valued:
+            return f"{em(words(n))} (the option)"
         if n in self.options:
             return f"the {em(words(n))} option is on"
         if n == "it":

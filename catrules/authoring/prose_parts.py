@@ -7,6 +7,7 @@ from collections import Counter
 
 from ..lang import ast
 from .prose_exprs import em, strong, words
+from ..compile.option_settings import shown_values
 
 #: A card type with more different descriptions than this shows only the first ones.
 MANY_TEXTS = 60
@@ -343,11 +344,17 @@ def options_part(cx) -> list:
     for o in g.options:
         uses = _uses(g, o.name)
         state = ""
-        if cx.options is not None:
+        if o.values is not None:            # an option with values (language 4)
+            state = "; one of " + shown_values(o.values.default, o.values.choices())
+            if cx.options is not None:
+                state += f" ({cx.ph.value(ast.Name(o.name))} in this rulebook)"
+        elif cx.options is not None:
             state = " (on in this rulebook)" if o.name in cx.options else " (off in this rulebook)"
         where = f" It changes {', '.join(uses)}." if uses else ""
         items.append((f"{strong(words(o.name))}: {o.text}{state}.{where}", []))
-    return out + [("p", "Each option is turned on by name when a game starts:"), ("ul", items)]
+    how = "Each option is turned on by name when a game starts" + (
+        ", or given one of its values (NAME=VALUE)" if any(o.values is not None for o in g.options) else "")
+    return out + [("p", how + ":"), ("ul", items)]
 
 
 def _uses(g, name: str) -> list:

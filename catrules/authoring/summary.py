@@ -34,8 +34,10 @@ def summary(game) -> str:
     out.append(f"A game for {_players(g)}, generated from `{Path(g.path).name}`.")
     out.append("")
     if g.options:
-        out += ["Options (each one turned on by name):", ""]
-        out += [f"- `{o.name}`: {o.text}" for o in g.options]
+        valued = any(o.values is not None for o in g.options)
+        out += ["Options (each one turned on by name" + (", or given a value: `NAME=VALUE`" if valued else "")
+                + "):", ""]
+        out += [f"- `{o.name}`: {o.text}" + _values(o) for o in g.options]
         out.append("")
     out += _components(g, checked)
     out += _flow(g)
@@ -351,3 +353,11 @@ def _walk(body: list):
         yield s
         for sub in _bodies(s):
             yield from _walk(sub)
+
+
+def _values(o) -> str:
+    """`` (values 2, 3, 4; default 3)`` for an option with values, else nothing."""
+    if o.values is None:
+        return ""
+    from ..compile.option_settings import shown_values
+    return " (values " + shown_values(o.values.default, o.values.choices()).replace(" (default", "; default")

@@ -30,6 +30,7 @@ from .upto import check_up_to
 from ..lang.upto import several
 from .families import FamilyChecks, is_family_form
 from .visibility import check_secret_texts, zone_visibility_added
+from .option_values import OptionValueChecks
 from ..errors import GameFileError, Reporter, suggest
 from .game_checks import WholeGameChecks
 from ..lang.parser import LANGUAGE_VERSION
@@ -81,6 +82,8 @@ def _added_in(n, defines) -> Optional[tuple]:
         return 4, "a zone that is `secret` or `public top`"
     if isinstance(n, ast.UpTo):
         return 4, "`up to` in a count (`top(deck, up to 9)`)"
+    if isinstance(n, ast.OptionValues):
+        return 4, "an option with values"
     return None
 
 
@@ -90,7 +93,7 @@ def check(game: ast.GameFile) -> Checked:
 
 
 class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowChecks, MenuNameChecks,
-               FamilyChecks, DealChecks):
+               FamilyChecks, DealChecks, OptionValueChecks):
     def __init__(self, game: ast.GameFile):
         self.g = game
         self.rep = Reporter(game.path, game.source, game.origins, game.sources)
@@ -137,9 +140,11 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
             rep.error(g, f"players {g.min_players} to {g.max_players} is not a possible range",
                       f"write `players A to B` with 1 <= A <= B <= {MAX_PLAYERS}")
         self.declare()
+        self.check_option_values()
         self.declared = {c.name: t for c in g.counters if self.counters.get(c.name) is c
                          for t in [self.declared_type(c)] if t is not None}
         self.check_typed()
+        self.check_valued_conditions()
         self.check_reachability()
         self.check_trigger_cycles()
         self.check_define_cycles()
@@ -195,7 +200,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         plays as written; the checks and the hiding of choices are the same for all)."""
         g = self.g
         for n in ast.walk([g.setup, g.flow, g.score, g.defines, g.counters, g.symbol_names, g.card_shows,
-                           g.zones, [ct.counted for ct in g.cards]] +
+                           g.zones, g.options, [ct.counted for ct in g.cards]] +
                           [x.body for x in g.phases + g.actions + g.triggers]):
             what = _added_in(n, self.defines)
             if what and what[0] > version:

@@ -11,6 +11,7 @@ from ..lang import ast
 from ..errors import suggest
 from . import strictness
 from .families import is_family_form
+from .option_values import option_type
 from .types import (ANY, BOOL, BUILTINS, CARD, LINE, LISTY, NONE, NUMBER, PLACE, PLACE_ATTRS, PLACE_ATTR_TYPES,
                     MAYBE_NONE_BUILTINS, PLAYER, SYMBOL, Scope, TEXT, Type, _none_hint, cards_of,
                     describe, element, family, join, list_of, not_none, path, uses_element)
@@ -154,7 +155,7 @@ class ExprChecker:
         if kind == "family":
             return list_of(CARD)
         if kind == "option":
-            return BOOL
+            return option_type(self.options[e.name])
         if kind == "define":
             return self.define_types.get(e.name, ANY)
         if kind == "cardtype":

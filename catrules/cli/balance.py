@@ -44,10 +44,13 @@ the verdicts in words:
              game wins, 2/3 in the verdict
   skill      --skill-games N more games where one greedy bot plays random
              bots, its seat turning: how often it wins, against its fair share
-  --compare  the same games again with OPTION on, or of OTHER.cat: every
-             figure's change with its 95% interval
-  --sweep    OPTION off and on, or --players 2,3,4: a response table (and
-             a plot with --plot FILE.png)
+  --compare  the same games again with OPTION on (or NAME=VALUE for an
+             option with values), or of OTHER.cat: every figure's change
+             with its 95% interval
+  --sweep    OPTION off and on, NAME=VALUE against the value otherwise
+             played, NAME (an option with values) at every value, or
+             --players 2,3,4: a response table (and a plot with --plot
+             FILE.png)
 
 Game i is the game i of `catrules simulate` with the same seed (the same
 wins); the same arguments give the same JSON and HTML with any --jobs.
@@ -85,14 +88,16 @@ def add_parser(sub) -> None:
     sp.add_argument("--bots", "--seats", dest="bots", metavar="SPEC[,SPEC...]",
                     help="one bot for every seat, or one per seat, as in `catrules simulate` (default: auto = "
                          "greedy where the run is small enough for it, else random)")
-    sp.add_argument("--option", action="append", metavar="NAME",
-                    help="turn on a game option (repeat, or separate with commas; default: none)")
-    sp.add_argument("--compare", metavar="OPTION|FILE",
-                    help="play the same games with OPTION on too, or the same seeds of another game file "
+    sp.add_argument("--option", action="append", metavar="NAME[=VALUE]",
+                    help="turn on a game option, or give one with values a value: rounds=4 (repeat, or "
+                         "separate with commas; default: none, and each option's default value)")
+    sp.add_argument("--compare", metavar="OPTION|NAME=VALUE|FILE",
+                    help="play the same games with OPTION on (or at NAME=VALUE) too, or the same seeds of another game file "
                          "(.cat), and report every figure's change")
-    sp.add_argument("--sweep", metavar="OPTION",
-                    help="play OPTION off and on and report a response table (options are on or off; "
-                         "a sweep of player counts is --players 2,3,4)")
+    sp.add_argument("--sweep", metavar="OPTION|NAME[=VALUE]",
+                    help="play OPTION off and on (an option with values: at VALUE against the value "
+                         "otherwise played, or at every value) and report a response table; "
+                         "a sweep of player counts is --players 2,3,4")
     sp.add_argument("--plot", metavar="FILE.png", help="with a sweep: draw its response curves (needs matplotlib)")
     sp.add_argument("--skill-games", type=int, default=200, metavar="N",
                     help="games of one greedy bot against random bots, its seat turning (default: 200; "
@@ -139,6 +144,9 @@ def _compare(args, game, options) -> tuple:
     target = args.compare
     if target.endswith(".cat") or Path(target).is_file():
         return None, load(target)
+    if target.partition("=")[0] in game.option_values:     # an option with values: rounds=4
+        chosen_options(game, [target])                      # a value it offers, or the error in words
+        return _valued(game, options, target, "--compare"), None
     named = chosen_options(game, [target])
     if len(named) != 1:
         raise UsageError("--compare takes one option or one game file", "compare one thing at a time")
@@ -148,9 +156,24 @@ def _compare(args, game, options) -> tuple:
     return named[0], None
 
 
+def _valued(game, options, target: str, flag: str) -> str:
+    """``target`` (``rounds`` or ``rounds=4``), if the lab can compare or sweep it; else the error."""
+    from ..lab.option_conditions import option_settings
+    try:
+        option_settings(game, options, target)
+    except ValueError as exc:
+        raise UsageError(f"{flag} {target}: {exc}", "compare or sweep a value the games are not played at") from None
+    return target
+
+
 def _sweep(args, game, options, counts: list) -> Optional[str]:
     if args.sweep is None:
         return None
+    name = args.sweep.partition("=")[0]
+    if name in game.option_values:          # an option with values: rounds (every value) or rounds=4
+        if "=" in args.sweep:
+            chosen_options(game, [args.sweep])
+        return _valued(game, options, args.sweep, "--sweep")
     if "=" in args.sweep:
         raise UsageError(f"--sweep {args.sweep}: the options of a game are on or off, they take no values",
                          "give --sweep OPTION to play it off and on, or --players 2,3,4 for player counts")

@@ -43,8 +43,9 @@ def add_parser(sub) -> None:
     sp.add_argument("--players", type=int, metavar="N",
                     help="with --play: play at N players only (default: every count the game allows)")
     sp.add_argument("--seed", type=int, default=1, metavar="N", help="with --play: the seed (default: 1)")
-    sp.add_argument("--option", action="append", metavar="NAME",
-                    help="with --play: turn on a game option (repeat, or separate with commas)")
+    sp.add_argument("--option", action="append", metavar="NAME[=VALUE]",
+                    help="with --play: turn on a game option, or give one a value: rounds=4 (repeat, "
+                         "or separate with commas)")
     sp.add_argument("--max-decisions", type=int, metavar="N",
                     help="with --play: a game not ended after N decisions may never end (default: 100,000)")
     sp.set_defaults(func=run)

@@ -112,21 +112,19 @@ def player_count(game, requested: Optional[int]) -> int:
 
 
 def chosen_options(game, names) -> list:
-    """``--option`` (repeated, or with commas): the game's options, sorted, each once."""
+    """``--option`` (repeated, or with commas; ``NAME`` or ``NAME=VALUE``): the game's options as it
+    keeps them (sorted, each once, a value at its default left out)."""
     out = []
     for raw in names or []:
         for o in raw.split(","):
             o = o.strip()
             if o:
                 out.append(o)
-    for o in out:
-        if o not in game.options:
-            from ..errors import suggest
-            known = ", ".join(game.options) or "none"
-            hint = suggest(o, game.options)
-            raise UsageError(f"{game.title} has no option `{o}`" + (f"; {hint}" if hint else ""),
-                             f"options of this game: {known}")
-    return sorted(set(out))
+    from ..errors import CatrulesError
+    try:
+        return game.normal_options(out)
+    except CatrulesError as e:
+        raise UsageError(getattr(e, "message", str(e)), getattr(e, "hint", "")) from None
 
 
 def split_specs(text: Optional[str]) -> Optional[list]:

@@ -44,8 +44,9 @@ def add_parser(sub) -> None:
                     help="number of games (default: 100; a multiple of the number of bots keeps the seats "
                          "in balance)")
     sp.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the ladder (default: 1)")
-    sp.add_argument("--option", action="append", metavar="NAME",
-                    help="turn on a game option (repeat, or separate with commas; default: none)")
+    sp.add_argument("--option", action="append", metavar="NAME[=VALUE]",
+                    help="turn on a game option, or give one with values a value: rounds=4 (repeat, or separate "
+                         "with commas; default: none, and each option's default value)")
     sp.add_argument("--json", action="store_true", help="print the result as JSON on stdout (no progress bar)")
     sp.add_argument("--max-decisions", type=int, metavar="N",
                     help="stop a game that has not ended after N decisions and leave it out (default: 100,000)")

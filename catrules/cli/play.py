@@ -87,8 +87,9 @@ def add_parser(sub) -> None:
                          "(default: human, then greedy bots; missing seats are greedy bots)")
     sp.add_argument("--seed", type=int, metavar="N", help="random seed: the same seed deals the same game "
                                                           "(default: a random one, printed at the start)")
-    sp.add_argument("--option", action="append", metavar="NAME",
-                    help="turn on a game option (repeat, or separate with commas; default: none)")
+    sp.add_argument("--option", action="append", metavar="NAME[=VALUE]",
+                    help="turn on a game option, or give one with values a value: rounds=4 (repeat, or separate "
+                         "with commas; default: none, and each option's default value)")
     sp.add_argument("--log", metavar="FILE", help="write a full JSON Lines log of the game (default: none)")
     sp.add_argument("--viewer", type=int, metavar="P",
                     help="with --log: write only what player P (from 1) may see, as P's seat is shown the game")

@@ -50,9 +50,9 @@ def add_parser(sub) -> None:
                     help="the rulebook's format (with --prose; default: text)")
     sp.add_argument("--players", type=int, metavar="N",
                     help="the rulebook of a game with N players (with --prose)")
-    sp.add_argument("--option", action="append", metavar="NAME",
-                    help="the rulebook of a game with this option on (with --prose; repeat, or separate "
-                         "with commas)")
+    sp.add_argument("--option", action="append", metavar="NAME[=VALUE]",
+                    help="the rulebook of a game with this option on, or at this value: rounds=4 (with "
+                         "--prose; repeat, or separate with commas)")
     sp.add_argument("-o", "--output", metavar="OUT", help="write to this file (default: standard output)")
     sp.set_defaults(func=run)
 

@@ -45,8 +45,9 @@ def add_parser(sub) -> None:
                     help="turn the seats one place each game, so that each bot of --bots plays each seat "
                          "equally often, and sum up per bot with 95%% intervals (give a multiple of the "
                          "players as --games for exactly equal seats)")
-    sp.add_argument("--option", action="append", metavar="NAME",
-                    help="turn on a game option (repeat, or separate with commas; default: none)")
+    sp.add_argument("--option", action="append", metavar="NAME[=VALUE]",
+                    help="turn on a game option, or give one with values a value: rounds=4 (repeat, or separate "
+                         "with commas; default: none, and each option's default value)")
     sp.add_argument("--json", action="store_true", help="print the result as JSON on stdout (no progress bar)")
     sp.add_argument("--log", metavar="FILE", help="write every game to one JSON Lines log (default: none)")
     sp.add_argument("--viewer", type=int, metavar="P",

@@ -251,6 +251,8 @@ class CodeGen:
             return families.family_code(self, detail, self.g_Keyword(ast.Keyword("player"), env)
                                         if detail.spec.per_player else None)
         if kind == "option":
+            if n in self.prog.option_values:     # an option with values (language 4)
+                return f"_optv(st.options, {n + '=' !r}, {self.prog.option_values[n][0]!r})"
             return f"({n!r} in st.options)"
         if kind == "define":
             return f"{self.define(detail)}(st)"

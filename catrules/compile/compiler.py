@@ -44,6 +44,7 @@ from .zone_types import type_zones
 from . import families
 from ..runtime.randoms import shuffle as _shuffle
 from ..runtime.said import say
+from ..runtime.game_options import _optv
 from ..runtime import (RESUME_EXCHANGE, RESUME_FILL, RESUME_MOVE, _agg, _best_rt, _cards_in, _either, _everyone, _fire, _first, _grid_lines, _last, _lines_rt, _log_move, _minmax_rt, _nopick, _others_rt, _owner_rt, _places_rt, _position, _put, _random_rt, _top_rt, _triggered, as_list, learn, log_counter, move_cards, parse_ref, place_attr)
 
 
@@ -603,7 +604,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
                 "_either": _either, "_agg": _agg, "_minmax": _minmax_rt, "_best": _best_rt, "_first": _first,
                 "_last": _last, "_top": _top_rt, "_owner": _owner_rt, "_others": _others_rt,
                 "_random": _random_rt, "_grid_lines": _grid_lines, "_lines": _lines_rt, "_places": _places_rt,
-                "_nopick": _nopick, "_say": say, **families.HELPERS,
+                "_nopick": _nopick, "_say": say, "_optv": _optv, **families.HELPERS,
                 "__builtins__": {"len": len, "sum": sum, "max": max, "min": min, "bool": bool, "abs": abs,
                                  "list": list, "range": range}}
 

@@ -13,7 +13,8 @@ import dataclasses
 from ..lang import ast
 from ..check.checked import Checked
 from .closing import closing_of, reads_public, round_end_lines
-from ..errors import CatrulesError, suggest
+from ..errors import CatrulesError
+from .option_settings import is_setting, normal_options
 from ..runtime.decisions import NONE_OPTION, SIT_OUT, Option
 from ..runtime.option_ids import card_id, option_id, option_value, player_id
 from ..runtime.places import describe
@@ -79,6 +80,8 @@ class Program:
         self.min_players = g.min_players
         self.max_players = g.max_players
         self.option_texts = {o.name: o.text for o in g.options}
+        #: option with values -> (default, allowed values) (language 4)
+        self.option_values = {o.name: (o.values.default, o.values.choices()) for o in g.options if o.values}
         #: the lines of the game's `how to play` text (empty if it has none)
         self.how_to_play = list(g.how_to_play.lines) if getattr(g, "how_to_play", None) else []
         self.zones = sorted(checked.zones.values(), key=lambda z: z.index)
@@ -193,12 +196,15 @@ class Program:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise CatrulesError(f"{self.title} is for {self.min_players} to {self.max_players} players, "
                                 f"not {players}")
-        for o in options:
-            if o not in self.option_texts:
-                hint = suggest(o, self.option_texts)
-                known = ", ".join(self.option_texts) or "none"
-                raise CatrulesError(f"{self.title} has no option `{o}`" + (f"; {hint}" if hint else "") +
-                                    f" (options: {known})")
+        self.normal_options(options)
+
+    def normal_options(self, options) -> list:
+        """``options`` checked and in their one order (:func:`~.option_settings.normal_options`)."""
+        return normal_options(self.title, self.option_texts, self.option_values, options)
+
+    def is_option_setting(self, o) -> bool:
+        """Whether ``o`` is one entry of a state's list of options (``short``, ``rounds=4``)."""
+        return is_setting(self.option_texts, self.option_values, o)
 
     def layout(self, n: int) -> Layout:
         lay = self._layouts.get(n)

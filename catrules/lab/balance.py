@@ -45,6 +45,7 @@ from ..play.match import Match
 from .simulate import SimulationError, _seat_specs, decision_budget, decision_limit, game_seed
 from .tally import FRACTIONS, STRONG, TWO_THIRDS, WEAK, Tally  # noqa: F401 - FRACTIONS, TWO_THIRDS: names of here too
 from .choices import dominant_verdicts
+from .option_conditions import option_settings
 from .ladder import places
 from .turns import TurnMap, Watch
 
@@ -309,11 +310,9 @@ def _conditions(games: list, players, specs: list, options: list, compare_option
     conds, labels = [base], ["options: " + (", ".join(options) or "none")]
     option = compare_option or sweep_option
     if option is not None:
-        if option in options:
-            raise ValueError(f"--compare {option} is already one of the options: the games are played "
-                             "without it and with it")
-        conds.append(Condition(0, players, tuple(sorted(options + [option])), tuple(specs)))
-        labels = [f"without {option}", f"with {option}"]
+        settings = option_settings(games[0], options, option)
+        conds = [Condition(0, players, tuple(o), tuple(specs)) for o, _label in settings]
+        labels = [label for _o, label in settings]
     elif len(games) > 1:
         conds.append(Condition(1, players, tuple(options), tuple(specs)))
         labels = [str(g.path) for g in games]
@@ -358,7 +357,7 @@ def balance(game, players: int, games: int, seed: int = 1, bots: Sequence[str] |
     the_games = [game] + ([_load(compare_game)] if compare_game is not None else [])
     auto = bots == "auto"
     specs = _seat_specs("greedy" if auto else bots, players)
-    options = sorted(set(options))
+    options = game.normal_options(options)
     conds, labels = _conditions(the_games, players, specs, options, compare_option, sweep_option, sweep_players)
     start = time.perf_counter()
     note = ""
@@ -382,6 +381,8 @@ def balance(game, players: int, games: int, seed: int = 1, bots: Sequence[str] |
         what = compare_option if compare_option is not None else f"{the_games[1].path} instead"
         comparison = bs.compare(tallies[0].measures(), tallies[1].measures(), what)
     sweep = sweep_table(results, labels, tallies) if (sweep_option or sweep_players) else None
+    if sweep is not None and sweep_option and sweep_option.partition("=")[0] in game.option_values:
+        sweep["option"] = sweep_option          # an option with values: what the command line said
     rotation = rotation_check(results) if any(c.rotate for c in conds) else None
     return BalanceResult(game.title, str(game.path), players, games, seed, specs, options,
                          compare_option or (str(the_games[1].path) if compare_game is not None else None),

@@ -71,7 +71,9 @@ def command(data: dict) -> str:
         parts += ["--option", o]
     if data.get("compare"):
         parts += ["--compare", data["compare"]]
-    if len(counts) == 1 and len(rows) == 2:
+    if (data.get("sweep") or {}).get("option"):
+        parts += ["--sweep", data["sweep"]["option"]]
+    elif len(counts) == 1 and len(rows) == 2:
         parts += ["--sweep", [o for o in rows[1]["options"] if o not in rows[0]["options"]][0]]
     parts += ["--skill-games", str(data["skill_games"])]
     return " ".join(parts)

@@ -408,6 +408,7 @@ class Allot(Stmt):
 class Option(Node):
     name: str
     text: str
+    values: Optional["OptionValues"] = None     # ``= 3 from 2, 3, 4`` (version 4): an option with a value
 
 
 @node
@@ -512,6 +513,20 @@ class ShowCard(Node):
 class RankBy(Node):
     direction: str            # "highest" | "lowest"
     key: Expr
+
+
+@node
+class OptionValues(Node):
+    """``= DEFAULT from A, B, C`` or ``= DEFAULT from LO to HI``; the node's place is the default's."""
+    default: Any                  # a whole number or a name (str)
+    listed: list                  # the values as written, ``(value, line, column)`` each; LO and HI for a range
+    span: bool = False            # ``from LO to HI``: every whole number from LO to HI
+
+    def choices(self) -> list:
+        """Every allowed value, in order."""
+        if self.span:
+            return list(range(self.listed[0][0], self.listed[1][0] + 1))
+        return [v for v, _l, _c in self.listed]
 
 
 @node

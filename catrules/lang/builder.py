@@ -167,7 +167,17 @@ class _ToAst(ExprRules):
         return node
 
     def option(self, meta, ch):
-        return ast.Option(str(ch[0]), ch[1][1:-1], **_pos(meta))
+        return ast.Option(str(ch[0]), ch[1][1:-1], ch[2] if len(ch) > 2 else None, **_pos(meta))
+
+    def option_value(self, meta, ch):
+        v = ch[0]
+        return (str(v) if isinstance(v, Token) else v, meta.line, meta.column)
+
+    def option_enum(self, meta, ch):
+        return ast.OptionValues(ch[0][0], list(ch[1:]), line=ch[0][1], column=ch[0][2])
+
+    def option_range(self, meta, ch):
+        return ast.OptionValues(ch[0][0], list(ch[1:]), span=True, line=ch[0][1], column=ch[0][2])
 
     def zone_prop(self, meta, ch):
         for c in ch:

@@ -180,7 +180,7 @@ def _check_header(h: dict, hl: int, gr: GameReplay, its_game: bool = True) -> No
         raise _Differs(hl, "the header's players and seed must be whole numbers: cannot replay")
     opts = h.get("options", [])
     if not isinstance(opts, list) or not all(isinstance(o, str) for o in opts):
-        raise _Differs(hl, "the header's options must be a list of names: cannot replay")
+        raise _Differs(hl, "the header's options must be a list of texts (names, or NAME=VALUE): cannot replay")
     if h.get("language") != LANGUAGE_VERSION:
         gr.notes.append(f"the log was written for language version {_short(str(h.get('language')), 40)}, "
                         f"this is {LANGUAGE_VERSION}")

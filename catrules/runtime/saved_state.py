@@ -57,7 +57,7 @@ def _check_fields(prog, d: dict) -> None:
     if not prog.min_players <= n <= prog.max_players:
         raise _bad(f"{n} players (the game is for {prog.min_players} to {prog.max_players})")
     for o in d["options"]:
-        if o not in prog.option_texts:
+        if not prog.is_option_setting(o):
             raise _bad(f"unknown option {str(o)[:40]!r}")
 
 

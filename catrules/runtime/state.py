@@ -71,7 +71,7 @@ class State:
         st.stats = stats                    # what a lint counts (catrules.lab.lint), from the setup on
         st.prog = prog
         st.n = players
-        st.options = sorted(set(options))
+        st.options = prog.normal_options(options)
         st.seed = seed if seed is not None else random.randrange(2 ** 31)
         st.rng = random.Random(st.seed)
         st.trng = random.Random(st.seed * 7919 + 17)

@@ -432,6 +432,7 @@ class Registry:
             game = g["game"]
             out.append({"id": key, "title": game.title, "min_players": game.min_players,
                         "max_players": min(game.max_players, MAX_PLAYERS), "options": game.options,
+                        "option_values": game.option_values,
                         "seats": [HUMAN, *BOT_KINDS, self.searching_bot()]})
         return out
 
@@ -466,8 +467,15 @@ class Registry:
         if not isinstance(n, int) or isinstance(n, bool) or not game.min_players <= n <= hi:
             raise WebError(f"{game.title} is for {game.min_players} to {hi} players")
         options = spec.get("options", [])
-        if not isinstance(options, list) or any(o not in game.options for o in options):
+        if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+            raise WebError(f"options are a list of names (or NAME=VALUE); {game.title}'s options: "
+                           f"{', '.join(game.options) or 'none'}")
+        if any(o.partition("=")[0].strip() not in game.options for o in options):
             raise WebError(f"unknown option; {game.title}'s options: {', '.join(game.options) or 'none'}")
+        try:
+            options = game.normal_options(options)
+        except CatrulesError as exc:
+            raise WebError(str(exc)) from None
         seats = spec.get("seats") or [HUMAN] * n
         if not isinstance(seats, list) or len(seats) != n or not all(isinstance(s, str) for s in seats):
             raise WebError(f"give one seat per player ({n}): human, or a bot (random, greedy, bot:fast...)")
@@ -489,7 +497,7 @@ class Registry:
         spectator = secrets.token_urlsafe(18)
         tokens[spectator] = None
         row = {"id": tid, "created": time.time(), "game_path": g["path"], "game_text": g["text"],
-               "players": n, "options": sorted(set(options)), "seed": seed, "seats": seats,
+               "players": n, "options": options, "seed": seed, "seats": seats,
                "seed_chosen": chosen, "race_level": level}
         try:
             self.store.add_table(row, tokens)

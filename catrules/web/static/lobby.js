@@ -49,10 +49,21 @@ function drawGame() {
   box.textContent = "";
   const names = Object.keys(g.options);
   $("options-box").hidden = names.length === 0;
+  const valued = g.option_values || {};
   for (const name of names) {
     const lab = el("label", {});
-    const cb = el("input", {type: "checkbox", value: name, name: "option"});
-    lab.append(cb, ` ${name}: ${g.options[name]}`);
+    if (name in valued) {        // an option with values: a select, its default chosen
+      const sel = el("select", {name: "option-value", "data-option": name});
+      for (const v of valued[name].values) {
+        const o = el("option", {value: `${name}=${v}`}, String(v) + (v === valued[name].default ? " (default)" : ""));
+        if (v === valued[name].default) o.selected = true;
+        sel.append(o);
+      }
+      lab.append(`${name}: ${g.options[name]} `, sel);
+    } else {
+      const cb = el("input", {type: "checkbox", value: name, name: "option"});
+      lab.append(cb, ` ${name}: ${g.options[name]}`);
+    }
     box.append(lab);
   }
   drawSeats();
@@ -70,7 +81,8 @@ async function start() {
     $("lobby-error").textContent = "";
     const seed = $("seed").value.trim();
     const spec = {game: $("game").value, players: Number($("players").value),
-                  options: [...document.querySelectorAll("#options input:checked")].map((c) => c.value),
+                  options: [...document.querySelectorAll("#options input:checked"),
+                            ...document.querySelectorAll("#options select")].map((c) => c.value),
                   seats: [...document.querySelectorAll("#seats select")].map((s) => s.value),
                   race_level: $("race-level").value};
     if (seed !== "") spec.seed = Number(seed);
