@@ -107,11 +107,17 @@ def test_up_to_is_language_4():
     assert "language 4" in text and "catrules 3" in text and "up to" in text
 
 
-@pytest.mark.parametrize("version", [3, 4])
-def test_a_counter_named_up_still_counts(version):
-    game = catrules.load_source(deal_game(version, "up", counter="counter up = 2\n"), "deal.cat")
+def test_a_counter_named_up_still_counts_in_language_3():
+    game = catrules.load_source(deal_game(3, "up", counter="counter up = 2\n"), "deal.cat")
     st = run(game)
     assert len(st.z[st.layout.slot_name.index("hand of player 1")]) == 2
+
+
+def test_up_is_a_word_of_language_4():
+    # `up` is a word of language 4 (`chooses up to 3 cards`): a counter cannot take it as a name
+    with pytest.raises(GameFileError) as exc:
+        catrules.load_source(deal_game(4, "up", counter="counter up = 2\n"), "deal.cat")
+    assert "`up` is a word of the language" in str(exc.value)
 
 
 @pytest.mark.parametrize("count, words", [("down to 3", "`down to` is not a count"),

@@ -34,7 +34,7 @@ zone deck: shared, hidden, pile
 zone hand: per player, owner, pile
 zone discard: shared, public, pile, one per colour
 zone expedition: per player, public, row, one per colour
-zone secret: per player, owner, pile, one per colour
+zone stash: per player, owner, pile, one per colour
 
 counter entered = 0
 """
@@ -69,7 +69,7 @@ flow:
             move c to expedition(c.colour) of p
     move deck where colour == red to discard(red)
     move top(deck) to discard(top(deck).colour)
-    move deck where colour == blue and value == 4 to secret(blue) of 1
+    move deck where colour == blue and value == 4 to stash(blue) of 1
 
 score:
     all_mine = count(expedition)
@@ -101,8 +101,8 @@ def test_shared_and_per_player_members_hold_what_the_rules_put_there():
     # player 1 took both value-1 cards of red and blue (the deck had them), player 2 none left
     assert [value(c) for c in exp0] == [1] and exp1 == []
     assert [colour(c) for c in zone(st, "expedition(blue)", 0)] == ["blue"]
-    assert [value(c) for c in zone(st, "secret(blue)", 1)] == [4]
-    assert zone(st, "secret(blue)", 0) == []
+    assert [value(c) for c in zone(st, "stash(blue)", 1)] == [4]
+    assert zone(st, "stash(blue)", 0) == []
     sc = st.scores()
     total_discard = sum(len(zone(st, f"discard({k})")) for k in ("red", "blue", "green"))
     assert sc[0]["piles"] == total_discard == 4       # three reds and the top card
@@ -114,9 +114,9 @@ def test_views_hide_each_member_by_the_familys_visibility():
     st = play(g, players=2, seed=3)
     for viewer in (0, 1):
         view = st.view(viewer)
-        secrets = [z for z in view["zones"] if z["zone"] == "secret(blue)"]
-        assert [z["count"] for z in secrets] == [0, 1]
-        assert [z["cards"] is not None for z in secrets] == [p == viewer for p in (0, 1)]
+        stashes = [z for z in view["zones"] if z["zone"] == "stash(blue)"]
+        assert [z["count"] for z in stashes] == [0, 1]
+        assert [z["cards"] is not None for z in stashes] == [p == viewer for p in (0, 1)]
         discards = [z for z in view["zones"] if z["zone"].startswith("discard(")]
         assert len(discards) == 3 and all(z["cards"] is not None for z in discards)
 
@@ -296,7 +296,7 @@ flow:
     move top(deck, 2) to expedition(k) of 0
     shuffle discard(k)
     for each c in hand of 0:
-        move c to secret(c.colour) of 0
+        move c to stash(c.colour) of 0
     move top(discard(k)) to expedition(k) of 1
 
 when card c enters expedition from discard:
@@ -309,7 +309,7 @@ score:
     sc = st.scores()
     assert st.c["came_back"] == 1
     assert sc[1]["mine"] == 1 and sc[0]["mine"] >= 1
-    assert sum(len(zone(st, f"secret({k})", 0)) for k in ("red", "blue", "green")) == 3
+    assert sum(len(zone(st, f"stash({k})", 0)) for k in ("red", "blue", "green")) == 3
 
 
 def test_the_table_shows_each_member_and_folds_the_empty_ones():
@@ -347,7 +347,7 @@ def test_an_imagined_game_keeps_what_the_player_sees_of_every_member():
     for seed in range(4):
         seen = st.sample_for(0, random.Random(seed))
         assert seen.view(0)["zones"] == st.view(0)["zones"]     # every member as player 1 sees it
-        slot = st.layout.slot_name.index("secret(blue) of player 2")
+        slot = st.layout.slot_name.index("stash(blue) of player 2")
         moved += seen.z[slot] != st.z[slot]
     assert moved > 0                # what player 1 cannot see is imagined, not copied
 

@@ -115,7 +115,7 @@ class ExprRules(Transformer):
     def call_args(self, meta, ch):
         return list(ch)
 
-    def up_to(self, meta, ch):
+    def count_up_to(self, meta, ch):
         if str(ch[0]) != "up":
             self.rep.error((ch[0].line, ch[0].column), f"`{ch[0]} to` is not a count",
                            "write `up to N` for a count that may be short, as in `top(deck, up to 9)`")

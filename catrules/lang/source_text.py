@@ -32,7 +32,8 @@ def _expr(e) -> tuple[str, int]:
     if isinstance(e, ast.Attr):
         return f"{expr(e.target, _POSTFIX)}.{e.name}", _POSTFIX
     if isinstance(e, ast.Of):
-        return f"{e.name} of {expr(e.owner, _OF)}", _OF
+        name = e.name if e.key is None else f"{e.name}({expr(e.key)})"      # a zone family's member
+        return f"{name} of {expr(e.owner, _OF)}", _OF
     if isinstance(e, ast.Call):
         return f"{e.name}({_args(e.args)})", _POSTFIX
     if isinstance(e, ast.ListExpr):
