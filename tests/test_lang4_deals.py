@@ -140,7 +140,7 @@ def test_up_to_is_formatted_and_said_in_prose():
     out = format_text(src, "deal.cat")
     assert "top(deck, up to 9)" in out
     text = prose(catrules.load_source(out, "deal.cat"))
-    assert "up to 9 cards from the top of the deck" in text
+    assert "the top 9 cards of the deck (fewer if it holds fewer)" in text
 
 
 # ------------------------------------------------------------------ seen cards

@@ -99,6 +99,17 @@ def zone_entry(view, name, owner=None):
 
 # ------------------------------------------------------------------ the checker
 
+def test_a_tally_during_the_game_may_not_show_a_score_that_reads_a_secret():
+    # the score reads the secret bid (and the secret chips): a tally would show the totals to all
+    src = SRC.replace("flow:\n    play turn\n    play turn\n", "flow:\n    play turn\n    tally\n    play turn\n")
+    d = one_error(src)
+    assert "tally" in d.message and "secret" in d.message and d.line == src.splitlines().index("    tally") + 1
+    assert "reveal it first" in d.hint
+    # the same tally over a score of public things is fine, and so is the secret score without a tally
+    api.load_source(src.replace("chip_count = count(chips) + bid", "chip_count = 1"), "t.cat")
+    api.load_source(SRC, "t.cat")
+
+
 def test_secret_needs_a_zone_of_each_player():
     d = one_error(SRC.replace("zone chips: per player, secret", "zone chips: shared, secret")
                   .replace("chips of p", "chips").replace("chips of next(p)", "chips"))

@@ -97,7 +97,7 @@ FLAP_CAT = {
     "F07": ["start a new cat", "add it to a cat", "rebuild a head or tail", "Move old to r's covered",
             "Move c to r's beside", "at's start and not has(at's line, head)"],
     "F08": ["Do act(p, p's placed)", "DRAW and DONATE", "clockwise from first player"],
-    "F09": ["the top 3 cards of the deck", "Move the top 2 cards of the deck to the bottom of the deck"],
+    "F09": ["the top 3 cards of the deck", "Move the top 2 cards of the deck (fewer if it holds fewer) to the bottom of the deck"],
     "F10": ["DONATE: give a card to another player's area", "can give(p, it)", "can take(it, gift)"],
     "F11": ["Whenever a card c enters q's cats from giver's hand", "Do act(q, c)", "chain always ends"],
     "F12": ["Repeat while there is none of the players where there is none of its hand", "no card to reveal"],

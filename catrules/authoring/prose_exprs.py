@@ -400,7 +400,7 @@ def _top(ph, z, n=None):
     if n is None:
         return f"the top card of {ph._x(z)}"
     if isinstance(n, ast.UpTo):             # a short deal intended (language 4)
-        return f"up to {ph._x(n.count)} cards from the top of {ph._x(z)} (fewer if it holds fewer)"
+        return f"the top {ph._x(n.count)} cards of {ph._x(z)} (fewer if it holds fewer)"
     return f"the top {ph._x(n)} cards of {ph._x(z)}"
 
 

@@ -29,7 +29,7 @@ from .menu_names import MenuNameChecks
 from .upto import check_up_to
 from ..lang.upto import several
 from .families import FamilyChecks, is_family_form
-from .visibility import check_secret_texts, zone_visibility_added
+from .visibility import check_secret_tallies, check_secret_texts, zone_visibility_added
 from .option_values import OptionValueChecks
 from ..errors import GameFileError, Reporter, suggest
 from .game_checks import WholeGameChecks
@@ -151,6 +151,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         self.check_endless_loops()
         self.check_pick_keys()
         check_secret_texts(g, self.names, rep)
+        check_secret_tallies(g, self.names, rep)
         rep.raise_if_errors()
         return Checked(g, self.zones, self.attributes, self.symbols, self.counters, self.options, self.defines,
                        self.actions, self.phases, self.names, rep.warnings, self.card_types,
@@ -203,7 +204,8 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
                            g.zones, g.options, [ct.counted for ct in g.cards]] +
                           [x.body for x in g.phases + g.actions + g.triggers]):
             what = _added_in(n, self.defines)
-            if what and what[0] > version:
+            # a base file's lines are judged by the version that file says
+            if what and what[0] > g.versions.get(g.origins.get(id(n)), version):
                 self.rep.error(n, f"{what[1]} is language {what[0]}, and this file says `catrules {version}`",
                                f"write `catrules {what[0]}` on the first line")
 

@@ -71,3 +71,41 @@ def check_secret_texts(game, names: dict, rep) -> None:
                     rep.error(x, f"counter `{r[1].name}` is secret, and a text is seen by every player",
                               f"to reveal it on purpose, copy it into a counter that is not secret "
                               f"first (`shown = {r[1].name} of p`) and say that one")
+
+
+def _secret_read(game, names: dict, roots: list):
+    """The first node under ``roots`` (following definitions) that reads a secret counter or a
+    secret zone, with its name; else None."""
+    seen: set = set()
+    stack = list(roots)
+    while stack:
+        for x in ast.walk(stack.pop()):
+            r = names.get(id(x))
+            if not r:
+                continue
+            kind, detail = r
+            if kind == "counter" and getattr(detail, "secret", False):
+                return detail.name
+            if kind == "zone" and getattr(detail, "visibility", None) == "secret":
+                return getattr(x, "name", "a secret zone")
+            if kind == "define" and id(detail) not in seen:
+                seen.add(id(detail))
+                stack.append(detail.body)
+    return None
+
+
+def check_secret_tallies(game, names: dict, rep) -> None:
+    """A ``tally`` shows every player's score while the game goes on: a score that reads a secret
+    counter or zone would tell everyone something of it (the final score is public anyway)."""
+    tallies = [n for n in ast.walk([game.setup, game.flow] + [x.body for x in game.phases + game.actions +
+                                                               game.triggers]) if isinstance(n, ast.Tally)]
+    if not tallies:
+        return
+    read = _secret_read(game, names, [game.score])
+    if read is None:
+        return
+    for t in tallies:
+        rep.error(t, f"this `tally` shows every player's score during the game, and the score reads "
+                     f"`{read}`, which is secret: the totals would tell the other players about it",
+                  "reveal it first (move the cards to a zone everyone sees, or copy the counter into one "
+                  "that is not secret) and score that, or leave the tally out (the final score is public)")

@@ -594,6 +594,7 @@ class GameFile(Node):
     edits: list = Factory(list)        # Replace, Remove and More, in file order
     origins: dict = Factory(dict)      # id(node) -> path, for nodes from a base file
     sources: dict = Factory(dict)      # path -> text, of every base file
+    versions: dict = Factory(dict)     # path -> the language version that base file says
 
     @property
     def bodies(self) -> list:

@@ -70,6 +70,8 @@ def extend(variant: ast.GameFile, parse_file, chain: tuple) -> ast.GameFile:
     where = {id(n): base.origins.get(id(n), base.path) for n in ast.walk(base) if n is not base}
     sources = dict(base.sources)
     sources[base.path] = base.source
+    versions = dict(base.versions)
+    versions[base.path] = base.version
 
     def origin(node) -> str:
         return Path(where.get(id(node), variant.path)).name
@@ -100,7 +102,7 @@ def extend(variant: ast.GameFile, parse_file, chain: tuple) -> ast.GameFile:
     base.version = variant.version
     base.line, base.column = variant.line, variant.column
     base.extends, base.edits = variant.extends, []
-    base.sources = sources
+    base.sources, base.versions = sources, versions
     base.origins = {id(n): where[id(n)] for n in ast.walk(base) if id(n) in where}
     return base
 
