@@ -152,8 +152,9 @@ def test_an_all_bot_table_is_made_at_once_and_played_in_the_background(server):
 
 
 def test_another_tables_person_is_answered_while_searching_bots_are_busy(server):
-    for seed in range(4):                   # searching bots, a second a decision, on every place of the pool
-        server.table({"game": "meow", "players": 4, "seats": ["ismcts:1s"] * 4, "seed": seed})
+    bots = [server.table({"game": "meow", "players": 4, "seats": ["ismcts:1s"] * 4, "seed": seed})["table"]
+            for seed in range(4)]           # searching bots, a second a decision, on every place of the pool
+    pool, busy = server.app.state.pool, False
     made = server.table({"game": "meow", "players": 2, "seats": ["human", "human"], "seed": 7})
     with server.connect() as a, server.connect() as b:
         a.send(json.dumps({"type": "hello", "token": token(made["links"][0]["link"])}))
@@ -169,9 +170,14 @@ def test_another_tables_person_is_answered_while_searching_bots_are_busy(server)
                                          "option": d["default"] or d["options"][0]["id"]}))
             states[seat] = recv_state(pages[seat])
             assert time.monotonic() - t0 < 2, "a person waited for other tables' bots"
+            busy = busy or any(pool.running(t) for t in bots)
             states[1 - seat] = recv_state(pages[1 - seat])
             assert states[seat]["ask"] > m["ask"]
-    assert server.app.state.pool.decisions > 0          # the searching bots were busy meanwhile
+    assert busy                                         # the searching bots were at work meanwhile
+    deadline = time.monotonic() + 60
+    while pool.decisions == 0:                          # and their searches come to decisions
+        assert time.monotonic() < deadline, "the searching bots decided nothing"
+        time.sleep(0.1)
 
 
 def test_a_released_table_stops_its_bots(server):
