@@ -17,74 +17,28 @@ and the type of every expression in :mod:`catrules.check.types`.  Its result,
 
 from __future__ import annotations
 
-from typing import Optional
-
+from ..errors import GameFileError, Reporter, suggest
 from ..lang import ast
+from ..lang.parser import LANGUAGE_VERSION
+from ..lang.upto import several
 from .bidi import check_bidi
+from .checked import Checked, ZoneSpec  # noqa: F401 - catrules.check.checker's own names too
 from .deals import DealChecks
 from .declarations import DeclarationChecks
-from .checked import Checked, ZoneSpec  # noqa: F401 - catrules.check.checker's own names too
-from .shows import ShowChecks
-from .menu_names import MenuNameChecks
-from .upto import check_up_to
-from ..lang.upto import several
-from .families import FamilyChecks, is_family_form
-from .visibility import check_secret_tallies, check_secret_texts, zone_visibility_added
-from .option_values import OptionValueChecks
-from ..errors import GameFileError, Reporter, suggest
-from .game_checks import WholeGameChecks
-from ..lang.parser import LANGUAGE_VERSION
 from .exprs import ExprChecker
+from .families import FamilyChecks, is_family_form
 from .flow import FlowFacts
+from .game_checks import WholeGameChecks
+from .menu_names import MenuNameChecks
+from .option_values import OptionValueChecks
+from .shows import ShowChecks
 from .types import ANY, CARD, NUMBER, PLAYER, Scope as _Scope, Type, describe, element, family, list_of, \
     not_none
+from .upto import check_up_to
+from .versions import check_version
+from .visibility import check_secret_tallies, check_secret_texts
 
 MAX_PLAYERS = 12
-
-
-def _added_in(n, defines) -> Optional[tuple]:
-    """(version, what) for a construct that a language version added, else ``None``."""
-    if isinstance(n, (ast.Choose, ast.Menu)) and n.public:
-        return 2, "`openly`"
-    if isinstance(n, (ast.Choose, ast.Together)) and n.up_to is not None:
-        return 4, "choosing `up to N cards` or `any number of cards`"
-    if isinstance(n, (ast.Choose, ast.Together)) and n.count is not None:
-        return 2, "choosing several cards at once"
-    if isinstance(n, ast.Where) and n.var is not None:
-        return 2, "`each NAME in ...`"
-    if isinstance(n, ast.Call) and n.name == "tallied" and n.name not in defines:
-        return 2, "`tallied`"
-    if isinstance(n, (ast.ShowSymbol, ast.ShowCard)):
-        return 3, "`show` and `describe`"
-    if isinstance(n, ast.Nothing):
-        return 3, "`do nothing`"
-    if isinstance(n, ast.Announce) and not (isinstance(n.text, ast.Const) and isinstance(n.text.value, str)):
-        return 3, "`announce` with values"
-    if isinstance(n, ast.Tally) and n.title is not None:
-        return 3, "a tally's title"
-    if isinstance(n, ast.ChooseOpts) and (n.default_is is not None or n.asking is not None):
-        return 3, "`default VALUE` and `asking`" if n.default_is is not None else "`asking`"
-    if isinstance(n, ast.Menu) and n.opts is not None:
-        return 3, "a menu's `default` and `asking`"
-    if isinstance(n, ast.Together) and n.optional:
-        return 3, "`may choose`"
-    if isinstance(n, ast.ScoreItem) and n.only_if is not None:
-        return 3, "a score item's `if`"
-    if isinstance(n, ast.Counter) and n.declared is not None:
-        return 3, "a counter's declared type"
-    if isinstance(n, ast.CopyCount):
-        return 4, "a copy count worked out from values (`(EXPR) cards`)"
-    if isinstance(n, ast.Zone) and any(tuple(w[:2]) == ("one", "per") for w, _ in n.props):
-        return 4, "a zone family (`one per ...`)"
-    if isinstance(n, ast.Counter) and n.secret:
-        return 4, "`secret counter`"
-    if isinstance(n, ast.Zone) and zone_visibility_added(n):
-        return 4, "a zone that is `secret` or `public top`"
-    if isinstance(n, ast.UpTo):
-        return 4, "`up to` in a count (`top(deck, up to 9)`)"
-    if isinstance(n, ast.OptionValues):
-        return 4, "an option with values"
-    return None
 
 
 def check(game: ast.GameFile) -> Checked:
@@ -134,7 +88,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         if g.version < 1:
             rep.error(g, f"there is no catrules language {g.version}", f"write `catrules {LANGUAGE_VERSION}`")
         elif g.version < LANGUAGE_VERSION:
-            self.check_version(g.version)
+            check_version(g, self.defines, self.rep, g.version)
         check_bidi(g, rep)
         if not (1 <= g.min_players <= g.max_players <= MAX_PLAYERS):
             rep.error(g, f"players {g.min_players} to {g.max_players} is not a possible range",
@@ -196,19 +150,6 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
                                  "not a counter", suggest(name, others) or
                            f"to keep the value, declare `counter {name} = ...`; otherwise remove this line")
 
-    def check_version(self, version: int) -> None:
-        """A file that names an older language may not use what later versions added (it still
-        plays as written; the checks and the hiding of choices are the same for all)."""
-        g = self.g
-        for n in ast.walk([g.setup, g.flow, g.score, g.defines, g.counters, g.symbol_names, g.card_shows,
-                           g.zones, g.options, [ct.counted for ct in g.cards]] +
-                          [x.body for x in g.phases + g.actions + g.triggers]):
-            what = _added_in(n, self.defines)
-            # a base file's lines are judged by the version that file says
-            if what and what[0] > g.versions.get(g.origins.get(id(n)), version):
-                self.rep.error(n, f"{what[1]} is language {what[0]}, and this file says `catrules {version}`",
-                               f"write `catrules {what[0]}` on the first line")
-
     # ------------------------------------------------------------- bodies
     def unit_locals(self, params, body) -> set:
         """Every local variable of a block: parameters, and names set, chosen or looped over."""
@@ -216,9 +157,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         for n in ast.walk(body):
             if isinstance(n, ast.Assign) and n.name not in self.counters and n.owner is None:
                 names.add(n.name)
-            elif isinstance(n, ast.Choose):
-                names.add(n.var)
-            elif isinstance(n, (ast.ForPlayers, ast.ForEach)):
+            elif isinstance(n, ast.Choose) or isinstance(n, (ast.ForPlayers, ast.ForEach)):
                 names.add(n.var)
             elif isinstance(n, ast.Together):
                 names.update((n.var, n.player))
