@@ -192,6 +192,20 @@ def create_app(game_files: list, data_dir: str | Path, limits: Optional[Limits] 
     return app
 
 
+async def _act(conn, hub, work, *args) -> bool:
+    """Run a page's move on the table (off the event loop); tell the page why it was refused, or
+    show the table to everyone.  A move the store could not keep is refused: the page may send
+    it again."""
+    try:
+        why = await to_thread.run_sync(work, *args)
+    except StoreError as exc:
+        why = str(exc)
+    if why is not None:
+        await conn.reply(protocol.error(why))
+        return False
+    await hub.broadcast(conn.table)
+    return True
+
 async def _on_message(conn: Conn, text, registry: Registry, hub: Hub) -> bool:
     """One message of a page (``text`` is ``None`` for a binary frame); whether it was an
     answer the table took (or a pong answering a ping: neither counts against the rate)."""
@@ -223,26 +237,9 @@ async def _on_message(conn: Conn, text, registry: Registry, hub: Hub) -> bool:
     elif conn.table is None:
         await conn.reply(protocol.error("send hello with your link's token first"))
     elif kind == "choose":
-        try:
-            measured = conn.clock.race_time(msg["ask"], arrived)
-            why = await to_thread.run_sync(conn.table.answer, conn.seat, msg, measured)
-        except StoreError as exc:   # not saved, so not taken: the page may send it again
-            why = str(exc)
-        if why is not None:
-            await conn.reply(protocol.error(why))
-            return False
-        await hub.broadcast(conn.table)
-        return True
+        return await _act(conn, hub, conn.table.answer, conn.seat, msg, conn.clock.race_time(msg["ask"], arrived))
     elif kind == "continue":        # a round's end read: the table goes on once everyone has
-        try:
-            why = await to_thread.run_sync(conn.table.go_on, conn.seat, msg.get("ask"))
-        except StoreError as exc:
-            why = str(exc)
-        if why is not None:
-            await conn.reply(protocol.error(why))
-            return False
-        await hub.broadcast(conn.table)
-        return True
+        return await _act(conn, hub, conn.table.go_on, conn.seat, msg.get("ask"))
     elif kind == "log":
         lines = await to_thread.run_sync(conn.table.log_lines, conn.seat)
         await conn.reply({"type": "log", "lines": lines})
