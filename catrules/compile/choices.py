@@ -89,8 +89,9 @@ class ChoiceStatements:
         pre = {"choose": "Choose", "secret": "Secretly choose", "race": "Race! Grab"}[mode]
         return f"{pre} {what}{zone}"
 
-    def _count(self, count, line: int):
-        """``chooses N cards``: a function giving N, checked to be a whole number when it runs."""
+    def _count(self, count, line: int, what: str = "the number of cards to choose"):
+        """``chooses N cards``: a function giving N, checked to be a whole number when it runs
+        (``what`` names it in the stop)."""
         if count is None:
             return None
         fn = self.ex(count)
@@ -99,7 +100,7 @@ class ChoiceStatements:
         def need(st, V, options=None):
             k = fn(st, V)
             if type(k) is not int or k < 0:
-                raise RulesError(f"the number of cards to choose is {k!r}, not a whole number of 0 or more",
+                raise RulesError(f"{what} is {k!r}, not a whole number of 0 or more",
                                  line, path, "make the count a number, such as `count(hand of p) - 1`")
             return k
         return need

@@ -8,8 +8,6 @@ every pick the player may also choose ``none``, "done", and ``need`` is the most
 
 from __future__ import annotations
 
-from ..errors import RulesError
-
 
 def most_cards(compiler, s):
     """``need(st, V, options)``: the most cards choice ``s`` takes, worked out when it runs.
@@ -21,16 +19,7 @@ def most_cards(compiler, s):
         def every(st, V, options=None):
             return max(1, len([v for v in options or () if v is not None]))
         return every
-    fn = compiler.ex(s.count)
-    line, path = s.line, compiler.p.path
-
-    def need(st, V, options=None):
-        k = fn(st, V)
-        if type(k) is not int or k < 0:
-            raise RulesError(f"the most cards to choose (`up to`) is {k!r}, not a whole number of 0 or more",
-                             line, path, "make the count a number, such as `count(hand of p) - 1`")
-        return k
-    return need
+    return compiler._count(s.count, s.line, "the most cards to choose (`up to`)")
 
 
 def prompt_words(s) -> str:
