@@ -2,7 +2,8 @@
 
 The template is a complete game (it checks with no warning, plays to the end
 at every player count and is in the canonical layout of ``catrules fmt``), with
-comments that point at the parts a designer changes first.  It uses each kind
+comments that point at the parts a designer changes first, and at the
+documentation installed with catrules (``catrules docs language``).  It uses each kind
 of declaration once, so that the file shows the shape of a game.
 """
 
@@ -16,8 +17,9 @@ game "{title}"
 players 2 to 4
 # A starting point: change the cards, the zones, the phases and the score.
 # `catrules check {stem}.cat` checks it, `catrules play {stem}.cat` plays it,
-# `catrules rules {stem}.cat` sums it up.  The language is described on the
-# "language" page of the catrules documentation.
+# `catrules rules {stem}.cat` sums it up.  `catrules docs language` shows the
+# language reference (the catrules documentation comes with catrules:
+# `catrules docs --list` lists its pages, `catrules docs tutorial` starts one).
 
 option short: "Play two rounds instead of three"
 

@@ -14,11 +14,11 @@ import sys
 from typing import Optional
 
 from ..errors import CatrulesError, GameFileError, RulesError
-from . import balance, check, fmt, graph, ladder, lsp, new, play, replay, rules, serve, simulate
+from . import balance, check, docs, fmt, graph, ladder, lsp, new, play, replay, rules, serve, simulate
 from .common import FORMATTER, Failure, Parser, UsageError, err, print_diagnostics
 
 #: The commands, in the order ``catrules --help`` lists them.
-COMMANDS = (play, simulate, balance, ladder, check, fmt, new, graph, rules, replay, lsp, serve)
+COMMANDS = (play, simulate, balance, ladder, check, fmt, new, graph, rules, replay, lsp, serve, docs)
 
 _DESCRIPTION = "Card games written as rules files: play them, simulate them, check them."
 
@@ -34,6 +34,7 @@ examples:
   catrules graph games/mygame.cat --format mermaid -o mygame.mmd
   catrules rules games/mygame.cat -o mygame.md
   catrules replay game.jsonl
+  catrules docs language                              the language reference
 
 exit codes: 0 ok, 1 a game file, save or log is at fault, 2 usage error,
 130 interrupted (Ctrl-C).  `catrules COMMAND --help` tells more.

@@ -12,8 +12,9 @@ def add_parser(sub) -> None:
                         description="Write NAME.cat (in the current folder, or --dir): a small complete "
                                     "game that checks and plays, to change into your own.  An existing "
                                     "file is never overwritten.  The tutorial \"Write your first game\" "
-                                    "of the catrules documentation goes from this file to a game of "
-                                    "your own, in five steps.", formatter_class=FORMATTER)
+                                    "of the catrules documentation (`catrules docs tutorial`) goes from "
+                                    "this file to a game of your own, in five steps; `catrules docs "
+                                    "language` is the language reference.", formatter_class=FORMATTER)
     sp.add_argument("name", metavar="NAME", help="the game's name (the file is named after it)")
     sp.add_argument("--dir", default=".", metavar="DIR", help="the folder to write it in (default: here)")
     sp.set_defaults(func=run)
