@@ -203,7 +203,7 @@ def test_the_rendering_reads_roles_links_and_pictures_out(tmp_path):
         ".. image:: x.png\n   :alt: a picture of cats\n\n.. contents:: On this page\n   :local:\n\n"
         ".. code-block:: console\n\n   $ catrules docs\n\nEnd.\n", encoding="utf-8")
     assert docs_text.render(tmp_path / "page.rst") == (
-        "Title\n=====\n\nSee cli, the rules, state and\n`a long\nliteral`, \"Choices\" and \"Compatibility\".\n\n"
+        "Title\n=====\n\nSee `catrules docs cli`, the rules (`catrules docs rulings`), state and\n`a long\nliteral`, \"Choices\" and \"Compatibility\".\n\n"
         "Two lines:\n\n    two\n    three\n\n[picture: a picture of cats]\n\n   $ catrules docs\n\nEnd.\n")
 
 

@@ -4,7 +4,8 @@ One function renders one page of ``docs/`` (:func:`render`): the headings stay a
 (a title over a line of ``=``), code blocks stay indented, a ``literalinclude`` is replaced
 by the lines it quotes (with Sphinx's ``lines``, ``start-at``/``start-after``,
 ``end-at``/``end-before`` and ``dedent``, in Sphinx's order), a picture by its description,
-and roles are read out (``:doc:`cli``` -> ``cli``, ````x```` -> ```x```).  The installed
+and roles are read out (``:doc:`cli``` -> ```catrules docs cli```, ``:mod:`~a.b``` -> ``b``,
+````x```` -> ```x```).  The installed
 package carries these renderings (written when the wheel is built, see ``setup.py``); a
 source checkout renders ``docs/`` when asked, so the two cannot say different things.
 
@@ -21,7 +22,7 @@ from pathlib import Path
 PAGES_FOLDER = "docs_pages"
 _DIRECTIVE = re.compile(r"^(\s*)\.\. ([a-z-]+)::\s*(.*)$")
 _OPTION = re.compile(r"^\s+:([a-z-]+):\s*(.*)$")
-_ROLE = re.compile(r":(?:[a-z]+:)?[a-z]+:`(~?)([^`]*?)(?:\s*<([^>]*)>)?`")
+_ROLE = re.compile(r":(?:[a-z]+:)?([a-z]+):`(~?)([^`]*?)(?:\s*<([^>]*)>)?`")
 _HEADING_MARKS = set("=-~^\"'`#*+.")
 #: Directives whose body is kept (indented) with their line and options left out.
 _KEEP_BODY = {"code-block", "code", "container", "list-table", "note", "warning", "tip", "toctree"}
@@ -79,8 +80,11 @@ def render(path: Path) -> str:
 def _inline(text: str) -> str:
     """Roles and links read out, double backquotes made single, in lines of text."""
     def role(m):
-        shown, target = m.group(2).strip(), m.group(3)
-        if target is None and m.group(1) == "~":
+        kind, shown, target = m.group(1), m.group(3).strip(), m.group(4)
+        if kind == "doc":               # another page: how to read it here
+            page = (target or shown).strip().rsplit("/", 1)[-1]
+            return f"`catrules docs {page}`" if target is None else f"{shown} (`catrules docs {page}`)"
+        if target is None and m.group(2) == "~":
             shown = shown.rsplit(".", 1)[-1]
         return shown
     text = _ROLE.sub(role, text)
