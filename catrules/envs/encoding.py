@@ -308,6 +308,14 @@ class Spec:
             return sorted(self.action(decision, o.id) for o in decision.options)
         return sorted({self.action(decision, o.id) for o in decision.options})
 
+    def actions_of(self, decision) -> tuple:
+        """``(legal, options)``: :meth:`legal` of ``decision``, and each legal action's option id
+        (what :meth:`option_id` gives), worked out together."""
+        options = {}
+        for o in decision.options:
+            options.setdefault(self.action(decision, o.id), o.id)
+        return sorted(options), options
+
     def mask(self, decision=None) -> np.ndarray:
         """1 for each legal action of ``decision`` (all 0 for None), as int8."""
         m = np.zeros(len(self.actions), np.int8)
