@@ -68,6 +68,7 @@ from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_retu
 
 #: short name -> the settings it was registered with (a name is registered once per process)
 _REGISTERED: dict = {}
+_CHANCE, _TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
 #: Marks the history of a player who was not the one resampled for (see the docstring).
 _UNKNOWN_PAST = "unknown past"
 #: How a game's randomness shows to OpenSpiel (see the module's docstring).
@@ -312,12 +313,13 @@ class CatrulesState(pyspiel.State):
         return None if core is None else core.st
 
     def current_player(self):
-        core = self._c()
+        core = self._core or self._c()
         if core is None:
-            return pyspiel.PlayerId.CHANCE
+            return _CHANCE
         if core.st.finished:
-            return pyspiel.PlayerId.TERMINAL
-        return core.now().player
+            return _TERMINAL
+        d = core.turn
+        return (d if d is not None else core.now()).player
 
     def chance_outcomes(self):
         """Before the deal: every deal (game seed ``seed + i``), equally likely."""
