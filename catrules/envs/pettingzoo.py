@@ -34,6 +34,7 @@ from pettingzoo import AECEnv
 
 from ..errors import CatrulesError, IllegalChoice
 from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_returns, load, spec as make_spec
+from .tensor import Seen, StateEncoder
 
 
 def env(path, players: int | None = None, options=(), seed: int | None = None, reward: str = "win",
@@ -86,6 +87,8 @@ class CatrulesEnv(AECEnv):
         self._seeds = random.Random(seed)
         #: the :class:`~catrules.runtime.state.State` of the game being played (None before ``reset``)
         self.game_state = None
+        # the observation vector from the state, and per seat what it gave last (see catrules.envs.tensor)
+        self._encoder, self._seen = StateEncoder(self.spec.encoder), {}
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -164,8 +167,10 @@ class CatrulesEnv(AECEnv):
 
     # ----------------------------------------------------------- observation
     def observe(self, agent):
-        view = self.game_state.view(self._seat[agent])
-        return {"observation": self.spec.encoder.encode(view), "action_mask": self.spec.mask(self._decision(agent))}
+        seat = self._seat[agent]
+        seen = self._seen.setdefault(seat, Seen())
+        return {"observation": self._encoder.encode(self.game_state, seat, seen),
+                "action_mask": self.spec.mask(self._decision(agent))}
 
     def observation_text(self, agent=None) -> str:
         """What ``agent`` (default: the agent to act) sees, as text."""
