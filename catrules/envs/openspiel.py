@@ -37,7 +37,10 @@ sequential game.  Races are answered with a reaction time from the game's seeded
   player has seen and done so far (their own filtered event log, :func:`catrules.play.views.visible_event`);
 * ``information_state_tensor``: the observation, then a fixed-size summary of that history
   (:mod:`catrules.envs.history`: where the player last saw each card go and who moved it, how
-  often they chose each action);
+  often they chose each action).  Called from Python, it and ``observation_tensor`` are answered
+  here (lists of floats, as pyspiel's), the observation written from the state and brought up
+  to date from the player's last one (:mod:`catrules.envs.tensor`), the memory from the events
+  since their last look (no digest); the C++ algorithms get the same through the observer;
 * ``resample_from_infostate(player, sampler)``: a state ``player`` cannot tell from this one
   (:meth:`State.sample_for`); answers that others gave already to a simultaneous decision are
   drawn again at random, so that the same player is to answer.  In it the other players'

@@ -17,7 +17,8 @@ answers before the reveal, since views never do.  A race is answered with a reac
 from the game's seeded model (:meth:`State.reaction_time`), or with ``reaction_time`` seconds.
 
 Observations are dicts ``{"observation": float32 vector, "action_mask": int8 vector}``, made
-from the player's view only (:class:`catrules.envs.encoding.Encoder`); the mask of an agent that
+from the player's view only (:class:`catrules.envs.encoding.Encoder`; written from the state with
+the view's rules, :class:`catrules.envs.tensor.StateEncoder`); the mask of an agent that
 is not to act is all zeros.  Rewards come at the end, from the final result (``reward="win"``:
 a share of the win; ``"score"``: the lead over the best other player).  The same ``seed`` gives
 the same games.  See ``docs/environments.rst``.
