@@ -151,3 +151,22 @@ def test_openspiel_tensors_are_the_plain_encoders_values(path, players):
     assert steps > 5
     with pytest.raises(pyspiel.SpielError):
         state.information_state_tensor(players)
+
+
+def test_reading_a_tensor_from_python_takes_the_game_seeds_pyspiels_call_takes():
+    """Without chance nodes, pyspiel's tensor call starts a state of its own (to learn the size),
+    which takes a game seed: the Python answer takes one too, so later games keep their seeds."""
+    import pyspiel
+    from catrules.envs.openspiel import register
+
+    name = register(str(ROOT / "games/meow.cat"), players=3, explore=2)
+    seeds = []
+    for call in (lambda s, p: pyspiel.State.information_state_tensor(s, p), lambda s, p: s.information_state_tensor(p),
+                 lambda s, p: pyspiel.State.observation_tensor(s, p), lambda s, p: s.observation_tensor(p)):
+        game = pyspiel.load_game(name, {"seed": 10})
+        first = game.new_initial_state()
+        for _ in range(3):
+            call(first, first.current_player())
+        seeds.append((first.engine_state().seed, game.new_initial_state().engine_state().seed))
+    assert seeds[0] == seeds[1] == seeds[2] == seeds[3]
+    assert seeds[0][1] > seeds[0][0] + 1

@@ -419,6 +419,11 @@ class CatrulesState(pyspiel.State):
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
             # pyspiel's own answer (its error for a player out of range)
             return (pyspiel.State.information_state_tensor if recall else pyspiel.State.observation_tensor)(self, player)
+        game = self.get_game()
+        if not game.setup.deals:
+            # pyspiel's call starts a state of its own first, to learn the tensor's size, and it
+            # takes a game seed: so does this one, so that later games get the same seeds
+            game.next_seed()
         core = self._c()
         if core is None:
             x = self.information_tensor(player) if recall else np.zeros(self.get_game().setup.spec.encoder.size,
