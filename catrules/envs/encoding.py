@@ -269,6 +269,7 @@ class Spec:
             actions = list(base) + [a for a in actions if a not in have]
         self.actions = actions
         self.index = {a: i for i, a in enumerate(actions)}
+        self._numbers: dict = {}            # (option id, player) -> action number, as they come
         self.encoder = Encoder(prog, players, self.names)
 
     @property
@@ -293,7 +294,11 @@ class Spec:
 
     def action(self, decision, option_id: str) -> int:
         """The action number of one option of ``decision``; :class:`UnknownOption` if it has none."""
-        i = self.index.get(option_id if self.keys is None else self.keys.key(option_id, decision.player))
+        i = self._numbers.get((option_id, decision.player))
+        if i is None:
+            i = self.index.get(option_id if self.keys is None else self.keys.key(option_id, decision.player))
+            if i is not None:
+                self._numbers[(option_id, decision.player)] = i
         if i is None:
             raise UnknownOption(
                 f"{self.game.title}: option {option_id!r} (player {decision.player + 1}) is not in the action "
@@ -307,6 +312,14 @@ class Spec:
         if self.keys is None:
             return sorted(self.action(decision, o.id) for o in decision.options)
         return sorted({self.action(decision, o.id) for o in decision.options})
+
+    def actions_of(self, decision) -> tuple:
+        """``(legal, options)``: :meth:`legal` of ``decision``, and each legal action's option id
+        (what :meth:`option_id` gives), worked out together."""
+        options = {}
+        for o in decision.options:
+            options.setdefault(self.action(decision, o.id), o.id)
+        return sorted(options), options
 
     def mask(self, decision=None) -> np.ndarray:
         """1 for each legal action of ``decision`` (all 0 for None), as int8."""

@@ -32,6 +32,7 @@ class Memory:
         self.segments = [("went to", 0, C * (S + 1)), ("moved by", C * (S + 1), C * (N + 1)),
                          ("my actions", C * (S + 2 + N), A), ("my decisions", C * (S + 2 + N) + A, 1)]
         self.size = C * (S + 2 + N) + A + 1
+        self._seen: dict = {}                           # player -> names of the slots they see
 
     def fresh(self) -> np.ndarray:
         """The memory of a player who has seen nothing yet."""
@@ -40,6 +41,51 @@ class Memory:
         m[S:C * (S + 1):S + 1] = 1                      # never seen moving
         m[C * (S + 1) + N:C * (S + 1) + C * (N + 1):N + 1] = 1   # moved by nobody seen
         return m
+
+    def catch_up(self, m: np.ndarray, player: int, lay, events) -> None:
+        """Change ``m`` by ``events`` of the engine's log, as ``player`` saw them: the same as
+        :meth:`note` of each event's visible part (:func:`catrules.play.views.visible_event`), one
+        after the other, without making that part (a move shows its cards to who sees either
+        zone; a player's own choices are always theirs to see; nothing else changes a memory),
+        and written at once: where each card went last, and the choices counted."""
+        seen = self._seen.get(player)
+        if seen is None:
+            seen = self._seen[player] = {name for name, s in self.slot_of.items() if lay.visible(s, player)}
+        went, chose = {}, []
+        C, N, slot_of = self.C, self.N, self.slot_of
+        for ev in events:
+            t = ev["t"]
+            if t == "move":
+                cards = ev.get("cards")
+                if not cards or not (ev["from"] in seen or ev["to"] in seen):
+                    continue
+                slot = slot_of.get(ev.get("to"))
+                if slot is None:
+                    continue
+                actor = ev.get("actor")
+                who = actor if isinstance(actor, int) and 0 <= actor < N else N
+                for c in cards:
+                    if isinstance(c, int) and 0 <= c < C:
+                        went[c] = (slot, who)
+            elif t == "decision":
+                if ev.get("player") == player and ev.get("option") is not None:
+                    chose.append(ev["option"])
+            elif t in ("reveal", "race"):
+                for ch in ev.get("choices", ()):
+                    if ch.get("player") == player and ch.get("option") is not None:
+                        chose.append(ch["option"])
+        if went:
+            S1, N1, base = self.S + 1, N + 1, C * (self.S + 1)
+            cs = np.fromiter(went, np.intp, len(went))
+            where = np.array(list(went.values()), np.intp).reshape(-1, 2)
+            rows = m[:base].reshape(C, S1)
+            rows[cs] = 0
+            rows[cs, where[:, 0]] = 1
+            by = m[base:base + C * N1].reshape(C, N1)
+            by[cs] = 0
+            by[cs, where[:, 1]] = 1
+        for option in chose:
+            self._chose(m, player, option)
 
     def note(self, m: np.ndarray, player: int, ev: dict) -> None:
         """Change ``m`` (``player``'s memory) by one event as ``player`` saw it."""

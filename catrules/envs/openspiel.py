@@ -37,7 +37,10 @@ sequential game.  Races are answered with a reaction time from the game's seeded
   player has seen and done so far (their own filtered event log, :func:`catrules.play.views.visible_event`);
 * ``information_state_tensor``: the observation, then a fixed-size summary of that history
   (:mod:`catrules.envs.history`: where the player last saw each card go and who moved it, how
-  often they chose each action);
+  often they chose each action).  Called from Python, it and ``observation_tensor`` are answered
+  here (lists of floats, as pyspiel's), the observation written from the state and brought up
+  to date from the player's last one (:mod:`catrules.envs.tensor`), the memory from the events
+  since their last look (no digest); the C++ algorithms get the same through the observer;
 * ``resample_from_infostate(player, sampler)``: a state ``player`` cannot tell from this one
   (:meth:`State.sample_for`); answers that others gave already to a simultaneous decision are
   drawn again at random, so that the same player is to answer.  In it the other players'
@@ -63,10 +66,12 @@ from ..errors import CatrulesError
 from ..play.views import visible_event
 from ..runtime.option_ids import card_of
 from .history import Memory
+from .tensor import ListCache, Seen, StateEncoder, scores_now
 from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_returns, load, spec as make_spec
 
 #: short name -> the settings it was registered with (a name is registered once per process)
 _REGISTERED: dict = {}
+_CHANCE, _TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
 #: Marks the history of a player who was not the one resampled for (see the docstring).
 _UNKNOWN_PAST = "unknown past"
 #: How a game's randomness shows to OpenSpiel (see the module's docstring).
@@ -160,6 +165,7 @@ class _Setup:
         self.game_type, self.game_info = game_type, game_info
         self.name, self.deals = name, deals          # deals: 0 without chance nodes
         self.memory = Memory(sp)
+        self.tensor = StateEncoder(sp.encoder)
 
 
 class CatrulesGame(pyspiel.Game):
@@ -187,46 +193,88 @@ class CatrulesGame(pyspiel.Game):
 
 class _Core:
     """A state's engine state and, per player, how far their history has read the log: the digest
-    of the information state string and the :class:`~catrules.envs.history.Memory` of the tensor.
+    of the information state string (``seen``) and the :class:`~catrules.envs.history.Memory` of
+    the tensor (``mem``, up to ``mem_at``), each brought up to date only when asked for.
 
     The only attribute of a :class:`CatrulesState`, so that OpenSpiel's ``Clone`` (which deep-copies
     every attribute) clones the engine state and shares the setup; OpenSpiel's serialisation
     pickles it as the engine's own save (:meth:`State.to_dict`, which holds the random sources)
-    plus the log and the players' histories."""
+    plus the log and the players' histories.  ``turn`` caches the decision to answer now and its
+    actions (until the next action); ``lists`` the last tensors given as lists (see
+    :class:`~catrules.envs.tensor.ListCache`)."""
 
-    __slots__ = ("setup", "st", "seen", "mem")
+    __slots__ = ("setup", "st", "seen", "mem", "mem_at", "turn", "acts", "rows", "obs", "lists")
 
-    def __init__(self, setup, st, seen, mem=None):
+    def __init__(self, setup, st, seen, mem=None, mem_at=None):
         self.setup, self.st, self.seen = setup, st, seen
         self.mem = mem if mem is not None else [setup.memory.fresh() for _ in seen]
+        self.mem_at = list(mem_at) if mem_at is not None else [x[0] for x in seen]
+        self.turn, self.acts, self.rows, self.obs, self.lists = None, None, None, {}, {}
 
     def __deepcopy__(self, memo):
-        return _Core(self.setup, self.st.clone(), [list(x) for x in self.seen], [m.copy() for m in self.mem])
+        return _Core(self.setup, self.st.clone(), [list(x) for x in self.seen], [m.copy() for m in self.mem],
+                     self.mem_at)
 
     def __reduce__(self):
         st = self.st
         return (_restore_core, (self.setup.name, json.dumps(st.to_dict()), json.dumps(st.log),
-                                self.seen, [m.tolist() for m in self.mem]))
+                                self.seen, [m.tolist() for m in self.mem], self.mem_at))
+
+    def now(self):
+        """The first pending decision (its prompt not worked out: nobody reads it here); None once
+        the game is over."""
+        if self.turn is None and not self.st.finished:
+            self.turn = _first(self.st)
+        return self.turn
+
+    def actions(self) -> tuple:
+        """``(legal actions, action -> option id)`` of :meth:`now` (see ``Spec.actions_of``)."""
+        if self.acts is None:
+            self.acts = self.setup.spec.actions_of(self.now())
+        return self.acts
+
+    def answer(self, action: int) -> None:
+        """Answer the decision of :meth:`now` with ``action``; the cached decision is forgotten."""
+        d = self.now()
+        oid = self.acts[1].get(action) if self.acts is not None else None     # legal_actions asked first
+        self.turn = self.acts = self.rows = None
+        answer(self.st, d, oid if oid is not None else self.setup.spec.option_id(d, action), self.setup.reaction_time)
 
     def digest(self, p: int) -> str:
-        """A digest of what player ``p`` has seen and done: the events of the log as ``p`` sees them
-        (and ``p``'s memory brought up to date with them)."""
+        """A digest of what player ``p`` has seen and done: the events of the log as ``p`` sees them."""
         st = self.st
         done, digest = self.seen[p]
         log = st.log
-        mem, note = self.mem[p], self.setup.memory.note
         for ev in log[done:]:
             v = visible_event(st, ev, p)
             if v is not None:
-                note(mem, p, v)
                 text = json.dumps(v, sort_keys=True, separators=(",", ":"), default=str)
                 digest = hashlib.sha256((digest + text).encode()).hexdigest()[:32]
         self.seen[p] = [len(log), digest]
         return digest
 
+    def observation(self, p) -> np.ndarray:
+        """The observation vector of ``p`` (None: a spectator), encoded again only where the state
+        changed since ``p``'s last one in this game; the scores shared by every player's."""
+        seen = self.obs.get(p)
+        if seen is None:
+            seen = self.obs[p] = Seen()
+        if self.rows is None:
+            self.rows = [scores_now(self.st)]
+        return self.setup.tensor.encode(self.st, p, seen, self.rows[0])
 
-def _restore_core(name: str, saved: str, log: str, seen: list, mem: list) -> _Core:
-    """A :class:`_Core` from its pickle (the game must be registered under ``name`` in this process)."""
+    def memory(self, p: int) -> np.ndarray:
+        """Player ``p``'s memory, brought up to date with the log."""
+        log, done = self.st.log, self.mem_at[p]
+        if done < len(log):
+            self.setup.memory.catch_up(self.mem[p], p, self.st.layout, log[done:])
+            self.mem_at[p] = len(log)
+        return self.mem[p]
+
+
+def _restore_core(name: str, saved: str, log: str, seen: list, mem: list, mem_at=None) -> _Core:
+    """A :class:`_Core` from its pickle (the game must be registered under ``name`` in this process;
+    ``mem_at``, absent from older pickles: the memory is as far as the digest)."""
     entry = _REGISTERED.get(name)
     if entry is None:
         raise CatrulesError(f"a saved state of the OpenSpiel game {name!r}: register the game in this process "
@@ -234,7 +282,7 @@ def _restore_core(name: str, saved: str, log: str, seen: list, mem: list) -> _Co
     setup = entry[1]
     st = setup.spec.game.restore(json.loads(saved))
     st.log = json.loads(log)
-    return _Core(setup, st, [list(x) for x in seen], [np.asarray(m, np.float32) for m in mem])
+    return _Core(setup, st, [list(x) for x in seen], [np.asarray(m, np.float32) for m in mem], mem_at)
 
 
 class CatrulesState(pyspiel.State):
@@ -268,12 +316,13 @@ class CatrulesState(pyspiel.State):
         return None if core is None else core.st
 
     def current_player(self):
-        core = self._c()
+        core = self._core or self._c()
         if core is None:
-            return pyspiel.PlayerId.CHANCE
+            return _CHANCE
         if core.st.finished:
-            return pyspiel.PlayerId.TERMINAL
-        return _first(core.st).player
+            return _TERMINAL
+        d = core.turn
+        return (d if d is not None else core.now()).player
 
     def chance_outcomes(self):
         """Before the deal: every deal (game seed ``seed + i``), equally likely."""
@@ -286,12 +335,12 @@ class CatrulesState(pyspiel.State):
         core = self._c()
         if core is None or core.st.finished:
             return None
-        d = _first(core.st)
+        d = core.now()
         return d if d.player == player else None
 
     def _legal_actions(self, player):
         d = self._decision(player)
-        return [] if d is None else self._c().setup.spec.legal(d)
+        return [] if d is None else list(self._core.actions()[0])
 
     def _apply_action(self, action):
         core = self._c()
@@ -299,8 +348,7 @@ class CatrulesState(pyspiel.State):
             game = self.get_game()
             self._start(game.seed + action)
             return
-        d = _first(core.st)
-        answer(core.st, d, core.setup.spec.option_id(d, action), core.setup.reaction_time)
+        core.answer(action)
 
     def _action_to_string(self, player, action):
         game = self.get_game()
@@ -353,9 +401,39 @@ class CatrulesState(pyspiel.State):
         core = self._c()
         if core is None:
             return np.concatenate([np.zeros(setup.spec.encoder.size, np.float32), setup.memory.fresh()])
-        obs = setup.spec.encoder.encode(core.st.view(None if public else player))
-        core.digest(player)
-        return np.concatenate([obs, core.mem[player]])
+        return np.concatenate([core.observation(None if public else player), core.memory(player)])
+
+    def information_state_tensor(self, player=None) -> list:
+        """pyspiel's ``information_state_tensor`` (a list of floats: the same values), worked out
+        here rather than through pyspiel's C++ (which asks the observer twice, once for the size)."""
+        return self._tensor_list(player, True)
+
+    def observation_tensor(self, player=None) -> list:
+        """pyspiel's ``observation_tensor`` (a list of floats: the same values), worked out here."""
+        return self._tensor_list(player, False)
+
+    def _tensor_list(self, player, recall: bool) -> list:
+        if player is None:
+            player = self.current_player()
+        n = self.get_game().num_players()
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+            # pyspiel's own answer (its error for a player out of range)
+            return (pyspiel.State.information_state_tensor if recall else pyspiel.State.observation_tensor)(self, player)
+        game = self.get_game()
+        if not game.setup.deals:
+            # pyspiel's call starts a state of its own first, to learn the tensor's size, and it
+            # takes a game seed: so does this one, so that later games get the same seeds
+            game.next_seed()
+        core = self._c()
+        if core is None:
+            x = self.information_tensor(player) if recall else np.zeros(self.get_game().setup.spec.encoder.size,
+                                                                         np.float32)
+            return x.tolist()
+        x = self.information_tensor(player) if recall else core.observation(player)
+        cache = core.lists.get((player, recall))
+        if cache is None:
+            cache = core.lists[(player, recall)] = ListCache()
+        return cache.as_list(x)
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state that ``player_id`` cannot tell from this one, the unknown drawn at random
@@ -372,7 +450,7 @@ class CatrulesState(pyspiel.State):
         seen = [[len(st.log), _UNKNOWN_PAST] for _ in range(len(core.seen))]
         seen[player_id][1] = core.digest(player_id)
         mem = [core.setup.memory.fresh() for _ in core.seen]
-        mem[player_id] = core.mem[player_id].copy()
+        mem[player_id] = core.memory(player_id).copy()
         other = self.clone()
         other._core = _Core(core.setup, st, seen, mem)
         return other
@@ -445,7 +523,7 @@ class _Observer:
         if core is None:
             self.tensor[:] = 0
             return
-        self.tensor[:] = core.setup.spec.encoder.encode(core.st.view(None if self.public else player))
+        self.tensor[:] = core.observation(None if self.public else player)
 
     def string_from(self, state, player):
         if self.recall:

@@ -30,6 +30,7 @@ from pettingzoo import ParallelEnv
 
 from ..errors import CatrulesError, IllegalChoice
 from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_returns, load, spec as make_spec
+from .tensor import Seen, StateEncoder, scores_now
 
 #: A game that ends before anyone is asked anything is skipped by ``reset``; this many at most.
 SKIPPED_GAMES = 100
@@ -69,6 +70,8 @@ class CatrulesParallelEnv(ParallelEnv):
         self._act_space = spaces.Discrete(self.spec.num_actions)
         self._seeds = random.Random(seed)
         self.game_state = None
+        # the observation vector from the state, and per seat what it gave last (see catrules.envs.tensor)
+        self._encoder, self._seen = StateEncoder(self.spec.encoder), {}
 
     def observation_space(self, agent):
         return self._obs_space
@@ -134,8 +137,8 @@ class CatrulesParallelEnv(ParallelEnv):
     def _observations(self) -> dict:
         st = self.game_state
         asked = {} if st.finished else self._asked()
-        out = {}
+        out, rows = {}, scores_now(st)               # the scores: the same for everyone
         for i, a in enumerate(self.possible_agents):
-            out[a] = {"observation": self.spec.encoder.encode(st.view(i)),
+            out[a] = {"observation": self._encoder.encode(st, i, self._seen.setdefault(i, Seen()), rows),
                       "action_mask": self.spec.mask(asked.get(i))}
         return out

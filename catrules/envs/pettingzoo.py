@@ -17,7 +17,8 @@ answers before the reveal, since views never do.  A race is answered with a reac
 from the game's seeded model (:meth:`State.reaction_time`), or with ``reaction_time`` seconds.
 
 Observations are dicts ``{"observation": float32 vector, "action_mask": int8 vector}``, made
-from the player's view only (:class:`catrules.envs.encoding.Encoder`); the mask of an agent that
+from the player's view only (:class:`catrules.envs.encoding.Encoder`; written from the state with
+the view's rules, :class:`catrules.envs.tensor.StateEncoder`); the mask of an agent that
 is not to act is all zeros.  Rewards come at the end, from the final result (``reward="win"``:
 a share of the win; ``"score"``: the lead over the best other player).  The same ``seed`` gives
 the same games.  See ``docs/environments.rst``.
@@ -34,6 +35,7 @@ from pettingzoo import AECEnv
 
 from ..errors import CatrulesError, IllegalChoice
 from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_returns, load, spec as make_spec
+from .tensor import Seen, StateEncoder
 
 
 def env(path, players: int | None = None, options=(), seed: int | None = None, reward: str = "win",
@@ -86,6 +88,8 @@ class CatrulesEnv(AECEnv):
         self._seeds = random.Random(seed)
         #: the :class:`~catrules.runtime.state.State` of the game being played (None before ``reset``)
         self.game_state = None
+        # the observation vector from the state, and per seat what it gave last (see catrules.envs.tensor)
+        self._encoder, self._seen = StateEncoder(self.spec.encoder), {}
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -164,8 +168,10 @@ class CatrulesEnv(AECEnv):
 
     # ----------------------------------------------------------- observation
     def observe(self, agent):
-        view = self.game_state.view(self._seat[agent])
-        return {"observation": self.spec.encoder.encode(view), "action_mask": self.spec.mask(self._decision(agent))}
+        seat = self._seat[agent]
+        seen = self._seen.setdefault(seat, Seen())
+        return {"observation": self._encoder.encode(self.game_state, seat, seen),
+                "action_mask": self.spec.mask(self._decision(agent))}
 
     def observation_text(self, agent=None) -> str:
         """What ``agent`` (default: the agent to act) sees, as text."""

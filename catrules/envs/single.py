@@ -34,7 +34,9 @@ from ..bots import make_seat
 from ..errors import CatrulesError, IllegalChoice
 from ..play.match import Match
 from ..play.seats import Seat
+from ..play.views import LazyView
 from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_returns, load, spec as make_spec
+from .tensor import Seen, StateEncoder
 
 #: A game where the agent is never asked is skipped by ``reset``; this many in a row at most.
 SKIPPED_GAMES = 100
@@ -95,6 +97,7 @@ class CatrulesGym(gymnasium.Env):
         self.action_space = spaces.Discrete(self.setup.num_actions)
         self._seeds = random.Random(seed)
         self.game_state, self.match = None, None
+        self._encoder, self._seen, self._now = StateEncoder(self.setup.encoder), Seen(), None
 
     # ------------------------------------------------------------------ play
     def reset(self, *, seed=None, options=None):
@@ -106,6 +109,7 @@ class CatrulesGym(gymnasium.Env):
             bots = iter(self.opponent_specs)
             seats = [_Agent() if p == self.seat else make_seat(next(bots)) for p in range(self.players)]
             self.game_state, self.match = st, Match(self.game, st, seats)
+            self._seen, self._now = Seen(), None
             self._bots_play()
             if not st.finished:
                 return self._obs(), self._info()
@@ -117,6 +121,14 @@ class CatrulesGym(gymnasium.Env):
             return None
         return next((d for d in st.pending() if d.player == self.seat), None)
 
+    def _actions(self):
+        """``(decision, legal actions, action -> option id)`` of the agent now (None: not asked),
+        worked out once per decision."""
+        if self._now is None:
+            d = self._mine()
+            self._now = (d, *(self.setup.actions_of(d) if d is not None else ((), {})))
+        return self._now
+
     def _bots_play(self) -> None:
         """Let the bots answer until the agent is asked or the game is over."""
         st, seats = self.game_state, self.match.seats
@@ -125,17 +137,16 @@ class CatrulesGym(gymnasium.Env):
             if any(d.player == self.seat for d in ds):
                 return
             d = ds[0]
-            choice = seats[d.player].decide(st.view(d.player), d)
+            choice = seats[d.player].decide(LazyView(st, d.player), d)      # as the referee gives it
             t = choice.reaction_time if d.timed else None
             if d.timed and t is None:
                 t = st.reaction_time()
             st.apply(d.player, choice.option, t)
 
     def step(self, action):
-        d = self._mine()
+        d, legal, options = self._actions()
         if d is None:
             raise CatrulesError("step() after the game is over: call reset()")
-        legal = self.setup.legal(d)
         info = {}
         try:
             a = int(action)
@@ -147,7 +158,8 @@ class CatrulesGym(gymnasium.Env):
                                     "(info['action_mask'] has a 1 for each)")
             info["illegal_action"] = True
             a = legal[0]
-        answer(self.game_state, d, self.setup.option_id(d, a))
+        self._now = None
+        answer(self.game_state, d, options[a])
         self._bots_play()
         st = self.game_state
         reward = final_returns(st, self.reward)[self.seat] if st.finished else 0.0
@@ -155,14 +167,16 @@ class CatrulesGym(gymnasium.Env):
 
     # ----------------------------------------------------------- observation
     def _obs(self) -> np.ndarray:
-        return self.setup.encoder.encode(self.game_state.view(self.seat))
+        return self._encoder.encode(self.game_state, self.seat, self._seen)
 
     def _info(self) -> dict:
         return {"action_mask": self.action_masks()}
 
     def action_masks(self) -> np.ndarray:
         """1 for each legal action of the agent now (all 0 once the game is over), as int8."""
-        return self.setup.mask(self._mine())
+        m = np.zeros(self.setup.num_actions, np.int8)
+        m[list(self._actions()[1])] = 1
+        return m
 
     def render(self):
         if self.render_mode != "ansi" or self.game_state is None:

@@ -1,0 +1,376 @@
+"""The observation vector read straight from the engine state, without building a view.
+
+:meth:`Encoder.encode <catrules.envs.encoding.Encoder.encode>` reads a player's view
+(:meth:`State.view`): a dict of every zone, counter, decision and score, built for people and
+front ends (card dicts, prompts, labels) and then mostly thrown away.  :class:`StateEncoder`
+writes the same vector, value for value, from the state itself, applying the same visibility
+rules as a view does (``Layout.visible``, ``count_seen``, ``top_shown``, secret counters): the
+static parts (the "not seen" column, the card attribute planes) come from a vector made once,
+the cards a player sees are written in a few array operations.  :class:`ListCache` turns
+successive vectors of one player into the Python lists that OpenSpiel's API returns, changing
+only the entries that changed since the last one.
+
+``tests/test_envs_tensor.py`` compares both encoders on many states of many games.  Nothing
+here knows any game.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..runtime.decisions import UNANSWERED
+from ..runtime.ending import running
+from .encoding import OBS_LIMIT
+
+_DECISION_KINDS = {"choose": 0, "secret": 1, "race": 2}
+_HIDDEN = {"hidden": True}
+_REF_PREFIXES = ("row:", "col:", "line", "plac")
+
+# how a slot shows to one player: its cards, only how many, its top card (and how many), nothing
+_CARDS, _COUNT, _TOP, _NOTHING = 0, 1, 2, 3
+
+
+class StateEncoder:
+    """``encode(st, p)``: the vector :class:`~catrules.envs.encoding.Encoder` makes of
+    ``st.view(p)``, from ``st`` (``p`` None: a spectator)."""
+
+    def __init__(self, enc):
+        self.enc = enc
+        prog = enc.prog
+        self.prog, self.n, self.N, self.S = prog, enc.n, enc.N, enc.slots
+        self.lay = prog.layout(enc.n)
+        self.shapes = [sp.shape for sp in self.lay.slot_spec]
+        o = enc.offset
+        N, S1 = self.N, self.S + 1
+        base = np.zeros(enc.size, np.float32)
+        base[o["cards"] + self.S:o["cards"] + N * S1:S1] = 1        # not seen, until seen
+        self.F = len(enc.features)
+        if self.F:
+            base[o["card attributes"]:o["card attributes"] + N * self.F] = enc.attrs.ravel()
+        self.base = base
+        self._plans: dict = {}
+        self.attr_lists = [np.flatnonzero(row).tolist() for row in enc.attrs]
+        first = o[f"counter {enc.counters[0][0]}"] if enc.counters else o["waiting"]
+        self.tail = (first, o["finished"] + 1)      # the segments written anew each time
+        self.counters = [(name, per, kind, cells, width, o[f"counter {name}"])
+                         for (name, per, _init), (_n, kind, cells, width, _p) in zip(prog.counters, enc.counters)]
+
+    def plan(self, p) -> list:
+        """Per slot, how it shows to ``p``: ``(slot, how, shape)``."""
+        out = self._plans.get(p)
+        if out is None:
+            lay, out = self.lay, []
+            for s, shape in enumerate(self.shapes):
+                if lay.visible(s, p):
+                    how = _CARDS
+                elif not lay.count_seen(s, p):
+                    how = _NOTHING
+                elif lay.top_shown(s):
+                    how = _TOP
+                else:
+                    how = _COUNT
+                out.append((s, how, shape))
+            self._plans[p] = out
+        return out
+
+    def encode(self, st, p, seen: "Seen | None" = None, rows=None) -> np.ndarray:
+        """The observation vector of ``p`` in ``st`` (a new array).  ``seen``: what this encoder
+        gave ``p`` last in the same game (it is brought up to date; only the zones that changed
+        since are encoded again).  ``rows``: the scores as they stand (``Seen.scores``), if known."""
+        if seen is None or seen.x is None:
+            x = self.base.copy()
+            if p is not None:
+                x[self.enc.offset["seat"] + p] = 1
+            self._zones(x, st, p, self.enc.offset)
+        else:
+            x = seen.x.copy()
+            self._changed_zones(x, st, p, seen)
+        y = np.zeros(self.tail[1], np.float32)
+        self._tail(y, st, p, rows)
+        t0, t1 = self.tail
+        x[t0:t1] = y[t0:t1]
+        if seen is not None:
+            if seen.snap is None:
+                seen.have = self._have(st, p)
+                seen.snap = [_copy(z) for z in st.z]
+            else:
+                snap, z = seen.snap, st.z
+                for s, c in enumerate(snap):
+                    if c != z[s]:
+                        snap[s] = _copy(z[s])
+            seen.x = x
+            x = x.copy()
+        return x
+
+    def _tail(self, x, st, p, rows) -> None:
+        """The counters, who is waiting, the player's decision, the scores and the end."""
+        o = self.enc.offset
+        self._counters(x, st, p)
+        pend = st.pending_
+        if pend is not None:
+            auto = pend.auto or ()
+            at = o["waiting"]
+            for q in pend.players:
+                if pend.chosen[q] is UNANSWERED or q in auto:
+                    x[at + q] = 1
+            if p is not None and p in pend.players:
+                if pend.chosen[p] is UNANSWERED:
+                    x[o["decision"] + _DECISION_KINDS.get(pend.kind, 0)] = 1
+                if pend.kind != "choose" and _has_choice(pend, p):
+                    x[o["decision"] + 3] = 1
+        if rows is None:
+            rows = scores_now(st)
+        if rows:
+            at = o["scores"]
+            for q, r in enumerate(rows[:self.n]):
+                x[at + q] = _number(r.get("total", 0))
+            x[at + self.n] = 1
+        x[o["finished"]] = 1 if st.over else 0
+
+    def _have(self, st, p) -> list:
+        """Per slot, how many of the cards ``p`` sees there have each attribute value."""
+        out = []
+        for s, how, shape in self.plan(p):
+            h = [0] * self.F
+            for c, _i, _l in self._placed(s, how, shape, st.z[s])[1]:
+                for f in self.attr_lists[c]:
+                    h[f] += 1
+            out.append(h)
+        return out
+
+    def _placed(self, s, how, shape, content) -> tuple:
+        """``(count, [(card, position, line)...])`` of slot ``s`` as its plan shows it."""
+        if shape == "lines":
+            count = sum(map(len, content))
+        elif shape == "grid":
+            count = len(content) - content.count(None)
+        else:
+            count = len(content)
+        if how == _CARDS:
+            if shape == "lines":
+                return count, [(c, i, li) for li, line in enumerate(content, 1) for i, c in enumerate(line, 1)]
+            if shape == "grid":
+                return count, [(c, i, 0) for i, c in enumerate(content, 1) if c is not None]
+            return count, [(c, i, 0) for i, c in enumerate(content, 1)]
+        if how == _TOP and content:
+            return count, [(content[-1], count, 0)]
+        return count, []
+
+    def _changed_zones(self, x, st, p, seen) -> None:
+        """Encode again what changed in the zones since ``seen`` (the last encoded): in a slot whose
+        cards show in order, the cards after the part that stayed the same; else the whole slot."""
+        o, N, S, F = self.enc.offset, self.N, self.S, self.F
+        S1, cards, places, counts = S + 1, o["cards"], o["places"], o["counts"]
+        z, snap, have = st.z, seen.snap, seen.have
+        changed = [(s, how, shape) for s, how, shape in self.plan(p) if z[s] != snap[s]]
+        if not changed:
+            return
+        w, gone, came, moved = {}, [], [], []
+        for s, how, shape in changed:
+            old, new = snap[s], z[s]
+            if how == _CARDS and shape not in ("lines", "grid"):
+                k = _common(old, new)
+                olds, news = set(old[k:]), set(new[k:])
+                gone.append((s, olds - news))
+                came.append((s, how, len(new), [(c, 0, 0) for c in news - olds]))
+                moved.append((k, new))          # the cards after the common start: new places
+            else:
+                gone.append((s, [c for c, _i, _l in self._placed(s, how, shape, old)[1]]))
+                came.append((s, how, *self._placed(s, how, shape, new)))
+        attrs = self.attr_lists
+        touched = set()
+        for s, placed in gone:                      # first the cards that left go
+            h = have[s]
+            for c in placed:
+                row = cards + c * S1
+                w[row + s] = 0.0
+                w[row + S] = 1.0
+                w[places + 2 * c] = 0.0
+                w[places + 2 * c + 1] = 0.0
+                for f in attrs[c]:
+                    h[f] -= 1
+                    touched.add((s, f))
+        for s, how, count, placed in came:          # then the cards that came
+            w[counts + s] = count / max(N, 1) if how != _NOTHING else -1.0
+            h = have[s]
+            for c, i, li in placed:
+                row = cards + c * S1
+                w[row + S] = 0.0
+                w[row + s] = 1.0
+                w[places + 2 * c] = i / N
+                w[places + 2 * c + 1] = li / N
+                for f in attrs[c]:
+                    h[f] += 1
+                    touched.add((s, f))
+        for k, new in moved:
+            for i, c in enumerate(new[k:], k + 1):
+                w[places + 2 * c] = i / N
+        by = o["attributes by slot"]
+        for s, f in touched:
+            w[by + s * F + f] = have[s][f] / N
+        x[list(w)] = list(w.values())
+
+    def _zones(self, x, st, p, o) -> None:
+        N, S = self.N, self.S
+        z = st.z
+        counts = [0.0] * S
+        ids, slots, pos, lines, groups, starts = [], [], [], [], [], []
+        for s, how, shape in self.plan(p):
+            content = z[s]
+            if shape == "lines":
+                count = sum(map(len, content))
+            elif shape == "grid":
+                count = len(content) - content.count(None)
+            else:
+                count = len(content)
+            counts[s] = count / max(N, 1) if how != _NOTHING else -1.0
+            at = len(ids)
+            if how == _CARDS:
+                if shape == "lines":
+                    for li, line in enumerate(content, 1):
+                        ids += line
+                        pos += range(1, len(line) + 1)
+                        lines += [li] * len(line)
+                elif shape == "grid":
+                    for i, c in enumerate(content, 1):
+                        if c is not None:
+                            ids.append(c)
+                            pos.append(i)
+                    lines += [0] * (len(ids) - at)
+                else:
+                    ids += content
+                    pos += range(1, count + 1)
+                    lines += [0] * count
+            elif how == _TOP and content:
+                ids.append(content[-1])
+                pos.append(count)
+                lines.append(0)
+            if len(ids) > at:
+                slots += [s] * (len(ids) - at)
+                groups.append(s)
+                starts.append(at)
+        x[o["counts"]:o["counts"] + S] = counts
+        if not ids:
+            return
+        cid = np.array(ids, np.intp)
+        rows = o["cards"] + cid * (S + 1)
+        x[rows + S] = 0
+        x[rows + np.array(slots, np.intp)] = 1
+        at = o["places"] + 2 * cid
+        x[at] = np.array(pos, np.float64) / N
+        x[at + 1] = np.array(lines, np.float64) / N
+        if self.F:
+            by_slot = x[o["attributes by slot"]:o["attributes by slot"] + S * self.F].reshape(S, self.F)
+            by_slot[groups] = np.add.reduceat(self.enc.attrs[cid], starts, axis=0) / N
+
+    def _counters(self, x, st, p) -> None:
+        """The counters as a view shows them, placed as :meth:`Encoder.encode` places them."""
+        cell, secret = self.enc._cell, self.prog.counter_secret
+        for name, per, kind, cells, width, at in self.counters:
+            v = st.c[name]
+            if name in secret and not st.over:          # seen only by its owner (shared: nobody)
+                if not (isinstance(v, list) and per == "player"):
+                    if per is None:                     # (a hidden value of each player or card: never)
+                        cell(x, at, kind, dict(_HIDDEN))
+                    continue
+                for q, cv in enumerate(v[:cells]):
+                    cell(x, at + q * width, kind, self._shown(st, kind, cv, p) if q == p else dict(_HIDDEN))
+            elif isinstance(v, list) and per == "player":
+                for q, cv in enumerate(v[:cells]):
+                    cell(x, at + q * width, kind, self._shown(st, kind, cv, p))
+            elif per == "card":
+                vis, loc = self.lay.visible, st.loc
+                for i, cv in enumerate(v):
+                    if cv is not None and vis(loc[i], p):
+                        cell(x, at + i * width, kind, self._shown(st, kind, cv, p))
+            elif per is None:
+                cell(x, at, kind, self._shown(st, kind, v, p))
+
+    def _shown(self, st, kind, v, p):
+        """``v`` as a view shows it, as far as the encoder reads it."""
+        if isinstance(v, bool) or not isinstance(v, (int, str)):
+            return v
+        if kind == "card" and isinstance(v, int):
+            if 0 <= v < self.N and self.lay.visible(st.loc[v], p):
+                return {"id": v}
+            return dict(_HIDDEN)
+        if kind == "player" and isinstance(v, int):
+            return {"player": v}
+        if kind in ("line", "place") and isinstance(v, str) and v[:4] in _REF_PREFIXES:
+            return {"ref": v}
+        return v
+
+
+class Seen:
+    """What a :class:`StateEncoder` gave one player last in one game: the vector and the zones."""
+
+    __slots__ = ("x", "snap", "have")
+
+    def __init__(self):
+        self.x, self.snap, self.have = None, None, None
+
+
+def scores_now(st):
+    """The score rows a view shows: the final scores once over, else the running score (or None)."""
+    if st.over:
+        return st.scores() or None
+    return running(st)[0]
+
+
+def _common(a: list, b: list) -> int:
+    """How many cards two lists have the same at their start."""
+    k, n = 0, min(len(a), len(b))
+    while k < n and a[k] == b[k]:
+        k += 1
+    return k
+
+
+def _copy(content: list) -> list:
+    return [list(x) if isinstance(x, list) else x for x in content]
+
+
+def _has_choice(pend, p) -> bool:
+    """Does a view show ``p``'s answer so far (``my_choice``) to the simultaneous decision ``pend``?"""
+    if pend.awaits(p) and pend.picks and pend.picks[p]:
+        return True
+    return isinstance(pend.chosen[p], list) or not pend.awaits(p)
+
+
+def _number(v) -> float:
+    return float(max(-OBS_LIMIT, min(OBS_LIMIT, v)))
+
+
+class ListCache:
+    """Vectors as Python lists of floats (what ``pyspiel`` returns), each made from the last one
+    by changing only the entries that differ.  Equal values share one float object (most are 0
+    or 1), so that copying the list touches few objects."""
+
+    __slots__ = ("arr", "lst", "floats")
+
+    def __init__(self):
+        self.arr, self.lst, self.floats = None, None, {0.0: 0.0}
+
+    def as_list(self, x: np.ndarray) -> list:
+        """``x`` (float32) as ``x.tolist()`` would give it (compared bit by bit: -0.0 and NaN too)."""
+        floats = self.floats
+        bits = x.view(np.uint32)
+        if self.arr is None or self.arr.shape != x.shape:
+            lst = [0.0] * len(x)
+            changed = np.flatnonzero(bits)
+        else:
+            lst = self.lst
+            changed = np.flatnonzero(bits != self.arr.view(np.uint32))
+        for i, v in zip(changed.tolist(), x[changed].tolist()):
+            f = floats.get(v)
+            if f is None:
+                if v != v or v == 0:                # NaN, -0.0: each itself
+                    f = v
+                else:
+                    f = floats[v] = v
+            elif v == 0 and math.copysign(1.0, v) < 0:
+                f = v
+            lst[i] = f
+        self.arr, self.lst = x, lst
+        return lst.copy()

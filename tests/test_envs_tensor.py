@@ -1,0 +1,172 @@
+"""The fast encoders give the same values as the plain ones, on many states of many games.
+
+The observation vector read from the engine state (:class:`catrules.envs.tensor.StateEncoder`,
+whole or brought up to date from the last one) against :meth:`Encoder.encode` of the player's
+view; a memory brought up to date at once (:meth:`Memory.catch_up`) against :meth:`Memory.note`
+of each event's visible part; the tensors OpenSpiel gets as lists against those, bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from catrules.api import load_game
+from catrules.envs.encoding import spec
+from catrules.envs.history import Memory
+from catrules.envs.tensor import ListCache, Seen, StateEncoder
+from catrules.errors import CatrulesError
+from catrules.play.views import visible_event
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("games/*.cat"), *ROOT.glob("tests/games/*.cat"),
+                                                    *ROOT.glob("docs/examples/*.cat")])
+STEPS = 150
+
+
+def _games_states(path, seeds=2):
+    """``(spec, state, rng)`` along random games of ``path`` (a state is yielded, then played on)."""
+    g = load_game(str(ROOT / path))
+    n = g.min_players
+    try:
+        sp = spec(g, n, explore=2)
+    except CatrulesError:               # a game that does not end (tests/games/runaway.cat)
+        pytest.skip(f"{path}: no environment")
+    for seed in range(seeds):
+        st = g.new_state(n, seed=seed, options=sp.options, log=True)
+        rng = random.Random(seed)
+        for _ in range(STEPS):
+            yield sp, st, rng
+            if st.finished:
+                break
+            d = st.pending()[0]
+            st.apply(d.player, rng.choice(d.options).id, st.reaction_time() if d.timed else None)
+
+
+def _same(a: np.ndarray, b: np.ndarray, what: str, names) -> None:
+    if not np.array_equal(a.view(np.uint32), b.view(np.uint32)):
+        i = int(np.flatnonzero(a.view(np.uint32) != b.view(np.uint32))[0])
+        seg = next(name for name, start, length in names if start <= i < start + length)
+        raise AssertionError(f"{what}: entry {i} ({seg}) is {b[i]}, not {a[i]}")
+
+
+@pytest.mark.parametrize("path", GAMES)
+def test_the_state_encoder_gives_the_views_vector(path):
+    """Whole, and brought up to date from what each player saw last (asked at random moments)."""
+    fast, seen, checked = None, {}, 0
+    for sp, st, rng in _games_states(path):
+        if fast is None or fast.enc is not sp.encoder:
+            fast = StateEncoder(sp.encoder)
+        if not st.history:
+            seen = {p: Seen() for p in [None, *range(st.n)]}
+        for p in [None, *range(st.n)]:
+            want = sp.encoder.encode(st.view(p))
+            _same(want, fast.encode(st, p), f"{path} player {p}, whole", sp.encoder.segments)
+            if rng.random() < 0.6:
+                _same(want, fast.encode(st, p, seen[p]), f"{path} player {p}, brought up to date",
+                      sp.encoder.segments)
+            checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("path", GAMES)
+def test_the_memory_caught_up_at_once_is_the_memory_event_by_event(path):
+    mem, checked = None, 0
+    for sp, st, rng in _games_states(path, seeds=1):
+        if mem is None or mem.spec is not sp:
+            mem = Memory(sp)
+        if not st.history:
+            slow = [mem.fresh() for _ in range(st.n)]
+            fast = [mem.fresh() for _ in range(st.n)]
+            done = [0] * st.n
+        for p in range(st.n):
+            if rng.random() < 0.5 and not st.finished:
+                continue
+            for ev in st.log[done[p]:]:
+                v = visible_event(st, ev, p)
+                if v is not None:
+                    mem.note(slow[p], p, v)
+            mem.catch_up(fast[p], p, st.layout, st.log[done[p]:])
+            done[p] = len(st.log)
+            _same(slow[p], fast[p], f"{path} player {p}", mem.segments)
+            checked += 1
+    assert checked > 0
+
+
+def test_a_list_cache_gives_what_tolist_gives_bit_for_bit():
+    cache, rng = ListCache(), np.random.default_rng(0)
+    specials = np.array([0.0, -0.0, np.nan, 1.0, 0.5, np.inf], np.float32)
+    for _ in range(50):
+        x = np.zeros(40, np.float32)
+        where = rng.integers(0, 40, 8)
+        x[where] = specials[rng.integers(0, len(specials), 8)]
+        got, want = cache.as_list(x), x.tolist()
+        assert len(got) == len(want)
+        for a, b in zip(got, want):
+            assert (a == b or (a != a and b != b)) and math.copysign(1, a) == math.copysign(1, b)
+        got[0] = 99.0                   # the caller's list is theirs
+        assert cache.as_list(x)[0] == want[0]
+
+
+@pytest.mark.parametrize("path,players", [("games/meow.cat", 4), ("games/catlady.cat", 3), ("games/flapcat.cat", 4),
+                                          ("tests/games/sealed_bids.cat", 3), ("docs/examples/visibility.cat", 3)])
+def test_openspiel_tensors_are_the_plain_encoders_values(path, players):
+    """``information_state_tensor`` and ``observation_tensor`` (worked out in Python, as lists)
+    equal the view's vector and the memory of every visible event, and what pyspiel's C++ asks
+    the observer for."""
+    import pyspiel
+    from catrules.envs.openspiel import register
+
+    game = pyspiel.load_game(register(str(ROOT / path), players=players, explore=3))
+    sp = game.setup.spec
+    mem = Memory(sp)
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    slow = [mem.fresh() for _ in range(players)]
+    done = [0] * players
+    steps = 0
+    while not state.is_terminal() and steps < 120:
+        st = state.engine_state()
+        for p in range(players):
+            if rng.random() < 0.5:
+                continue
+            for ev in st.log[done[p]:]:
+                v = visible_event(st, ev, p)
+                if v is not None:
+                    mem.note(slow[p], p, v)
+            done[p] = len(st.log)
+            obs = sp.encoder.encode(st.view(p))
+            want = np.concatenate([obs, slow[p]])
+            _same(want, np.array(state.information_state_tensor(p), np.float32), f"{path} ist {p}", [
+                *sp.encoder.segments, *((n, s + sp.encoder.size, k) for n, s, k in mem.segments)])
+            _same(want, np.array(pyspiel.State.information_state_tensor(state, p), np.float32), f"{path} C++ {p}",
+                  [*sp.encoder.segments, *((n, s + sp.encoder.size, k) for n, s, k in mem.segments)])
+            _same(obs, np.array(state.observation_tensor(p), np.float32), f"{path} obs {p}", sp.encoder.segments)
+        state.apply_action(rng.choice(state.legal_actions()))
+        steps += 1
+    assert steps > 5
+    with pytest.raises(pyspiel.SpielError):
+        state.information_state_tensor(players)
+
+
+def test_reading_a_tensor_from_python_takes_the_game_seeds_pyspiels_call_takes():
+    """Without chance nodes, pyspiel's tensor call starts a state of its own (to learn the size),
+    which takes a game seed: the Python answer takes one too, so later games keep their seeds."""
+    import pyspiel
+    from catrules.envs.openspiel import register
+
+    name = register(str(ROOT / "games/meow.cat"), players=3, explore=2)
+    seeds = []
+    for call in (lambda s, p: pyspiel.State.information_state_tensor(s, p), lambda s, p: s.information_state_tensor(p),
+                 lambda s, p: pyspiel.State.observation_tensor(s, p), lambda s, p: s.observation_tensor(p)):
+        game = pyspiel.load_game(name, {"seed": 10})
+        first = game.new_initial_state()
+        for _ in range(3):
+            call(first, first.current_player())
+        seeds.append((first.engine_state().seed, game.new_initial_state().engine_state().seed))
+    assert seeds[0] == seeds[1] == seeds[2] == seeds[3]
+    assert seeds[0][1] > seeds[0][0] + 1
