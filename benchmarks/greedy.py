@@ -27,8 +27,12 @@ GAMES = {"greedy+3 random": [("meow", 60), ("catlady", 24), ("flapcat", 8)],
 PLAY = """
 import json, sys, time
 import catrules
-from catrules.bots.basic import make_seat
-from catrules.play.match import Match
+try:
+    from catrules.bots.basic import make_seat
+    from catrules.play.match import Match
+except ImportError:             # a checkout from before the packages (fc76f60)
+    from catrules.bots import make_seat
+    from catrules.match import Match
 seats, game, n, repeat = json.loads(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 g = catrules.load_game(game)
 best = None
