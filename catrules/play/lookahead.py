@@ -103,10 +103,12 @@ def follow(st: State, me: int, depth: int) -> Outcome:
     if depth <= 0 or kind != "choose":
         return _outcome(st)
     best, best_lead = None, None
-    for v in vals:
-        s2 = st.clone()
+    last = len(vals) - 1
+    for i, v in enumerate(vals):
+        value = _canonical(st, vals, v)
+        s2 = st.clone() if i < last else st        # the last option plays on in ``st`` itself
         s2.log = None
-        _answer(s2, me, _canonical(st, vals, v))
+        _answer(s2, me, value)
         out = follow(s2, me, depth - 1)
         ld = lead(out.ranks, me)
         if best_lead is None or ld > best_lead:
