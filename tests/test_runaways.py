@@ -153,3 +153,78 @@ def test_an_ismcts_search_by_iterations_is_bounded_in_imagined_decisions(monkeyp
     bot.search([o.id for o in pending.options])
     assert 3 * limits.PLAYOUT_LIMIT <= bot.last["imagined decisions"] < 5 * limits.PLAYOUT_LIMIT, bot.last
     assert bot.last["iterations"] <= 5, bot.last
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_greedy_seats_stop_a_growing_game_that_never_ends_at_the_decision_budget(capsys, command):
+    # endless_growing_until.cat: the state grows every round (each look-ahead dearer than the
+    # last) and the checker cannot prove the loop endless; greedy seats stop looking ahead past
+    # LOOKAHEAD_DECISIONS, so the game reaches the decision budget in seconds (it took 12.8 s)
+    extra = ["--quiet"] if command == "play" else ["--games", "1", "--players", "2"]
+    code, out, err, took = run_cli(capsys, command, GAMES / "never_ending" / "endless_growing_until.cat",
+                                   "--seats", "greedy,greedy", "--seed", "1", *extra)
+    if command == "play":
+        assert code == 1
+        assert f"more than {limits.DECISION_LIMIT:,} decisions without ending" in err
+    else:
+        assert code == 0
+        assert f"stopped past {limits.DECISION_LIMIT:,} decisions" in out
+    assert took < WALL, took
+
+
+def test_greedy_stops_looking_ahead_past_its_decisions_and_stays_deterministic(monkeypatch):
+    # past LOOKAHEAD_DECISIONS the greedy bot takes the default without imagining anything
+    from catrules.bots import basic
+    from catrules.play.match import Match
+    game = load_game(GAMES / "never_ending" / "endless_growing_until.cat")
+    looked = []
+    original = Match.lookahead_options
+
+    def counting(self, player, options, samples=1):
+        looked.append(self.state.decisions)
+        return original(self, player, options, samples)
+    monkeypatch.setattr(Match, "lookahead_options", counting)
+    monkeypatch.setattr(basic, "LOOKAHEAD_DECISIONS", 40)
+
+    def play():
+        st = game.new_state(2, seed=3)
+        m = Match(game, st, [basic.make_seat("greedy"), basic.make_seat("greedy")])
+        from catrules.errors import RulesError
+
+        def stop():
+            if st.decisions >= 200:
+                raise RulesError("enough")
+        with pytest.raises(RulesError, match="enough"):
+            m.run(stop)
+        return st.history
+    first = play()
+    assert looked and max(looked) < 40 and len(looked) >= 10, looked
+    looked.clear()
+    assert play() == first
+
+
+def test_a_greedy_look_ahead_stops_following_others_who_decide_for_ever(capsys):
+    # others_alone.cat: after the first player's one choice only the others decide, in secret,
+    # for ever; the first player's look-ahead played their defaults on without end (it hung)
+    code, _out, err, took = run_cli(capsys, "play", GAMES / "never_ending" / "others_alone.cat", "--seats", "greedy,greedy",
+                                    "--seed", "1", "--quiet")
+    assert code == 1
+    assert f"more than {limits.DECISION_LIMIT:,} decisions without ending" in err
+    assert took < WALL, took
+
+
+def test_one_look_ahead_gives_the_others_a_bounded_number_of_answers(monkeypatch):
+    from catrules.play import lookahead
+    game = load_game(GAMES / "never_ending" / "others_alone.cat")
+    st = game.new_state(3, seed=1)
+    me = st.choosers()[0]
+    value = st.values_for(me)[0]
+    monkeypatch.setattr(lookahead, "FOLLOW_ANSWERS", 30)
+    s2 = st.clone()
+    s2.take(me, value)
+    s2.run()
+    before = s2.decisions
+    out = lookahead.follow(s2, me, lookahead.LOOKAHEAD_FOLLOW)
+    # two others answer each round: 31 rounds at most, then the game is judged where it stands
+    assert 0 < s2.decisions - before <= 2 * 31 and not s2.finished
+    assert len(out.ranks) == 3

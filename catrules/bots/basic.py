@@ -35,6 +35,14 @@ from .look import LOOK_BUDGET, close, look_values
 #: Bot kinds understood by :func:`make_seat` (``bot`` is the greedy bot).
 BOT_KINDS = ("random", "greedy", "bot")
 
+#: How many decisions a game may take before a greedy bot stops looking ahead: past it, the bot
+#: takes the decision's default, else an option at random from its own source (:meth:`GreedyBot.tie_source`).
+#: A count, not a time, so the game stays as deterministic as its seed, and one that a save
+#: keeps (the game's decisions so far).  The seed games take under 400 decisions; a game still
+#: going at 2,000 is most likely one that never ends, and then the bots reach the decision
+#: budget (:data:`catrules.limits.DECISION_LIMIT`) in seconds, not minutes.
+LOOKAHEAD_DECISIONS = 2_000
+
 _LOW, _HIGH = REFLEX_RANGE
 #: What a reflex may be, for error messages.
 REFLEX_HELP = (f"a reflex is {', '.join(REFLEXES)} or the median race time in seconds, "
@@ -124,6 +132,12 @@ class GreedyBot(Seat):
     decisions so far, so no seat is everyone's first choice, and the game stays as
     deterministic as its seed).  A decision with one option costs nothing.
 
+    The look-ahead's work is bounded: per decision, ``samples`` imagined games per option, each
+    played on for at most :data:`catrules.play.lookahead.FOLLOW_ANSWERS` answers and
+    :data:`catrules.limits.IMAGINED_STEP_LIMIT` loop rounds without a decision; per game, once
+    the game has taken :data:`LOOKAHEAD_DECISIONS` decisions the bot no longer looks ahead (it
+    takes the default, else an option at random from :meth:`tie_source`).
+
     With ``look`` (a budget of work, :data:`catrules.bots.look.LOOK_BUDGET` for ``greedy:look``)
     each option is instead played on past its immediate cost by :mod:`catrules.bots.look`.
     """
@@ -174,13 +188,23 @@ class GreedyBot(Seat):
         width = min(len(x) for x in leads)
         return tuple(sum(x[k] for x in leads) / len(leads) for k in range(width))
 
+    def _past_budget(self) -> bool:
+        """Has the game taken :data:`LOOKAHEAD_DECISIONS` decisions (by a table that imagines the
+        games itself, the match: it says how many)?  Then the bot no longer looks ahead."""
+        return getattr(self.table, "decisions", 0) >= LOOKAHEAD_DECISIONS
+
     def _values(self, options: list, timed: bool) -> list:
+        """Each option's value, or None past :data:`LOOKAHEAD_DECISIONS` (see :meth:`_past_budget`)."""
         ids = [o.id for o in options]
         if self.look and getattr(self.table, "sample", None) is not None:
+            if self._past_budget():
+                return None
             return look_values(self.table, self.player, ids, self.samples, self.look,
                                0.0 if timed else None, self.tie_source())
         both = getattr(self.table, "lookahead_options", None)
         if both is not None:        # every option in the same imagined states
+            if self._past_budget():
+                return None
             return [self._mean_lead(outs) for outs in both(self.player, ids, self.samples)]
         return [self.value(i) for i in ids]
 
@@ -190,6 +214,8 @@ class GreedyBot(Seat):
             option = options[0]
         else:
             values = self._values(options, decision.timed)
+            if values is None:          # past LOOKAHEAD_DECISIONS: every option looks the same
+                values = [(0,)] * len(options)
             best = max(values)
             tied = [o for o, v in zip(options, values) if close(v, best)]
             option = next((o for o in tied if o.id == decision.default), None)

@@ -13,6 +13,12 @@ from ..runtime.state import State
 #: How many of its own follow-up choices a look-ahead makes (a menu, then a place...).
 LOOKAHEAD_FOLLOW = 2
 
+#: How many answers a look-ahead gives for others (their defaults in secret choices and races
+#: they alone take part in, forced choices) before it judges the game where it stands: a count
+#: of work, so that one look-ahead is bounded even where the others decide for ever without the
+#: player (the seed games give a few at most).
+FOLLOW_ANSWERS = 500
+
 
 class Outcome(list):
     """Every player's score dict once a look-ahead has played out, plus ``ranks``: each
@@ -56,34 +62,90 @@ def follow(st: State, me: int, depth: int) -> Outcome:
     defaults (or first options; in a race, an average reaction time).  When the next decision is
     ``me``'s own single choice (a menu that leads to a choice of place, say), up to ``depth`` of
     them are made too, each the best way for ``me`` by the game's ranking (:func:`lead`), so that
-    a choice is judged by where it leads.
+    a choice is judged by where it leads.  Past :data:`FOLLOW_ANSWERS` answers given for the
+    others, the game is judged where it stands.
+
+    It answers with the values of the decision (:meth:`State.values_for`, :meth:`State.take`),
+    not with option objects: the same answers as :meth:`State.apply` with the options' ids
+    (:func:`_answer`), without the labels and prompts nobody reads in an imagined game.  Nor
+    does it keep what each player knows of where cards are (``known``, read only to deal
+    imagined games, and nobody deals one from this one).
     """
+    st.known = None
+    answers = 0
     while True:
+        if answers > FOLLOW_ANSWERS:
+            return _outcome(st)             # the others go on without ``me``: judged as it stands
+        answers += 1
         kind = st.decision_kind()
         if kind is None:
             return _outcome(st)
         if kind == "choose":
             pl = next(iter(st.choosers()), me)
-            if pl != me and len(st.values_for(pl)) > 1:
+            vals = st.values_for(pl)
+            if pl != me and len(vals) > 1:
                 return _outcome(st)         # another player's choice: as far as one can tell
-        ds = st.pending()
-        if kind != "choose" and me not in [d.player for d in ds]:
-            for d in ds:
-                st.apply(d.player, d.default or d.options[0].id, 0.6 if d.timed else None)
-            continue
-        if kind == "choose" and len(ds[0].options) == 1:
-            st.apply(ds[0].player, ds[0].options[0].id)      # a forced choice: it plays itself
-            continue
-        break
-    if depth <= 0 or kind != "choose" or ds[0].player != me:
+            _check_values(st, vals)
+            if len(vals) == 1:
+                _answer(st, pl, vals[0])    # a forced choice: it plays itself
+                continue
+            if pl != me:
+                return _outcome(st)         # no option at all: nothing more to see
+            break
+        players = st.choosers()
+        if me in players:
+            break
+        for pl in players:              # a secret choice or a race without ``me``: the defaults
+            vals = st.values_for(pl)
+            _check_values(st, vals)
+            if st.take(pl, _default(st, pl, vals), 0.6 if kind == "race" else None):
+                st.run()
+    if depth <= 0 or kind != "choose":
         return _outcome(st)
     best, best_lead = None, None
-    for o in ds[0].options:
-        s2 = st.clone()
+    last = len(vals) - 1
+    for i, v in enumerate(vals):
+        value = _canonical(st, vals, v)
+        s2 = st.clone() if i < last else st        # the last option plays on in ``st`` itself
         s2.log = None
-        s2.apply(me, o.id)
+        _answer(s2, me, value)
         out = follow(s2, me, depth - 1)
         ld = lead(out.ranks, me)
         if best_lead is None or ld > best_lead:
             best, best_lead = out, ld
     return best
+
+
+def _answer(st: State, pl: int, value) -> None:
+    """``pl``'s answer ``value`` to a choice (not a race), then run on: :meth:`State.apply`."""
+    if st.take(pl, value):
+        st.run()
+
+
+def _default(st: State, pl: int, vals: list):
+    """``pl``'s default answer to the pending decision (its first option when it has none), as
+    :meth:`State.apply` takes the default option's id."""
+    default = st.pending_.default[pl]
+    if default is None or default not in vals or not st.prog.option_id(st.pending_.okind, default):
+        default = vals[0]
+    return _canonical(st, vals, default)
+
+
+def _canonical(st: State, vals: list, v):
+    """The value :meth:`State.apply` takes for ``v``'s option id: the first value with that id
+    (two values may share an id, as ``1`` and ``"1"`` do)."""
+    prog, okind = st.prog, st.pending_.okind
+    if okind in ("card", "player"):
+        return v
+    return prog.option_value(okind, vals, prog.option_id(okind, v))
+
+
+def _check_values(st: State, vals: list) -> None:
+    """Raise, as :meth:`State.pending` would, when a choice among cards or players offers values
+    that are not cards or players (an imagined game with it is then left out)."""
+    okind = st.pending_.okind
+    if okind in ("card", "player"):
+        try:
+            st.prog.options_for(okind, vals, st)
+        except Exception:       # noqa: BLE001 - the same failure as the option objects' own
+            st.pending()
