@@ -20,6 +20,7 @@ from ..check.types import PLACE_ATTRS
 from ..errors import Diagnostic, GameFileError, source_line
 from ..runtime.places import PLACE_GETTERS
 from ..runtime.values import GUARDS
+from ..limits import NUMBER_LIMIT
 from . import families
 
 #: generated code that only reads a local or a card's column: pure and cheap to repeat
@@ -346,6 +347,11 @@ class CodeGen:
         if e.op == "not in":
             return f"({a} not in {self.listy(e.right, b)})"
         if e.op == "*":
+            if self.lean and all(getattr(self.ck.types.get(id(x)), "kind", None) == "number" for x in (e.left, e.right)):
+                # two numbers: the product worked out here, the guard called only past the limit
+                self.count += 1
+                r = f"_w{self.count}"
+                return f"({r} if -{NUMBER_LIMIT} <= ({r} := {a} * {b}) <= {NUMBER_LIMIT} else _big({r}))"
             return f"_mul({a}, {b})"
         return f"({a} {self._OPS[e.op]} {b})"
 
