@@ -113,6 +113,10 @@ class CodeGen:
         self._compile(src_text, preferring if preferring is not None else source)
         fn = self.ns[fname]
         fn.source = src_text
+        if self.lean:                   # the same as one expression, to write in a block
+            o, ok = f"_o{self.count}", f"_ok{self.count}"
+            fn.inline = f"list({src})" if preferring is None else \
+                f"(({ok} if ({ok} := [_it for _it in {o} if {test}]) else list({o})) if ({o} := {src}) is not None else list({o}))"
         return fn
 
     def define(self, d) -> str:
