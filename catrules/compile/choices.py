@@ -134,9 +134,11 @@ class ChoiceStatements:
         who = f"st.c[{actor!r}]" if actor in self.ck.counters else f"V[{actor!r}]"
         name = listed.__name__ if listed.__name__.startswith("_options") else w.bind(listed, "m")
         w.put("_a = st.auto", line)
-        with Suite(w, f"if _a is not None and _a.pickers[{who}] is not None:", line):
+        # the lean blocks run only where every seat picks (State.run): no need to ask
+        with Suite(w, "if True:" if self.lean else f"if _a is not None and _a.pickers[{who}] is not None:", line):
             extra = "" if prefers is None else f", V, {prefers}"      # what the answer tells others
-            w.put(f"V[{var!r}] = _a.choose(st, {who}, {name}(st, V), {kind!r}{extra})", line)
+            listing = getattr(listed, "inline", None) if self.lean else None     # lean: written here
+            w.put(f"V[{var!r}] = _a.choose(st, {who}, {listing or name + '(st, V)'}, {kind!r}{extra})", line)
             w.chain(len(w.blocks) + 1, line)    # past the block the choice is about to get
 
     def s_Menu(self, s: ast.Menu) -> None:

@@ -20,10 +20,15 @@ from ..check.types import PLACE_ATTRS
 from ..errors import Diagnostic, GameFileError, source_line
 from ..runtime.places import PLACE_GETTERS
 from ..runtime.values import GUARDS
+from ..limits import NUMBER_LIMIT
 from . import families
 
 #: generated code that only reads a local or a card's column: pure and cheap to repeat
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\[[A-Za-z_][A-Za-z_0-9]*\])?")
+
+
+#: generated code that reads a variable of the block: pure and cheap to repeat
+_VAR = re.compile(r"V\['[A-Za-z_][A-Za-z_0-9]*'\]")
 
 
 #: What a definition's memory (``st.memo``) holds for arguments not worked out yet.
@@ -69,6 +74,10 @@ class CodeGen:
         self.draws: dict = {}           # per definition: whether it draws at random
         self.ns["_MISS"] = _MISS
         self.ns["_Unhashable"] = TypeError
+        #: the lean compilation (:func:`catrules.compile.compiler.compile_game` with ``lean``): a
+        #: definition is written out where it is asked (see :meth:`inline`)
+        self.lean = getattr(compiler, "lean", False)
+        self.bodies: dict = {}          # per definition: the code of its body in its own function
 
     # ------------------------------------------------------------ functions
     def function(self, e, params=(), element_names=None, name="expr"):
@@ -104,6 +113,10 @@ class CodeGen:
         self._compile(src_text, preferring if preferring is not None else source)
         fn = self.ns[fname]
         fn.source = src_text
+        if self.lean:                   # the same as one expression, to write in a block
+            o, ok = f"_o{self.count}", f"_ok{self.count}"
+            fn.inline = f"list({src})" if preferring is None else \
+                f"(({ok} if ({ok} := [_it for _it in {o} if {test}]) else list({o})) if ({o} := {src}) is not None else list({o}))"
         return fn
 
     def define(self, d) -> str:
@@ -132,6 +145,7 @@ class CodeGen:
         # itself, counts as drawing: never kept)
         draws = "_random(" in body or any(self.draws.get(c, True) for c in calls)
         self.draws[key] = draws
+        self.bodies[key] = body
         args = "".join(f", _p_{p}" for p in d.params)
         if draws or not calls and " for " not in body:
             src = f"def {fname}(st{args}):\n    return {body}\n"
@@ -154,6 +168,26 @@ class CodeGen:
                    "    return _v\n")
         self._compile(src, d.body if getattr(d.body, "line", 0) else d)    # errors point into the body
         return fname
+
+    #: the longest body :meth:`inline` writes out where it is asked
+    INLINE_LIMIT = 600
+
+    def inline(self, d, args, env):
+        """The lean compilation only: the code of definition ``d``'s body with its parameters
+        standing for ``args`` (each a local, a variable of the block or a card's column, read again where
+        the parameter is), to write where it is asked instead of a call; None when it stays a call (it draws at
+        random or asks itself, its body is long or reads a variable of the block, an argument
+        is more than a name).  An error inside it names the line where it is asked, not the
+        definition's: the fast path runs the instrumented code again to report it
+        (:meth:`catrules.runtime.state.State.run`)."""
+        key = id(d)
+        if not self.lean or self.draws.get(key, True):
+            return None
+        own = self.bodies.get(key, "V[")
+        if "V[" in own or len(own) > self.INLINE_LIMIT or not all(_SIMPLE.fullmatch(a) or _VAR.fullmatch(a) for a in args):
+            return None
+        body = self.gen(d.body, Env(dict(zip(d.params, args)), env.depth))
+        return f"({body})" if len(body) <= 4 * self.INLINE_LIMIT else None
 
     def _gen_top(self, e, env) -> str:
         """The code of a whole expression; a guard turns a slip past the checker into a located error."""
@@ -255,7 +289,8 @@ class CodeGen:
                 return f"_optv(st.options, {n + '=' !r}, {self.prog.option_values[n][0]!r})"
             return f"({n!r} in st.options)"
         if kind == "define":
-            return f"{self.define(detail)}(st)"
+            fname = self.define(detail)
+            return self.inline(detail, (), env) or f"{fname}(st)"
         if kind == "cardtype":
             return self.const(self.prog.cards_of_type[n])
         return repr(n)
@@ -316,6 +351,11 @@ class CodeGen:
         if e.op == "not in":
             return f"({a} not in {self.listy(e.right, b)})"
         if e.op == "*":
+            if self.lean and all(getattr(self.ck.types.get(id(x)), "kind", None) == "number" for x in (e.left, e.right)):
+                # two numbers: the product worked out here, the guard called only past the limit
+                self.count += 1
+                r = f"_w{self.count}"
+                return f"({r} if -{NUMBER_LIMIT} <= ({r} := {a} * {b}) <= {NUMBER_LIMIT} else _big({r}))"
             return f"_mul({a}, {b})"
         return f"({a} {self._OPS[e.op]} {b})"
 
@@ -360,7 +400,8 @@ class CodeGen:
         kind, detail = self.names[id(e)]
         if kind == "define":
             fname = self.define(detail)
-            return f"{fname}(st{''.join(', ' + self.gen(a, env) for a in e.args)})"
+            args = [self.gen(a, env) for a in e.args]
+            return self.inline(detail, args, env) or f"{fname}(st{''.join(', ' + a for a in args)})"
         if kind == "zone":                      # a zone family's member: `discard(red)`
             return self.zone(detail, None, env, e)
         return getattr(self, "b_" + e.name)(e, env)

@@ -50,16 +50,21 @@ from ..runtime import (RESUME_EXCHANGE, RESUME_FILL, RESUME_MOVE, _agg, _best_rt
 
 # ==================================================================== compiler
 
-def compile_game(checked: Checked) -> Program:
+def compile_game(checked: Checked, lean: bool = False) -> Program:
+    """The program of a checked game.  ``lean``: the second compilation the bot fast path runs
+    (see :meth:`Program.lean_codes`): the same blocks, with definitions written out where they
+    are asked (an error there names the line that asks; the fast path replays it)."""
     G = graphmod.build(checked)
     prog = Program(checked, G)
     prog.zone_types = type_zones(prog)
-    _Compiler(prog, checked, G).run()
+    _Compiler(prog, checked, G, lean).run()
+    prog.compile_game = compile_game
     return prog
 
 
 class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
-    def __init__(self, prog: Program, checked: Checked, G):
+    def __init__(self, prog: Program, checked: Checked, G, lean: bool = False):
+        self.lean = lean
         self.p = prog
         self.ck = checked
         self.G = G
@@ -110,7 +115,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
     def unit(self, key: str, node: str) -> None:
         """Write unit ``key`` as blocks of Python source (see :mod:`catrules.compile.units`)."""
         self.serial += 1
-        self.w = UnitWriter(key, self.gen.ns, self.serial)
+        self.w = UnitWriter(key, self.gen.ns, self.serial, self.lean)
         self.loops = []
         # where each statement stood in the instruction list of state format 1, so that a game
         # saved then resumes (see State.from_dict): the frame's pc there -> its block here
@@ -229,7 +234,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
             slot, where = plain
             t = self.ck.types.get(id(s.cards))
             if t is not None and t.kind == "card" and where is None:     # one card (or none)
-                self.w.put(f"_move1(st, {self.src(s.cards)}, {slot})", s.line)
+                self.w.put(f"{'_move1b' if self.lean else '_move1'}(st, {self.src(s.cards)}, {slot})", s.line)
             else:
                 self.w.put(f"_move(st, fr, _cardlist(st, {self.src(s.cards)}), {slot}, {where!r})", s.line)
             return

@@ -9,11 +9,12 @@ labels of decisions, and works out each player's view.
 from __future__ import annotations
 
 import dataclasses
+from typing import Optional
 
 from ..lang import ast
 from ..check.checked import Checked
 from .closing import closing_of, reads_public, round_end_lines
-from ..errors import CatrulesError
+from ..errors import CatrulesError, GameFileError
 from .option_settings import is_setting, normal_options
 from ..runtime.decisions import NONE_OPTION, SIT_OUT, Option
 from ..runtime.option_ids import card_id, option_id, option_value, player_id
@@ -112,6 +113,10 @@ class Program:
                             **{k: (list(v) if isinstance(v, tuple) else v) for k, v in self.card_attrs[i].items()}}
                            for i in range(self.card_count)]
         self.codes: dict = {}
+        #: the blocks of the lean compilation, once asked for (:meth:`lean_codes`), and what
+        #: compiles it (``compile_game``, set by the compiler)
+        self.lean: Optional[dict] = None
+        self.compile_game = None
         self.code_lines: dict = {}
         #: per generated file name, the game-file line of each of its source lines (from 1)
         self.line_tables: dict = {}
@@ -235,6 +240,24 @@ class Program:
         if idx is None:
             idx = self._slot_index[lay.n] = {name: i for i, name in enumerate(lay.slot_name)}
         return idx
+
+    def lean_codes(self) -> dict:
+        """The blocks the bot fast path runs (:meth:`catrules.runtime.state.State.run`): a second,
+        lean compilation of the same game, made the first time it is asked for.  Its blocks are
+        those of :attr:`codes`, block for block (a frame's ``pc`` means the same in both), and do
+        the same to the state; definitions are written out where they are asked, so an error
+        inside one names the line that asks (the fast path replays an error on :attr:`codes`).
+        A game the lean compilation cannot write (a definition written out too deep) runs
+        :attr:`codes`."""
+        if self.lean is None:
+            try:
+                lean = self.compile_game(self.checked, lean=True).codes if self.compile_game else self.codes
+            except Exception:               # noqa: BLE001  (a guard: what it cannot write runs as written)
+                lean = self.codes
+            if list(lean) != list(self.codes) or any(len(lean[k]) != len(v) for k, v in self.codes.items()):
+                lean = self.codes           # a guard: the same blocks, or none of them
+            self.lean = lean
+        return self.lean
 
     def line_of(self, key: str, pc: int) -> int:
         lines = self.code_lines.get(key, [])

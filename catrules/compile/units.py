@@ -49,8 +49,9 @@ AGAIN = _Again()
 class UnitWriter:
     """The blocks of one unit as they are written: source lines, each with its game-file line."""
 
-    def __init__(self, key: str, ns: dict, serial: int):
+    def __init__(self, key: str, ns: dict, serial: int, lean: bool = False):
         self.key = key
+        self.lean = lean                # the lean compilation (see _pasted)
         self.ns = ns                    # the namespace the blocks are compiled in (shared per game)
         self.serial = serial            # makes the names of this unit's functions unique
         self.blocks: list = []          # per block: ("src", [(indent, text, line)]) or ("fn", callable)
@@ -149,42 +150,73 @@ class UnitWriter:
         src, table = [], [0]            # table[i]: the game-file line of source line i (from 1)
         order = []
         passes = self._passes_on()
-        for b, (kind, body) in enumerate(self.blocks):
+        bodies = [self._threaded(body, passes) if kind == "src" else None for kind, body in self.blocks]
+        for b, (kind, _body) in enumerate(self.blocks):
             if kind == "fn":
                 order.append(None)
                 continue
-            body = self._threaded(body, passes)
             name = f"_u{self.serial}_b{b}"
             order.append(name)
             src.append(f"def {name}(st, fr):")
             table.append(self.block_lines[b])
             src.append("    V = fr.vars")
             table.append(self.block_lines[b])
-            head = b in self.heads
-            if head:
+            if b in self.heads:
                 src.append("    while True:")
                 table.append(self.block_lines[b])
-            call = f"return _u{self.serial}_b"
-            for indent, text, line in body:
-                if text == f"fr.pc = {_END}":   # only there: a text of the game may hold anything
-                    text = f"fr.pc = {end}"
-                if head:
-                    indent += 1
-                    if text.startswith(call):
-                        # a block called from the head: back here if it came back to this head
-                        for t in (f"_r = {text[7:]}", f"if _r is not AGAIN or fr.pc != {b}:",
-                                  "    return _r", "continue"):
-                            src.append("    " * indent + t)
-                            table.append(line)
-                        continue
-                src.append("    " * indent + text)
-                table.append(line)
+            self._write(b, bodies, end, src, table)
         filename = f"<catrules {path} {self.key}>"
         code = compile("\n".join(src) + "\n", filename, "exec")
         exec(code, self.ns)
         fns = [self.ns[name] if name is not None else self.blocks[b][1] for b, name in enumerate(order)]
         self.source = "\n".join(src)
         return fns, list(self.block_lines), table, filename
+
+    def _write(self, b: int, bodies: list, end: str, src: list, table: list) -> None:
+        """Write block ``b``'s body (``bodies[b]``) into ``src``, each line's game-file line into ``table``."""
+        head = b in self.heads
+        call = f"return _u{self.serial}_b"
+        for indent, text, line in bodies[b]:
+            if text == f"fr.pc = {_END}":   # only there: a text of the game may hold anything
+                text = f"fr.pc = {end}"
+            if head:
+                indent += 1
+                if text.startswith(call):
+                    inner = self._pasted(b, int(text[len(call):-len("(st, fr)")]), bodies)
+                    if inner is not None:
+                        # the lean compilation: the block called written here, back at the head's top
+                        for i, t, at in inner:
+                            src.append("    " * (indent + i - 1) + t)
+                            table.append(at)
+                        src.append("    " * indent + "continue")
+                        table.append(line)
+                        continue
+                    # a block called from the head: back here if it came back to this head
+                    for t in (f"_r = {text[7:]}", f"if _r is not AGAIN or fr.pc != {b}:",
+                              "    return _r", "continue"):
+                        src.append("    " * indent + t)
+                        table.append(line)
+                    continue
+            src.append("    " * indent + text)
+            table.append(line)
+
+    #: the longest block (in lines) the lean compilation writes into the head of its loop
+    PASTE_LIMIT = 40
+
+    def _pasted(self, head: int, b: int, bodies: list):
+        """The lean compilation only: the lines of block ``b``, called from loop head ``head``, to
+        write in the head in place of the call (one call fewer per round): a block of source that
+        calls no block and ends by coming back to ``head``; its last line (``return AGAIN``) is
+        left out.  None otherwise."""
+        body = bodies[b] if self.lean and 0 <= b < len(bodies) else None
+        if body is None or b in self.heads or len(body) > self.PASTE_LIMIT or len(body) < 2:
+            return None
+        if body[-2][:2] != (1, f"fr.pc = {head}") or body[-1][:2] != (1, "return AGAIN"):
+            return None
+        if any(t.startswith(("return", "continue", "break", "for ", "while ")) or f"= {_END}" in t
+               for _i, t, _l in body[:-1]):
+            return None
+        return body[:-1]
 
     def _passes_on(self) -> dict:
         """The blocks that only go on to another block (an empty branch's end, say): block ->

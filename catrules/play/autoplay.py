@@ -20,9 +20,14 @@ from typing import Callable, Optional
 
 from ..errors import RulesError
 from ..runtime.inference import note_choice
+from ..runtime.option_ids import option_id
 from .reflexes import race_time_of
 from .seats import Choice
 from .views import LazyView
+
+
+#: the kinds of value an option id may be of (see :mod:`catrules.runtime.option_ids`)
+_KINDS = ("card", "player", "number", "value")
 
 
 class SeatFailed(Exception):
@@ -47,6 +52,8 @@ class Autoplay:
         # A check that reads no more than the count of decisions says so (``looks = False``).
         looks = after_step is not None and getattr(after_step, "looks", True)
         self.plain = not looks and None not in self.pickers
+        # every seat only picks: the game runs the lean blocks (see State.run)
+        self.lean = None not in self.pickers
 
     def choose(self, st, who: int, options: list, kind: str, V=None, prefers=None):
         """One player's choice among ``options`` (a ``chooses`` of one value), for a seat with a
@@ -100,6 +107,28 @@ class Autoplay:
             raise SeatFailed(exc) from None
 
     __call__ = answer_pending
+
+    def replayer(self, answers: list) -> "Autoplay":
+        """An Autoplay that gives ``answers`` (entries of a state's history: ``[player, option id]``
+        or with a race time) again, in order, one per seat's pick, and checks nothing between
+        steps: to replay on the instrumented blocks what the lean ones ran (see State.run).
+        An answer that does not fit, or none left, fails as a seat does."""
+        replay = object.__new__(Autoplay)
+        replay.match, replay.seats, replay.after = self.match, self.seats, None
+        replay.plain, replay.lean = False, False
+        left = iter(answers)
+
+        def pick(st, player, values, kind):
+            entry = next(left)
+            if entry[0] != player:
+                raise ValueError("the replay went another way")
+            for okind in _KINDS:        # the values of one choice are of one kind
+                ids = [option_id(okind, v) for v in values]
+                if entry[1] in ids:
+                    return ids.index(entry[1]), (entry[2] if len(entry) > 2 else None)
+            raise ValueError("the replay went another way")
+        replay.pickers = [pick] * len(self.pickers)
+        return replay
 
     def _decide(self, st, pl: int) -> tuple:
         """A seat's answer through its ``decide``, as (index among the options, race time)."""

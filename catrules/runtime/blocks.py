@@ -12,7 +12,7 @@ from __future__ import annotations
 from .. import limits
 from ..errors import RulesError
 from .frames import Frame
-from .moves import log_counter, move_cards, move_one
+from .moves import log_counter, move_cards, move_one, move_one_blind
 from .places import as_list
 from .values import _add, _fits
 
@@ -75,5 +75,5 @@ def _loop_guard(st, line: int) -> None:
 
 
 #: What the generated blocks of units call, besides the expression helpers.
-UNIT_HELPERS = {"_do_now": _do_now, "_move": move_cards, "_move1": move_one, "_cardlist": _cardlist, "_kept": _kept, "_fits": _fits, "_addv": _add, "_log_counter": log_counter,
+UNIT_HELPERS = {"_do_now": _do_now, "_move": move_cards, "_move1": move_one, "_move1b": move_one_blind, "_cardlist": _cardlist, "_kept": _kept, "_fits": _fits, "_addv": _add, "_log_counter": log_counter,
                 "_loop_guard": _loop_guard, "_times": _times, "_clockwise": _clockwise}

@@ -226,6 +226,28 @@ def move_one(st, c, slot: int) -> None:
         learn(st, (c,), s0, slot)
 
 
+def move_one_blind(st, c, slot: int) -> None:
+    """:func:`move_one` for the lean blocks (no log: see State.run): the same, written for
+    piles and rows while nobody keeps track of what each player knows (``st.known`` is None)."""
+    if c is None:
+        return
+    lay, loc = st.layout, st.loc
+    s0 = loc[c]
+    simple = lay.slot_simple
+    if st.known is not None or not simple[slot] or not simple[s0]:
+        move_one(st, c, slot)
+        return
+    zs = st.z[s0]
+    if zs[-1] == c:
+        zs.pop()
+    else:
+        zs.remove(c)
+    st.z[slot].append(c)
+    loc[c] = slot
+    w = lay.watchers
+    st.saw[c] = w[s0] | w[slot]         # who saw it move (see learn)
+
+
 #: Frame variables that keep a card-moving statement's place while triggers it set off run
 #: (plain data, saved with the game): ``[slot, where, card...]``, ``[slot, next cell]``,
 #: ``[card, from slot, to slot]``.

@@ -69,6 +69,7 @@ class State:
         state_fields.start(st)              # the fields every game starts the same way
         st.ask_forced = bool(ask_forced)
         st.stats = stats                    # what a lint counts (catrules.lab.lint), from the setup on
+        st.origin = (players, tuple(options), seed, bool(ask_forced)) if seed is not None and stats is None else None
         st.prog = prog
         st.n = players
         st.options = prog.normal_options(options)
@@ -114,8 +115,49 @@ class State:
 
     # ------------------------------------------------------------ running
     def run(self) -> None:
-        """Run until a decision is needed or the game is over."""
-        codes = self.prog.codes
+        """Run until a decision is needed or the game is over.
+
+        Under the bot fast path (:attr:`auto` with ``lean`` set: every seat only picks, no log),
+        the blocks run are those of the lean compilation (:meth:`Program.lean_codes`).  An error
+        there is replayed: a copy of the state as the run began runs the instrumented blocks with
+        the same answers (``auto.replayer``), and its error, message and game-file line, is the
+        one raised.  The copy is a new game from :attr:`origin` when the history holds every
+        answer since, else a clone taken as the run begins."""
+        auto = self.auto
+        if auto is None or not auto.lean or self.log is not None:
+            self._run(self.prog.codes)
+            return
+        answered = len(self.history)
+        start = self.clone() if self.origin is None else None
+        try:
+            self._run(self.prog.lean_codes())
+        except RulesError as exc:
+            raise (self._replayed(auto, start, answered) or exc) from None
+
+    def _replayed(self, auto, start, answered: int) -> Optional[RulesError]:
+        """The error the instrumented blocks raise replaying what the lean blocks ran (see
+        :meth:`run`): from ``start`` (a clone as the run began, with ``answered`` answers), or
+        from a new game as :attr:`origin` says.  None if the replay goes another way."""
+        try:
+            if start is None:
+                players, options, seed, ask_forced = self.origin
+                start = State.new(self.prog, players, options, seed, ask_forced=ask_forced)
+                start.auto = auto.replayer(self.history)
+                if start.pending_ is not None:
+                    start.auto(start)
+            else:
+                start.auto = auto.replayer(self.history[answered:])
+            if start.pending_ is None:
+                start._run(start.prog.codes)
+        except RulesError as again:     # the instrumented path's own words and line
+            if start is not None and start.history == self.history:
+                return again
+        except Exception:               # the replay went another way: the lean error stands
+            pass
+        return None
+
+    def _run(self, codes: dict) -> None:
+        """Run the blocks ``codes`` until a decision is needed or the game is over."""
         frames = self.frames
         try:
             # A block returns True when the loop must look again: it pushed or dropped a

@@ -99,6 +99,10 @@ FIELDS = (
     Field("memo", "start", start=None),
     # what a lint of many games counts while it runs (see runtime.values.note_short); None: nothing
     Field("stats", "start", start=None),
+    # (players, options, seed, ask_forced) of State.new while :attr:`history` holds every answer
+    # since (not saved: a restored or imagined game has none); the fast path replays an error
+    # from there (State.run)
+    Field("origin", "same", start=None),
 )
 
 
@@ -128,7 +132,7 @@ _COPIES = {
 
 #: What an imagined game (:meth:`State.sample_for`) starts without: the answers and events so far
 #: grow with the game, so copying them would make each look-ahead dearer the longer the game.
-IMAGINED_FRESH = {"history": "st.history = []", "log": "st.log = None"}
+IMAGINED_FRESH = {"history": "st.history = []", "log": "st.log = None", "origin": "st.origin = None"}
 
 
 def clone_function(namespace: dict, fields=FIELDS, fresh: Optional[dict] = None):

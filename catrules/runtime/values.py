@@ -184,4 +184,9 @@ def _copies(st, x, n):
     return [x] * max(0, n)
 
 
-GUARDS = {"_mul": _mul, "_range": _range, "_copies": _copies}
+def _big(r):
+    """A product of two numbers past the limit, worked out in the lean blocks: the error ``_mul`` raises."""
+    raise _too_big(r)
+
+
+GUARDS = {"_mul": _mul, "_range": _range, "_copies": _copies, "_big": _big}
