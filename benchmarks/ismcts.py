@@ -4,26 +4,31 @@
     python benchmarks/ismcts.py --game games/catlady.cat --games 100 --bot ismcts:300
     python benchmarks/ismcts.py --speed      # iterations per second, every game, with and without a horizon
 
-One ISMCTS seat against greedy seats (``--others``): game ``i`` uses seed ``i + 1`` and puts
+One ISMCTS seat (``--bot``, default ``ismcts:1s``: a second of work a decision) against greedy seats (``--others``): game ``i`` uses seed ``i + 1`` and puts
 the ISMCTS seat at seat ``i mod players``, so every seat is played as often (the first
 player's advantage, if any, is shared out).  Reported: the ISMCTS seat's share of the wins
 (a shared win counts ``1/k``), with its 95% interval (Wilson's, on the games it won outright
-or shared), against ``1/players``, the share of a seat no better than the others.
+or shared), against ``1/players``, the share of a seat no better than the others, and the
+mean wall-clock seconds of its searches.
 ``--speed`` plays four games of each game file (the bot against three random players, its seat
 turning) and reports the search's iterations per second, over whole games (a playout is longer
-at the start), without and with a horizon of 40 decisions.
+at the start), without and with a horizon of 40 decisions.  To compare with another tree in
+the same run, run it again with ``PYTHONPATH=/that/tree`` (this file then imports catrules
+from there).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if not os.environ.get("PYTHONPATH"):      # PYTHONPATH=/other/tree: measure that tree's catrules
+    sys.path.insert(0, str(ROOT))
 
 import catrules  # noqa: E402
 from catrules.bots.basic import make_seat  # noqa: E402
@@ -32,7 +37,8 @@ from catrules.lab.parallel import GameText, map_in_order  # noqa: E402
 
 
 class PlayOne:
-    """One game (picklable, for ``--jobs``): ``(seed, seat of the bot, its win share, iterations, seconds)``."""
+    """One game (picklable, for ``--jobs``): ``(seed, seat of the bot, its win share, iterations,
+    seconds, searches)``."""
 
     def __init__(self, text: GameText, players: int, bot: str, others: str):
         self.text, self.players, self.bot, self.others = text, players, bot, others
@@ -42,20 +48,22 @@ class PlayOne:
         me = i % self.players
         seats = [make_seat(self.bot if k == me else self.others) for k in range(self.players)]
         its = secs = 0.0
+        searches = 0
         bot = seats[me]
         search = bot.search
 
         def counted(*a, **k):
-            nonlocal its, secs
+            nonlocal its, secs, searches
             out = search(*a, **k)
             its += bot.last["iterations"]
             secs += bot.last["seconds"]
+            searches += 1
             return out
         bot.search = counted
         st = g.new_state(self.players, seed=i + 1)
         Match(g, st, seats).run()
         w = st.winners()
-        return i + 1, me, (1 / len(w) if me in w else 0.0), its, secs
+        return i + 1, me, (1 / len(w) if me in w else 0.0), its, secs, searches
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple:
@@ -75,7 +83,7 @@ def main() -> int:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--start", type=int, default=0, help="the first game's number (to split a long run)")
-    ap.add_argument("--bot", default="ismcts:1000")
+    ap.add_argument("--bot", default="ismcts:1s")
     ap.add_argument("--others", default="greedy")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--speed", action="store_true", help="iterations per second, every game of games/")
@@ -109,7 +117,9 @@ def main() -> int:
         sub = [r[2] for r in rows if r[1] == seat]
         if sub:
             print(f"  at seat {seat + 1}: {sum(sub) / len(sub):.1%} of {len(sub)}")
-    print(f"  search: {its / secs:.0f} iterations/s; {time.time() - t0:.0f} s in all with --jobs {args.jobs}")
+    searches = sum(r[5] for r in rows)
+    print(f"  search: {its / secs:.0f} iterations/s; {secs / max(1, searches):.2f} s (wall) a search on average "
+          f"over {searches} searches; {time.time() - t0:.0f} s in all with --jobs {args.jobs}")
     return 0
 
 
