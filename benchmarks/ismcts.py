@@ -102,6 +102,7 @@ def main() -> int:
     for r in map_in_order(PlayOne(GameText.of(g), args.players, args.bot, args.others), range(args.start, args.start + args.games),
                           args.jobs):
         rows.append(r)
+        print(f"  game {r[0]}: seat {r[1] + 1}, won {r[2]:g}, {r[5]} searches, {r[4]:.0f} s searching", file=sys.stderr, flush=True)
         if len(rows) % 10 == 0:
             share = sum(x[2] for x in rows) / len(rows)
             print(f"  {len(rows)} games: {share:.1%}", file=sys.stderr, flush=True)

@@ -53,6 +53,7 @@ from ..errors import RulesError
 from ..limits import SEARCH_DECISION_LIMIT
 from ..play.seats import Choice, Seat
 from .playout import Horizon as _Horizon, Policy, key_of, play_out, race_time as _race_time, results as _results  # noqa: F401
+from .alike import Alike
 from .runaway import check_can_end
 
 #: Seconds of work per decision when the spec gives no budget (``ismcts``): a second, as a
@@ -156,6 +157,8 @@ class ISMCTSBot(Seat):
         #: Figures of the last search: iterations, work, seconds, imagined games that stopped on an error.
         self.last: dict = {}
         self._policy = None
+        self._groups = Alike()
+        self._chosen: dict = {}
 
     def start(self, table, player: int) -> None:
         super().start(table, player)
@@ -178,6 +181,7 @@ class ISMCTSBot(Seat):
         start = time.perf_counter()
         work = check_can_end(self.table, me, rng)
         root = _Node(me)
+        self._chosen = {}               # the root's edges: the option each stood for
         deadline = start + self.max_seconds if self.max_seconds is not None else None
         iterations = self.iterations
         units = None if self.seconds is None else self.seconds * WORK_PER_SECOND
@@ -210,9 +214,15 @@ class ISMCTSBot(Seat):
             work += ITERATION_WORK + st.decisions - before
         self.last = {"iterations": done, "work": work, "seconds": time.perf_counter() - start,
                      "errors": errors, "imagined decisions": imagined}
+        return self._best(root, legal, default)
+
+    def _best(self, root: _Node, legal: list, default) -> str:
+        """The legal option whose edge was visited most (an edge stands for options alike: the
+        first legal one of them; the default among equals)."""
+        edge_of = {oid: e for e, oid in self._chosen.items()}
         best = None
         for oid in legal:
-            c = root.children.get(oid)
+            c = root.children.get(edge_of.get(oid, oid))
             key = (c.visits, c.wins / c.visits) if c is not None and c.visits else (0, -1.0)
             key = key + (oid == default,)
             if best is None or key > best[0]:
@@ -237,13 +247,16 @@ class ISMCTSBot(Seat):
             if len(ids) == 1:
                 st.apply(pl, ids[0], _race_time(st, 1) if timed else None)
                 continue
-            a, child = self._select(node, st, pl, ids, rng, policy, c)
+            vals = st.values_for(pl)
+            edges = self._groups.edges(st, ids, vals)
+            a, child = self._select(node, pl, edges, rng, policy, c)
             if learn:
-                vals = st.values_for(pl)
-                moves.append((pl, key_of(vals[ids.index(a)])))
+                moves.append((pl, key_of(edges[a][1])))
             path.append(child)
             node.visits += node is root
-            st.apply(pl, a, _race_time(st, len(ids)) if timed else None)
+            if node is root:
+                self._chosen.setdefault(a, edges[a][0])
+            st.apply(pl, edges[a][0], _race_time(st, len(ids)) if timed else None)
             if child.visits == 0:
                 break                   # a new node: the playout starts here
             node = child
@@ -257,12 +270,12 @@ class ISMCTSBot(Seat):
             policy.credit(result)
 
     @staticmethod
-    def _select(node: _Node, st, pl: int, ids: list, rng: random.Random, policy: Policy, c: float) -> tuple:
-        """The edge to follow from ``node`` among ``ids`` (the options legal in this imagined
-        game) and its child: a new one while the node may widen, else the best by UCB."""
+    def _select(node: _Node, pl: int, edges: dict, rng: random.Random, policy: Policy, c: float) -> tuple:
+        """The edge to follow from ``node`` among ``edges`` (the options legal in this imagined
+        game, by edge) and its child: a new one while the node may widen, else the best by UCB."""
         children = node.children
         untried, tried = [], []
-        for a in ids:
+        for a in edges:
             ch = children.get(a)
             if ch is None:
                 untried.append(a)
@@ -271,9 +284,7 @@ class ISMCTSBot(Seat):
                 tried.append(a)
         if untried and (not tried or len(children) < WIDEN * math.sqrt(node.visits + 1)):
             if policy.learn and len(untried) > 1:
-                vals = st.values_for(pl)
-                order = {a: v for a, v in zip(ids, vals)}
-                means = [policy.mean(pl, order[a]) for a in untried]
+                means = [policy.mean(pl, edges[a][1]) for a in untried]
                 top = max(means)
                 untried = [a for a, m in zip(untried, means) if m == top]
             a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
