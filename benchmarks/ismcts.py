@@ -10,9 +10,9 @@ player's advantage, if any, is shared out).  Reported: the ISMCTS seat's share o
 (a shared win counts ``1/k``), with its 95% interval (Wilson's, on the games it won outright
 or shared), against ``1/players``, the share of a seat no better than the others, and the
 mean wall-clock seconds of its searches.
-``--speed`` plays four games of each game file (the bot against three random players, its seat
-turning) and reports the search's iterations per second, over whole games (a playout is longer
-at the start), without and with a horizon of 40 decisions.  To compare with another tree in
+``--speed`` reports the search's iterations per CPU second in each seed game, without and with
+a horizon of 40 decisions: the first eight searches of the bot at seat 1 against three random
+players, seed 1 (CPU time, as the machine is shared).  To compare with another tree in
 the same run, run it again with ``PYTHONPATH=/that/tree`` (this file then imports catrules
 from there).
 """
@@ -66,6 +66,33 @@ class PlayOne:
         return i + 1, me, (1 / len(w) if me in w else 0.0), its, secs, searches
 
 
+class _Enough(BaseException):
+    """Enough searches measured."""
+
+
+def speed(g, spec: str, searches: int) -> tuple:
+    """(iterations, CPU seconds, searches) of the first ``searches`` searches of ``spec`` at seat 1
+    against three random players, seed 1 (CPU time: the machine is shared)."""
+    seats = [make_seat(spec)] + [make_seat("random") for _ in range(3)]
+    bot, its, secs, n = seats[0], 0, 0.0, 0
+    search = bot.search
+
+    def counted(*a, **k):
+        nonlocal its, secs, n
+        t = time.process_time()
+        out = search(*a, **k)
+        its, secs, n = its + bot.last["iterations"], secs + time.process_time() - t, n + 1
+        if n >= searches:
+            raise _Enough
+        return out
+    bot.search = counted
+    try:
+        Match(g, g.new_state(4, seed=1), seats).run()
+    except _Enough:
+        pass
+    return its, secs, n
+
+
 def wilson(k: float, n: int, z: float = 1.96) -> tuple:
     """Wilson's 95% interval for ``k`` successes in ``n`` trials."""
     if n == 0:
@@ -89,12 +116,13 @@ def main() -> int:
     ap.add_argument("--speed", action="store_true", help="iterations per second, every game of games/")
     args = ap.parse_args()
     if args.speed:
+        print(f"catrules from {Path(catrules.__file__).parent.parent}")
         for name in ("meow", "catlady", "flapcat"):
             g = catrules.load_game(ROOT / "games" / f"{name}.cat")
             for bot in ("ismcts:200", "ismcts:200:40"):
-                rows = list(map_in_order(PlayOne(GameText.of(g), 4, bot, "random"), range(4), 1))
-                its, secs = sum(r[3] for r in rows), sum(r[4] for r in rows)
-                print(f"{name:8s} {its / secs:8.0f} iterations/s  ({bot} against 3 random, 4 games)")
+                its, secs, n = speed(g, bot, 8)
+                print(f"{name:8s} {its / secs:8.0f} iterations per CPU second  ({bot} against 3 random, "
+                      f"the first {n} searches of seed 1)")
         return 0
     g = catrules.load_game(args.game)
     t0 = time.time()
