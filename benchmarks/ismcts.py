@@ -4,26 +4,31 @@
     python benchmarks/ismcts.py --game games/catlady.cat --games 100 --bot ismcts:300
     python benchmarks/ismcts.py --speed      # iterations per second, every game, with and without a horizon
 
-One ISMCTS seat against greedy seats (``--others``): game ``i`` uses seed ``i + 1`` and puts
+One ISMCTS seat (``--bot``, default ``ismcts:1s``: a second of work a decision) against greedy seats (``--others``): game ``i`` uses seed ``i + 1`` and puts
 the ISMCTS seat at seat ``i mod players``, so every seat is played as often (the first
 player's advantage, if any, is shared out).  Reported: the ISMCTS seat's share of the wins
 (a shared win counts ``1/k``), with its 95% interval (Wilson's, on the games it won outright
-or shared), against ``1/players``, the share of a seat no better than the others.
-``--speed`` plays four games of each game file (the bot against three random players, its seat
-turning) and reports the search's iterations per second, over whole games (a playout is longer
-at the start), without and with a horizon of 40 decisions.
+or shared), against ``1/players``, the share of a seat no better than the others, and the
+mean wall-clock seconds of its searches.
+``--speed`` reports the search's iterations per CPU second in each seed game, without and with
+a horizon of 40 decisions: the first eight searches of the bot at seat 1 against three random
+players, seed 1 (CPU time, as the machine is shared).  To compare with another tree in
+the same run, run it again with ``PYTHONPATH=/that/tree`` (this file then imports catrules
+from there).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if not os.environ.get("PYTHONPATH"):      # PYTHONPATH=/other/tree: measure that tree's catrules
+    sys.path.insert(0, str(ROOT))
 
 import catrules  # noqa: E402
 from catrules.bots.basic import make_seat  # noqa: E402
@@ -32,7 +37,8 @@ from catrules.lab.parallel import GameText, map_in_order  # noqa: E402
 
 
 class PlayOne:
-    """One game (picklable, for ``--jobs``): ``(seed, seat of the bot, its win share, iterations, seconds)``."""
+    """One game (picklable, for ``--jobs``): ``(seed, seat of the bot, its win share, iterations,
+    seconds, searches)``."""
 
     def __init__(self, text: GameText, players: int, bot: str, others: str):
         self.text, self.players, self.bot, self.others = text, players, bot, others
@@ -42,20 +48,49 @@ class PlayOne:
         me = i % self.players
         seats = [make_seat(self.bot if k == me else self.others) for k in range(self.players)]
         its = secs = 0.0
+        searches = 0
         bot = seats[me]
         search = bot.search
 
         def counted(*a, **k):
-            nonlocal its, secs
+            nonlocal its, secs, searches
             out = search(*a, **k)
             its += bot.last["iterations"]
             secs += bot.last["seconds"]
+            searches += 1
             return out
         bot.search = counted
         st = g.new_state(self.players, seed=i + 1)
         Match(g, st, seats).run()
         w = st.winners()
-        return i + 1, me, (1 / len(w) if me in w else 0.0), its, secs
+        return i + 1, me, (1 / len(w) if me in w else 0.0), its, secs, searches
+
+
+class _Enough(BaseException):
+    """Enough searches measured."""
+
+
+def speed(g, spec: str, searches: int) -> tuple:
+    """(iterations, CPU seconds, searches) of the first ``searches`` searches of ``spec`` at seat 1
+    against three random players, seed 1 (CPU time: the machine is shared)."""
+    seats = [make_seat(spec)] + [make_seat("random") for _ in range(3)]
+    bot, its, secs, n = seats[0], 0, 0.0, 0
+    search = bot.search
+
+    def counted(*a, **k):
+        nonlocal its, secs, n
+        t = time.process_time()
+        out = search(*a, **k)
+        its, secs, n = its + bot.last["iterations"], secs + time.process_time() - t, n + 1
+        if n >= searches:
+            raise _Enough
+        return out
+    bot.search = counted
+    try:
+        Match(g, g.new_state(4, seed=1), seats).run()
+    except _Enough:
+        pass
+    return its, secs, n
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple:
@@ -75,18 +110,19 @@ def main() -> int:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--start", type=int, default=0, help="the first game's number (to split a long run)")
-    ap.add_argument("--bot", default="ismcts:1000")
+    ap.add_argument("--bot", default="ismcts:1s")
     ap.add_argument("--others", default="greedy")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--speed", action="store_true", help="iterations per second, every game of games/")
     args = ap.parse_args()
     if args.speed:
+        print(f"catrules from {Path(catrules.__file__).parent.parent}")
         for name in ("meow", "catlady", "flapcat"):
             g = catrules.load_game(ROOT / "games" / f"{name}.cat")
             for bot in ("ismcts:200", "ismcts:200:40"):
-                rows = list(map_in_order(PlayOne(GameText.of(g), 4, bot, "random"), range(4), 1))
-                its, secs = sum(r[3] for r in rows), sum(r[4] for r in rows)
-                print(f"{name:8s} {its / secs:8.0f} iterations/s  ({bot} against 3 random, 4 games)")
+                its, secs, n = speed(g, bot, 8)
+                print(f"{name:8s} {its / secs:8.0f} iterations per CPU second  ({bot} against 3 random, "
+                      f"the first {n} searches of seed 1)")
         return 0
     g = catrules.load_game(args.game)
     t0 = time.time()
@@ -94,6 +130,7 @@ def main() -> int:
     for r in map_in_order(PlayOne(GameText.of(g), args.players, args.bot, args.others), range(args.start, args.start + args.games),
                           args.jobs):
         rows.append(r)
+        print(f"  game {r[0]}: seat {r[1] + 1}, won {r[2]:g}, {r[5]} searches, {r[4]:.0f} s searching", file=sys.stderr, flush=True)
         if len(rows) % 10 == 0:
             share = sum(x[2] for x in rows) / len(rows)
             print(f"  {len(rows)} games: {share:.1%}", file=sys.stderr, flush=True)
@@ -109,7 +146,9 @@ def main() -> int:
         sub = [r[2] for r in rows if r[1] == seat]
         if sub:
             print(f"  at seat {seat + 1}: {sum(sub) / len(sub):.1%} of {len(sub)}")
-    print(f"  search: {its / secs:.0f} iterations/s; {time.time() - t0:.0f} s in all with --jobs {args.jobs}")
+    searches = sum(r[5] for r in rows)
+    print(f"  search: {its / secs:.0f} iterations/s; {secs / max(1, searches):.2f} s (wall) a search on average "
+          f"over {searches} searches; {time.time() - t0:.0f} s in all with --jobs {args.jobs}")
     return 0
 
 

@@ -179,7 +179,7 @@ def test_budget_specs():
     for bad in ("", "0", "-3", "fast", "1m", "0s"):
         with pytest.raises(ValueError, match="budget"):
             parse_budget(bad)
-    assert make_seat("ismcts").iterations == 1000
+    assert (make_seat("ismcts").iterations, make_seat("ismcts").seconds) == (None, 1.0)
     assert make_seat("ismcts:50").iterations == 50
     assert make_seat("ISMCTS:2s").seconds == 2.0
     with pytest.raises(ValueError, match="ismcts:2000"):

@@ -228,3 +228,35 @@ def test_one_look_ahead_gives_the_others_a_bounded_number_of_answers(monkeypatch
     # two others answer each round: 31 rounds at most, then the game is judged where it stands
     assert 0 < s2.decisions - before <= 2 * 31 and not s2.finished
     assert len(out.ranks) == 3
+@pytest.mark.parametrize("seats", ["ismcts,ismcts", "ismcts:0.2s:10,greedy", "random,ismcts:300"])
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_searching_bots_stop_a_game_that_cannot_end_within_its_budget(capsys, command, seats):
+    # endless_until.cat's loop never ends but the checker cannot prove it: before a search, the
+    # bot plays imagined games on at random to the decision budget; none ends, so it stops the
+    # game at once instead of searching 10,000 decisions (hours), with or without a horizon
+    extra = ["--quiet"] if command == "play" else ["--games", "1", "--players", "2"]
+    code, out, err, took = run_cli(capsys, command, GAMES / "never_ending" / "endless_until.cat", "--seats", seats,
+                                   "--seed", "1", *extra)
+    if command == "play":
+        assert code == 1, (out, err)
+        assert f"the game would ask for more than {limits.DECISION_LIMIT:,} decisions without ending" in err, err
+        assert "imagined games that the searching bots played on at random from decision" in err, err
+        assert "--max-decisions N" in err, err
+    else:
+        assert code == 0 and "unfinished: 1 game stopped" in out, out
+    assert took < WALL, took
+
+
+def test_the_budget_the_bots_check_is_the_one_given(capsys):
+    # a larger budget: the bots look that far before they give up
+    code, _out, err, took = run_cli(capsys, "play", GAMES / "never_ending" / "endless_until.cat", "--seats",
+                                    "ismcts:0.1s,ismcts:0.1s", "--seed", "2", "--quiet", "--max-decisions", "30000")
+    assert code == 1 and "more than 30,000 decisions without ending" in err and "the 30,000 decisions left" in err, err
+    assert took < WALL, took
+
+
+@pytest.mark.parametrize("game", ["expedition.cat", "race_rounds.cat", "deckbuilder.cat"])
+def test_games_that_end_are_played_to_their_end_by_searching_bots(capsys, game):
+    code, out, err, _took = run_cli(capsys, "play", GAMES / game, "--seats", "ismcts:30,ismcts:0.02s",
+                                    "--seed", "1", "--quiet")
+    assert code == 0 and "decisions" not in err, (out, err)

@@ -12,13 +12,16 @@ Each iteration of its search
    sees them, choosing at each node by UCB among the options legal in *this* imagined game
    (a child counts how often it was available, so options that are rarely legal are not
    favoured);
-3. adds one node, plays the imagined game to its end with random choices (or, with a
-   *horizon*, for that many more decisions), and
+3. adds one node (on a wide choice, only as many children as its visits allow: progressive
+   widening, the most promising first), plays the imagined game to its end by a cheap policy
+   (:mod:`catrules.bots.playout`: the mean result of each value chosen so far, some choices at
+   random), or, with a *horizon*, for that many more decisions, and
 4. credits every node on the way with the result for the player who chose it: a share of
    the win (``1/k`` among ``k`` winners), else 0; at a horizon, the share of the other
    players it is ahead of by the game's ``winner:`` block (ties count half).
 
-It then takes the option its player chose most often at the root.  Other players are
+It then takes the option its player chose most often at the root.  The policy's means are
+kept from one decision to the next (the bot's own imagined games are all they come from).  Other players are
 searched as if they played by the same rule, from what the imagined game shows them; a
 simultaneous decision is searched in seat order, each answer hidden from the others in
 the real game but not in the tree (the usual simplification of single-observer ISMCTS).
@@ -26,8 +29,13 @@ the real game but not in the tree (the usual simplification of single-observer I
 The bot never reads the real state: its view, its decision and the imagined games the table
 hands it are all it has, and an imagined game depends on what it may see only
 (``tests/test_ismcts.py`` checks that its choice is the same in two games that differ only in
-cards it cannot see).  Its budget is a number of iterations (the same choices for the same
-seed) or seconds (as many as fit: faster machines search more, so not reproducible).
+cards it cannot see).  Its budget is a number of iterations or *seconds of work* (the default: :data:`DEFAULT_SECONDS`):
+work is counted, not timed: each iteration counts :data:`ITERATION_WORK` units and each decision
+of its imagined game one, and a second is :data:`WORK_PER_SECOND` units (calibrated so that a
+second of work takes about a second on the development machine, see ``docs/bots.rst``).  Either
+way the same seed gives the same choices, on any machine and with any number of jobs.  Before
+each search it checks that the game can end within its decision budget
+(:mod:`catrules.bots.runaway`).
 Whatever the budget, ``max_seconds`` caps each search's time and ``stop`` (a function asked
 between iterations) ends it at once: a server bounds its bots' work with them, and cancels the
 work of a table that is gone.  A search that reaches its iterations first is unaffected (the
@@ -41,16 +49,27 @@ import math
 import random
 import time
 
-from ..play.autoplay import Autoplay
 from ..errors import RulesError
-from ..limits import PLAYOUT_LIMIT, SEARCH_DECISION_LIMIT
+from ..limits import SEARCH_DECISION_LIMIT
 from ..play.seats import Choice, Seat
-from ..play.reflexes import FASTEST, REFLEX_SPREAD, reflex_median
+from .playout import Horizon as _Horizon, Policy, key_of, play_out, race_time as _race_time, results as _results  # noqa: F401
+from .alike import Alike
+from .runaway import check_can_end
 
-#: Iterations per decision when the spec gives no budget (``ismcts``).
-DEFAULT_ITERATIONS = 1000
+#: Seconds of work per decision when the spec gives no budget (``ismcts``): a second, as a
+#: person waits for a player at a table, and what the web lobby offers.
+DEFAULT_SECONDS = 1.0
+#: Units of work of one iteration besides its imagined decisions (drawing the imagined game,
+#: going down the tree, scoring the end).
+ITERATION_WORK = 40
+#: Units of work in a second of work (``ismcts:1s``).
+WORK_PER_SECOND = 40_000
 #: UCB's exploration constant, for results between 0 and 1.
 EXPLORATION = 0.7
+#: Progressive widening: a node visited ``v`` times may have ``WIDEN * (v + 1) ** WIDEN_POWER``
+#: children (a choice among fewer options is searched in full at once).
+WIDEN = 3.0
+WIDEN_POWER = 0.5
 
 
 class _Node:
@@ -65,28 +84,11 @@ class _Node:
         self.player = player
 
 
-class _Rollout:
-    """The random players of a playout: what :class:`~catrules.play.autoplay.Autoplay` asks."""
-
-    def __init__(self, n: int, rng: random.Random):
-        self.seats = [self] * n
-        self.rng = rng
-
-    def pick(self, st, player: int, values: list, kind: str) -> tuple:
-        n = len(values)
-        i = 0 if n == 1 else self.rng.randrange(n)
-        return i, (_race_time(st, n) if kind == "race" else None)
-
-
-def _race_time(st, options: int) -> float:
-    return st.reaction_time(reflex_median("normal", options), REFLEX_SPREAD, FASTEST)
-
-
 def parse_budget(text: str) -> tuple:
     """``("iterations", n)`` or ``("seconds", s)`` from the part of a seat spec after ``ismcts:``
     (``2000``, ``1s``, ``0.5s``); raises :class:`ValueError` saying what is allowed."""
     word = text.strip().lower()
-    help_ = "an ismcts budget is a number of iterations (ismcts:2000) or seconds (ismcts:1s)"
+    help_ = "an ismcts budget is a number of iterations (ismcts:2000) or seconds of work (ismcts:1s)"
     try:
         if word.endswith("s"):
             value = float(word[:-1])
@@ -116,12 +118,13 @@ def parse_horizon(text: str) -> int:
 class ISMCTSBot(Seat):
     """Information-set Monte Carlo tree search from the bot's own view (see the module).
 
-    ``iterations`` or ``seconds`` is the budget per decision (a decision with one option costs
-    nothing); ``exploration`` is UCB's constant.  ``max_seconds`` (``None``: none) caps the time
-    of every search whatever its budget, and ``stop`` (``None``, or a function of no arguments)
-    ends a search at once when it returns true; both may also be set as attributes after the
-    bot is made.  Either cut keeps the best option found so far (with no iteration done, the
-    decision's default).
+    ``iterations`` or ``seconds`` (of work) is the budget per decision (a decision with one option
+    costs nothing; neither given: :data:`DEFAULT_SECONDS`); ``exploration`` is UCB's constant;
+    ``policy`` false plays the playouts at random.  ``max_seconds`` (``None``: none) caps the
+    wall-clock time of every search whatever its budget, and ``stop`` (``None``, or a function
+    of no arguments) ends a search at once when it returns true; both may also be set as
+    attributes after the bot is made.  Either cut keeps the best option found so far (with no
+    iteration done, the decision's default).
     """
 
     wants_events = False
@@ -130,16 +133,16 @@ class ISMCTSBot(Seat):
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None,
                  exploration: float = EXPLORATION, horizon: int | None = None,
-                 max_seconds: float | None = None, stop=None):
+                 max_seconds: float | None = None, stop=None, policy: bool = True):
         if iterations is None and seconds is None:
-            iterations = DEFAULT_ITERATIONS
+            seconds = DEFAULT_SECONDS
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise ValueError(f"iterations must be a whole number of at least 1, not {iterations!r}")
         self.iterations = iterations
         self.seconds = seconds
         if max_seconds is not None and not (isinstance(max_seconds, (int, float)) and max_seconds > 0):
             raise ValueError(f"max_seconds is a positive number of seconds, not {max_seconds!r}")
-        #: The most seconds any one search may take (``None``: its budget alone decides).
+        #: The most wall-clock seconds any one search may take (``None``: its budget alone decides).
         self.max_seconds = max_seconds
         #: Asked between iterations: a true answer ends the search at once (``None``: never).
         self.stop = stop
@@ -147,11 +150,19 @@ class ISMCTSBot(Seat):
             raise ValueError(f"a horizon is a whole number of decisions of at least 1, not {horizon!r}")
         self.exploration = exploration
         self.horizon = horizon
+        self.policy = policy
         self.name = f"ismcts:{seconds:g}s" if seconds is not None else f"ismcts:{iterations}"
         if horizon is not None:
             self.name += f":h{horizon}"
-        #: Figures of the last search: iterations, seconds, imagined games that stopped on an error.
+        #: Figures of the last search: iterations, work, seconds, imagined games that stopped on an error.
         self.last: dict = {}
+        self._policy = None
+        self._groups = Alike()
+        self._chosen: dict = {}
+
+    def start(self, table, player: int) -> None:
+        super().start(table, player)
+        self._policy = None             # a new game: nothing learnt yet
 
     def decide(self, view, decision) -> Choice:
         options = decision.options
@@ -167,18 +178,22 @@ class ISMCTSBot(Seat):
         """The option among ``legal`` (ids of the bot's pending decision) chosen most often."""
         me = self.player
         rng = random.Random(self.table.rng.getrandbits(64))
-        root = _Node(me)
         start = time.perf_counter()
-        limit = self.seconds
-        if self.max_seconds is not None:
-            limit = self.max_seconds if limit is None else min(limit, self.max_seconds)
-        deadline = start + limit if limit is not None else None
-        iterations = self.iterations if self.seconds is None else None
+        work = check_can_end(self.table, me, rng)
+        root = _Node(me)
+        self._chosen = {}               # the root's edges: the option each stood for
+        deadline = start + self.max_seconds if self.max_seconds is not None else None
+        iterations = self.iterations
+        units = None if self.seconds is None else self.seconds * WORK_PER_SECOND
         stop = self.stop
         done = errors = imagined = 0
+        policy = self._policy
         while True:
-            # a count of iterations is also bounded in work: long imagined games cost more
-            if iterations is not None and (done >= iterations or imagined >= SEARCH_DECISION_LIMIT):
+            if iterations is not None:
+                # a count of iterations is also bounded in work: long imagined games cost more
+                if done >= iterations or imagined >= SEARCH_DECISION_LIMIT:
+                    break
+            elif done and work >= units:
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
@@ -186,28 +201,41 @@ class ISMCTSBot(Seat):
                 break
             done += 1
             st = self.table.sample(me, rng)
+            if policy is None or len(policy.stats) != st.n:
+                policy = self._policy = Policy(st.n, rng, learn=self.policy)
+            policy.rng = rng
             before = st.decisions
             try:
-                self._iterate(st, root, me, rng)
+                self._iterate(st, root, me, rng, policy)
             except RulesError:
                 errors += 1             # an imagined game the rules could not reach: left out
+                policy.moves = []
             imagined += st.decisions - before
-        self.last = {"iterations": done, "seconds": time.perf_counter() - start, "errors": errors,
-                     "imagined decisions": imagined}
+            work += ITERATION_WORK + st.decisions - before
+        self.last = {"iterations": done, "work": work, "seconds": time.perf_counter() - start,
+                     "errors": errors, "imagined decisions": imagined}
+        return self._best(root, legal, default)
+
+    def _best(self, root: _Node, legal: list, default) -> str:
+        """The legal option whose edge was visited most (an edge stands for options alike: the
+        first legal one of them; the default among equals)."""
+        edge_of = {oid: e for e, oid in self._chosen.items()}
         best = None
         for oid in legal:
-            c = root.children.get(oid)
+            c = root.children.get(edge_of.get(oid, oid))
             key = (c.visits, c.wins / c.visits) if c is not None and c.visits else (0, -1.0)
             key = key + (oid == default,)
             if best is None or key > best[0]:
                 best = (key, oid)
         return best[1]
 
-    def _iterate(self, st, root: _Node, me: int, rng: random.Random) -> None:
+    def _iterate(self, st, root: _Node, me: int, rng: random.Random, policy: Policy) -> None:
         st.known = None                 # nobody in an imagined game needs what players know
         node, path = root, []
         first = True
         c = self.exploration
+        moves = policy.moves
+        learn = policy.learn
         while True:
             choosers = st.choosers()
             if not choosers:
@@ -219,75 +247,61 @@ class ISMCTSBot(Seat):
             if len(ids) == 1:
                 st.apply(pl, ids[0], _race_time(st, 1) if timed else None)
                 continue
-            children = node.children
-            untried = []
-            for a in ids:
-                ch = children.get(a)
-                if ch is None:
-                    untried.append(a)
-                else:
-                    ch.avail += 1
-            if untried:
-                a = untried[rng.randrange(len(untried))]
-                child = children[a] = _Node(pl)
-                path.append(child)
-                st.apply(pl, a, _race_time(st, len(ids)) if timed else None)
-                break
-            best, best_u = None, -1.0
-            for a in ids:
-                ch = children[a]
-                u = ch.wins / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                if u > best_u:
-                    best, best_u = a, u
-            node = children[best]
-            path.append(node)
-            st.apply(pl, best, _race_time(st, len(ids)) if timed else None)
+            vals = st.values_for(pl)
+            edges = self._groups.edges(st, ids, vals)
+            a, child = self._select(node, pl, edges, rng, policy, c)
+            if learn:
+                moves.append((pl, key_of(edges[a][1])))
+            path.append(child)
+            node.visits += node is root
+            if node is root:
+                self._chosen.setdefault(a, edges[a][0])
+            st.apply(pl, edges[a][0], _race_time(st, len(ids)) if timed else None)
+            if child.visits == 0:
+                break                   # a new node: the playout starts here
+            node = child
         if not st.over:
-            self._play_out(st, rng, self.horizon)
+            play_out(st, policy, self.horizon)
         result = _results(st)
         for n in path:
             n.visits += 1
             n.wins += result[n.player]
+        if learn:
+            policy.credit(result)
+
+    @staticmethod
+    def _select(node: _Node, pl: int, edges: dict, rng: random.Random, policy: Policy, c: float) -> tuple:
+        """The edge to follow from ``node`` among ``edges`` (the options legal in this imagined
+        game, by edge) and its child: a new one while the node may widen, else the best by UCB."""
+        children = node.children
+        untried, tried = [], []
+        for a in edges:
+            ch = children.get(a)
+            if ch is None:
+                untried.append(a)
+            else:
+                ch.avail += 1
+                tried.append(a)
+        if untried and (not tried or len(children) < WIDEN * math.sqrt(node.visits + 1)):
+            if policy.learn and len(untried) > 1:
+                means = [policy.mean(pl, edges[a][1]) for a in untried]
+                top = max(means)
+                untried = [a for a, m in zip(untried, means) if m == top]
+            a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+            child = children[a] = _Node(pl)
+            return a, child
+        best, best_u = None, -1.0
+        for a in tried:
+            ch = children[a]
+            if not ch.visits:           # made in an imagined game that stopped on an error
+                return a, ch
+            u = ch.wins / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+            if u > best_u:
+                best, best_u = a, u
+        return best, children[best]
 
     @staticmethod
     def _play_out(st, rng: random.Random, horizon: int | None = None) -> None:
-        """Play the imagined game to its end, every choice at random (inside the running game),
-        or until ``horizon`` more decisions were asked (:data:`~catrules.limits.PLAYOUT_LIMIT`
-        without one: a game that never ends is scored where it stands, as at a horizon)."""
-        limit = st.decisions + (PLAYOUT_LIMIT if horizon is None else horizon)
+        """Play the imagined game to its end with random choices (see :func:`~catrules.bots.playout.play_out`)."""
+        play_out(st, Policy(st.n, rng, learn=False), horizon)
 
-        def stop_at_horizon():
-            if st.decisions >= limit:
-                raise _Horizon
-        stop_at_horizon.looks = False   # it reads the count of decisions only
-        auto = Autoplay(_Rollout(st.n, rng), stop_at_horizon)
-        st.auto = auto
-        try:
-            while st.decision_kind() is not None:
-                auto.answer_pending(st)     # the decision the game paused at, answered as later ones
-                st.run()
-        except _Horizon:
-            pass                        # the table as it is: scored by _results
-        finally:
-            st.auto = None
-
-
-def _results(st) -> list:
-    """Each player's result in [0, 1]: at the end, a share of the win; at a playout's horizon,
-    the share of the other players they are ahead of by the ``winner:`` block (a tie counts
-    half), which says more than who would win if the game stopped there."""
-    if st.over:
-        winners = st.winners()
-        share = 1.0 / len(winners) if winners else 0.0
-        return [share if p in winners else 0.0 for p in range(st.n)]
-    keys = st.rank_keys(st.scores())
-    n = st.n
-    if n < 2:
-        return [1.0]
-    return [sum(1.0 if keys[p] > keys[q] else 0.5 if keys[p] == keys[q] else 0.0
-                for q in range(n) if q != p) / (n - 1) for p in range(n)]
-
-
-class _Horizon(BaseException):
-    """A playout reached its horizon (a BaseException: it passes the seats' own error handling,
-    as the end of a search and not a failure)."""

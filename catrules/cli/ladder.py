@@ -15,8 +15,8 @@ gives each bot's win share, its pairwise share, its Bradley-Terry rating
 (log-strength, mean 0), the same in Elo points (x 400/ln 10) and a 95%
 interval from 200 bootstrap resamples of the games.  Deal d uses the seed
 SEED * 1000003 + d: the same arguments give the same table for every
---jobs, as long as the bots' budgets are counts (ismcts:200), not seconds
-(ismcts:0.2s searches as far as the machine gets).  A progress bar goes to
+--jobs (the searching bot's seconds, ismcts:0.2s, are seconds of work: counted,
+not timed).  A progress bar goes to
 stderr when it is a terminal.
 """
 

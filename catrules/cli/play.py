@@ -558,4 +558,5 @@ def _run_bots(match, spectator, max_decisions) -> None:
     def after_step() -> None:
         spectator.flush()
         budget()
+    after_step.limit = budget.limit     # the budget, for the searching bots (see Match.run)
     match.run(after_step)

@@ -15,8 +15,8 @@ prior of one drawn game between every two bots (so that a bot that always wins s
 Elo numbers are the same ratings times ``400 / ln 10``.  The 95% intervals come from
 :data:`BOOTSTRAP` resamples of the games (the pairwise results of one game are not
 independent: resampling whole games keeps that), drawn from a source seeded by ``seed``.
-The result is the same for every ``jobs``, as long as the bots' budgets are iterations, not
-seconds (a time budget searches as far as the machine gets).
+The result is the same for every ``jobs`` (a searching bot's budget in seconds is seconds of
+work: counted, not timed).
 """
 
 from __future__ import annotations

@@ -321,4 +321,5 @@ def decision_budget(state, limit: int) -> Callable[[], None]:
         if state.no_way_out is not None:        # a loop the checker proved endless: no need to wait
             raise OverBudget(limit, state.no_way_out)
     check.looks = False             # it reads counts the rules keep, never a card (see catrules.play.autoplay)
+    check.limit = limit             # the budget, for the bots (see Match.run)
     return check

@@ -172,6 +172,9 @@ class Match:
         meanwhile gets what each player sees then: :meth:`State.known_now`).
         """
         st = self.state
+        #: The decision budget of a game of bots alone, when ``after_step`` enforces one (its
+        #: ``limit``): a searching bot stops a game that cannot end within it (catrules.bots.runaway).
+        self.decision_limit = getattr(after_step, "limit", None)
         fast = (st.log is None and self.on_event is None and not self.core.interactive
                 and all(getattr(s, "inline", False) for s in self.seats))
         blind = False

@@ -1,0 +1,140 @@
+"""The imagined games of the searching bot, played on from the tree to their end (playouts).
+
+A playout's players choose by :class:`Policy`: the *move-average sampling technique*
+(MAST, Finnsson and Björnsson, 2008).  The bot keeps, for each player and each value a
+choice can offer (a card, a player, a number...), the mean result that player had in the
+imagined games where they chose it.  A playout's player then takes the option of best mean
+(an option never seen counts as :data:`UNSEEN`), except that with chance
+:data:`EXPLORE` it chooses at random, so that every option keeps being tried.  The means
+cost a dictionary look-up per option: far cheaper than trying each option on a copy, and
+they learn which cards or answers tend to win in *this* game, from the bot's own imagined
+games only.  With no policy, every choice is uniformly random (the plain ISMCTS playout).
+
+:func:`play_out` plays to the end or to a horizon; :func:`results` scores the table.
+Nothing here knows any game.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..limits import PLAYOUT_LIMIT
+from ..play.autoplay import Autoplay
+from ..play.reflexes import FASTEST, REFLEX_SPREAD, reflex_median
+
+#: How often a playout's player ignores the means and chooses at random.
+EXPLORE = 0.25
+#: The mean of a value nobody has chosen yet (a little above a loss, below an even share).
+UNSEEN = 0.45
+#: Results a value needs before its mean is trusted over :data:`UNSEEN` (a prior of that weight).
+PRIOR = 2.0
+
+
+def race_time(st, options: int) -> float:
+    """An imagined player's race time among ``options`` options (the normal reflex)."""
+    return st.reaction_time(reflex_median("normal", options), REFLEX_SPREAD, FASTEST)
+
+
+def key_of(value):
+    """What the means are kept by: the value itself when it is a plain number or text (a card
+    is its number), else None (not learnt)."""
+    return value if type(value) is int or type(value) is str else None
+
+
+class Policy:
+    """The playouts' players (what :class:`~catrules.play.autoplay.Autoplay` asks), and the means
+    they choose by: ``stats[player][key] = [sum of results, count]``, kept from search to search.
+
+    ``learn`` off: uniformly random choices (the plain playout), nothing kept."""
+
+    def __init__(self, n: int, rng: random.Random, learn: bool = True):
+        self.seats = [self] * n
+        self.rng = rng
+        self.learn = learn
+        self.stats = [{} for _ in range(n)]
+        #: ``(player, key)`` of the choices of the imagined game being played
+        self.moves: list = []
+
+    def pick(self, st, player: int, values: list, kind: str) -> tuple:
+        n = len(values)
+        if n == 1:
+            i = 0
+        elif not self.learn or self.rng.random() < EXPLORE:
+            i = self.rng.randrange(n)
+        else:
+            i = self.best(player, values)
+        if self.learn:
+            self.moves.append((player, key_of(values[i])))
+        return i, (race_time(st, n) if kind == "race" else None)
+
+    def best(self, player: int, values: list) -> int:
+        """The index of the value of best mean for ``player`` (the first of equals)."""
+        table = self.stats[player]
+        best_i, best_m = 0, -1.0
+        for i, v in enumerate(values):
+            s = table.get(key_of(v))
+            m = UNSEEN if s is None else (s[0] + UNSEEN * PRIOR) / (s[1] + PRIOR)
+            if m > best_m:
+                best_i, best_m = i, m
+        return best_i
+
+    def mean(self, player: int, value) -> float:
+        s = self.stats[player].get(key_of(value))
+        return UNSEEN if s is None else (s[0] + UNSEEN * PRIOR) / (s[1] + PRIOR)
+
+    def credit(self, result: list) -> None:
+        """Add the imagined game's ``result`` (per player) to the means of its choices."""
+        stats = self.stats
+        for player, key in self.moves:
+            if key is None:
+                continue
+            s = stats[player].get(key)
+            if s is None:
+                stats[player][key] = [result[player], 1]
+            else:
+                s[0] += result[player]
+                s[1] += 1
+        self.moves = []
+
+
+def play_out(st, policy, horizon: int | None = None) -> None:
+    """Play the imagined game ``st`` to its end, its players choosing by ``policy`` (inside the
+    running game), or until ``horizon`` more decisions were asked (:data:`~catrules.limits.PLAYOUT_LIMIT`
+    without one: a game that never ends is scored where it stands, as at a horizon)."""
+    limit = st.decisions + (PLAYOUT_LIMIT if horizon is None else horizon)
+
+    def stop_at_horizon():
+        if st.decisions >= limit:
+            raise Horizon
+    stop_at_horizon.looks = False   # it reads the count of decisions only
+    auto = Autoplay(policy, stop_at_horizon)
+    st.auto = auto
+    try:
+        while st.decision_kind() is not None:
+            auto.answer_pending(st)     # the decision the game paused at, answered as later ones
+            st.run()
+    except Horizon:
+        pass                        # the table as it is: scored by results
+    finally:
+        st.auto = None
+
+
+def results(st) -> list:
+    """Each player's result in [0, 1]: at the end, a share of the win; at a playout's horizon,
+    the share of the other players they are ahead of by the ``winner:`` block (a tie counts
+    half), which says more than who would win if the game stopped there."""
+    if st.over:
+        winners = st.winners()
+        share = 1.0 / len(winners) if winners else 0.0
+        return [share if p in winners else 0.0 for p in range(st.n)]
+    keys = st.rank_keys(st.scores())
+    n = st.n
+    if n < 2:
+        return [1.0]
+    return [sum(1.0 if keys[p] > keys[q] else 0.5 if keys[p] == keys[q] else 0.0
+                for q in range(n) if q != p) / (n - 1) for p in range(n)]
+
+
+class Horizon(BaseException):
+    """A playout reached its horizon (a BaseException: it passes the seats' own error handling,
+    as the end of a search and not a failure)."""
