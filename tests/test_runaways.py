@@ -228,7 +228,11 @@ def test_one_look_ahead_gives_the_others_a_bounded_number_of_answers(monkeypatch
     # two others answer each round: 31 rounds at most, then the game is judged where it stands
     assert 0 < s2.decisions - before <= 2 * 31 and not s2.finished
     assert len(out.ranks) == 3
-@pytest.mark.parametrize("seats", ["ismcts,ismcts", "ismcts:0.2s:10,greedy", "random,ismcts:300"])
+
+
+# greedy:look's play-ons stop at checkpoints and never reach an end: it probes as ISMCTS does
+@pytest.mark.parametrize("seats", ["ismcts,ismcts", "ismcts:0.2s:10,greedy", "random,ismcts:300",
+                                   "greedy:look,greedy:look", "greedy:look:200,random"])
 @pytest.mark.parametrize("command", ["play", "simulate"])
 def test_searching_bots_stop_a_game_that_cannot_end_within_its_budget(capsys, command, seats):
     # endless_until.cat's loop never ends but the checker cannot prove it: before a search, the
@@ -255,8 +259,8 @@ def test_the_budget_the_bots_check_is_the_one_given(capsys):
     assert took < WALL, took
 
 
+@pytest.mark.parametrize("seats", ["ismcts:30,ismcts:0.02s", "greedy:look:200,greedy:look:200"])
 @pytest.mark.parametrize("game", ["expedition.cat", "race_rounds.cat", "deckbuilder.cat"])
-def test_games_that_end_are_played_to_their_end_by_searching_bots(capsys, game):
-    code, out, err, _took = run_cli(capsys, "play", GAMES / game, "--seats", "ismcts:30,ismcts:0.02s",
-                                    "--seed", "1", "--quiet")
+def test_games_that_end_are_played_to_their_end_by_searching_bots(capsys, game, seats):
+    code, out, err, _took = run_cli(capsys, "play", GAMES / game, "--seats", seats, "--seed", "1", "--quiet")
     assert code == 0 and "decisions" not in err, (out, err)

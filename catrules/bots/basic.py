@@ -31,6 +31,7 @@ from ..runtime.randoms import PLAIN_RANDBELOW
 from ..play.lookahead import lead
 from ..play.reflexes import REFLEX_RANGE, REFLEXES
 from .look import LOOK_BUDGET, close, look_values
+from .runaway import check_can_end
 
 #: Bot kinds understood by :func:`make_seat` (``bot`` is the greedy bot).
 BOT_KINDS = ("random", "greedy", "bot")
@@ -139,7 +140,10 @@ class GreedyBot(Seat):
     takes the default, else an option at random from :meth:`tie_source`).
 
     With ``look`` (a budget of work, :data:`catrules.bots.look.LOOK_BUDGET` for ``greedy:look``)
-    each option is instead played on past its immediate cost by :mod:`catrules.bots.look`.
+    each option is instead played on past its immediate cost by :mod:`catrules.bots.look`; as
+    the searching bot does, it first checks that a game of bots alone can still end within its
+    decision budget (:func:`catrules.bots.runaway.check_can_end`), since its play-ons never reach
+    an end to tell.
     """
 
     wants_events = False
@@ -166,6 +170,12 @@ class GreedyBot(Seat):
         table = self.table
         count = getattr(table, "decisions", 0)
         return random.Random(f"greedy ties {getattr(table, 'seed', 0)} {self.player} {count}")
+
+    def _probe_source(self) -> random.Random:
+        """The source of ``greedy:look``'s probes that the game can end (apart from
+        :meth:`tie_source`, so the probes change none of the bot's choices)."""
+        table = self.table
+        return random.Random(f"greedy probe {getattr(table, 'seed', 0)} {self.player} {getattr(table, 'decisions', 0)}")
 
     def value(self, option_id: str) -> tuple:
         """The mean lead after choosing ``option_id``: by the game's ``winner:`` block, how far
@@ -199,6 +209,8 @@ class GreedyBot(Seat):
         if self.look and getattr(self.table, "sample", None) is not None:
             if self._past_budget():
                 return None
+            # a play-on stops at checkpoints, never at the end: probe first that the game can end
+            check_can_end(self.table, self.player, self._probe_source())
             return look_values(self.table, self.player, ids, self.samples, self.look,
                                0.0 if timed else None, self.tie_source())
         both = getattr(self.table, "lookahead_options", None)
