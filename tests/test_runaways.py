@@ -264,3 +264,31 @@ def test_the_budget_the_bots_check_is_the_one_given(capsys):
 def test_games_that_end_are_played_to_their_end_by_searching_bots(capsys, game, seats):
     code, out, err, _took = run_cli(capsys, "play", GAMES / game, "--seats", seats, "--seed", "1", "--quiet")
     assert code == 0 and "decisions" not in err, (out, err)
+
+
+@pytest.mark.parametrize("seats", ["random,random", "greedy,greedy", "ismcts,greedy"])
+def test_a_web_table_of_bots_alone_stops_a_game_that_never_ends(tmp_path, seats):
+    # at a web table the bots decide one decision at a time (play_bots), so the table counts
+    # their decisions in a row itself; searching bots are given the budget and probe it at once
+    import threading
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from catrules.web.store import Store
+    from catrules.web.tables import Registry
+    reg = Registry(Store(tmp_path / "tables.sqlite3"), [GAMES / "never_ending" / "endless_until.cat"])
+    made = reg.create({"game": "endless_until", "players": 2, "seats": seats.split(","), "seed": 1})
+    table = reg.table(made["table"])
+    start, stop = time.perf_counter(), threading.Event()
+    while time.perf_counter() - start < WALL:
+        table.shown = table.changes         # as the server does once a change has been shown
+        _made, due = table.play_bots(stop, 5.0)
+        if not due:
+            break
+    assert table.broken is not None and not table.state.finished, table.state.decisions
+    if seats.startswith("ismcts"):
+        assert "imagined games that the searching bots played on at random" in table.broken
+        assert table.state.decisions == 0
+    else:
+        assert f"the bots took more than {limits.DECISION_LIMIT:,} decisions in a row" in table.broken
+        assert table.state.decisions == limits.DECISION_LIMIT + 1
+    # a stopped table refuses a page's answer in those words, and its bots are no longer due
+    assert table.bot_due() is None

@@ -112,9 +112,7 @@ class Referee:
             self.settle(ds)
             self.flush()
             if st.decisions - start > DECISION_LIMIT:
-                raise RulesError(f"the bots took more than {DECISION_LIMIT:,} decisions in a row without "
-                                 "the game ending: it was stopped (a game that never ends?)",
-                                 hint="see how the game ends (`catrules check` warns of a loop with no way out)")
+                raise bots_over_budget()
             if st.no_way_out is not None and not self.interactive:
                 raise RulesError("the bots entered a loop that has no way out: the game can never end, "
                                  "so it was stopped", st.no_way_out, st.prog.path,
@@ -142,3 +140,11 @@ class Referee:
             shown[v] = [(n, ev) for n, ev in enumerate(seen, first) if ev is not None]
         if self.listener is not None:
             self.listener(new, shown)
+
+
+def bots_over_budget() -> RulesError:
+    """The error of bots that took more than :data:`~catrules.limits.DECISION_LIMIT` decisions in a
+    row (no person answering between them) without the game ending."""
+    return RulesError(f"the bots took more than {DECISION_LIMIT:,} decisions in a row without "
+                      "the game ending: it was stopped (a game that never ends?)",
+                      hint="see how the game ends (`catrules check` warns of a loop with no way out)")

@@ -33,13 +33,14 @@ from typing import Optional
 
 from ..api import load_source
 from ..bots.basic import make_seat
-from ..errors import CatrulesError, IllegalChoice, RulesError
+from ..errors import CatrulesError, IllegalChoice, OverBudget, RulesError
 from ..play.match import Match
 from ..play.pace import DEFAULT_LEVEL, LEVELS
 from ..play.seats import Choice, Seat
 from ..play.views import LazyView
 from ..runtime.randoms import rng_out
 from . import protocol
+from .budget import BotBudget
 from .pauses import ROUND_PAUSE, Pause, Pausing, paused_view
 from .store import Store, StoreDamaged, StoreError
 
@@ -96,7 +97,7 @@ class PageSeat(Seat):
         raise RuntimeError("a page's answers come through WebTable.answer")
 
 
-class WebTable(Pausing):
+class WebTable(Pausing, BotBudget):
     """One game at a web server.  Thread-safe: every change holds :attr:`lock`.  After a round's
     end it pauses for its people (:mod:`catrules.web.pauses`, ``round_pause`` seconds at most)."""
 
@@ -147,6 +148,7 @@ class WebTable(Pausing):
         self._rows: list = []
         #: Why the game cannot go on (its rules failed), or None.
         self.broken: Optional[str] = None
+        self.budget_start()
         if snap is None:
             with self.lock:
                 self._advance()
@@ -198,6 +200,7 @@ class WebTable(Pausing):
                 if t is None:
                     return "this race has not been sent to this page yet: answer once it shows"
             self.core.answer(seat, Choice(msg["option"], t), d)
+            self.person_answered()
             try:
                 self._advance()
             except RulesError as exc:
@@ -267,7 +270,8 @@ class WebTable(Pausing):
         try:
             self.core.answer(player, seat.decide(LazyView(st, player), d), d)
             self._advance()
-        except RulesError as exc:
+            self.budget_check()
+        except (RulesError, OverBudget) as exc:     # OverBudget: a searching bot found it cannot end
             self.broken = f"the game stopped: {exc}"
 
     def _file(self, _new: list, shown: dict) -> None:
