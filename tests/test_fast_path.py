@@ -224,3 +224,30 @@ def test_a_game_without_its_origin_replays_from_where_the_run_began(monkeypatch)
         assert (err.value.message, err.value.line) == want[1:]
         seen += 1
     assert seen
+
+
+def test_an_imagined_game_takes_no_copy_for_a_replay(monkeypatch):
+    """A bot's imagined game (a playout) runs the lean blocks without the copy a replay would
+    need: its errors are only counted by the bot, never shown, so no copy is made per run."""
+    import random
+
+    from catrules.bots.playout import Policy, play_out
+    from catrules.runtime.state import State
+    game = catrules.load_game(os.path.join(ROOT, "games", "meow.cat"))
+    st = game.new_state(4, seed=3)
+    me = st.pending()[0].player
+    copies = []
+    original = State.clone
+    monkeypatch.setattr(State, "clone", lambda self: copies.append(1) or original(self))
+    for k in range(5):
+        imagined = st.sample_for(me, random.Random(k))
+        copies.clear()
+        play_out(imagined, Policy(imagined.n, random.Random(k), learn=False))
+        assert imagined.finished
+        assert copies == [], len(copies)
+    # the same playout of a game that is not imagined (as a restored game: no origin) takes one
+    imagined = st.sample_for(me, random.Random(0))
+    imagined.steps_from = 0
+    copies.clear()
+    play_out(imagined, Policy(imagined.n, random.Random(0), learn=False))
+    assert imagined.finished and copies, "a game whose errors are shown takes its copy to replay one"

@@ -122,13 +122,15 @@ class State:
         there is replayed: a copy of the state as the run began runs the instrumented blocks with
         the same answers (``auto.replayer``), and its error, message and game-file line, is the
         one raised.  The copy is a new game from :attr:`origin` when the history holds every
-        answer since, else a clone taken as the run begins."""
+        answer since, else a clone taken as the run begins; an imagined game (``steps_from`` set
+        by :meth:`sample_for`), whose errors a bot only counts and never shows, takes none."""
         auto = self.auto
         if auto is None or not auto.lean or self.log is not None:
             self._run(self.prog.codes)
             return
         answered = len(self.history)
-        start = self.clone() if self.origin is None else None
+        # an imagined game's error is never shown (the bot leaves that game out): no copy to replay
+        start = self.clone() if self.origin is None and not self.steps_from else None
         try:
             self._run(self.prog.lean_codes())
         except RulesError as exc:
@@ -138,6 +140,8 @@ class State:
         """The error the instrumented blocks raise replaying what the lean blocks ran (see
         :meth:`run`): from ``start`` (a clone as the run began, with ``answered`` answers), or
         from a new game as :attr:`origin` says.  None if the replay goes another way."""
+        if start is None and self.origin is None:
+            return None                 # an imagined game: the lean error stands
         try:
             if start is None:
                 players, options, seed, ask_forced = self.origin
