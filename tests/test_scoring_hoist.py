@@ -86,3 +86,15 @@ def test_a_part_that_fails_where_it_is_not_asked_leaves_the_scores_as_written(tm
     rows = st.scores()
     assert [r["portion"] for r in rows] == [6, 6] and [r["most"] for r in rows] == [1, 1]
     assert [r["held"] for r in rows] == [1, 1]
+
+
+def test_a_call_on_the_player_written_twice_is_worked_out_once_per_player():
+    bodies = ["_pure(st, V['player']) + 1", "len([_i0 for _i0 in _table if _i0 == _pure(st, V['player'])])",
+              "_pure(st, _pl)"]
+    new, each = hoist(bodies, NS, set(), "_p", 2, frozenset({"V", "_pl"}))
+    assert each == [("_p0", "_pure(st, V['player'])")]
+    assert new == ["_p0 + 1", "len([_i0 for _i0 in _table if _i0 == _p0])", "_pure(st, _pl)"]
+    # read once only, or reading a comprehension's variable: stays where it is
+    new, each = hoist(["_pure(st, _pl)", "len([_pure(st, _i0) for _i0 in _table])",
+                       "len([_pure(st, _i0) for _i0 in _table])"], NS, set(), "_p", 2, frozenset({"V", "_pl"}))
+    assert [c for _n, c in each] == ["len([_pure(st, _i0) for _i0 in _table])"]

@@ -27,18 +27,28 @@ _IMPURE = frozenset({"_random", "rng", "trng", "note_short", "stats", "shuffle",
 _COMPS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 
-def hoist(bodies: list, ns: dict, blocked: set) -> tuple:
+def hoist(bodies: list, ns: dict, blocked: set, prefix: str = "_h", at_least: int = 1,
+          free: frozenset = frozenset()) -> tuple:
     """``(new bodies, [(name, code)...])``: each body (Python expression text) with its largest
-    player-independent calls replaced by names ``_h0``, ``_h1``..., and the code of each such
-    name.  ``blocked``: the names that depend on the player (``V``, the loop's variable)."""
+    calls that read none of the names ``blocked`` replaced by names ``_h0``, ``_h1``..., and the
+    code of each such name; only calls written ``at_least`` times in all the bodies.  ``free``:
+    names such a call may read besides the table and the game's pure functions."""
     pure = _Purity(ns)
-    found: dict = {}
-    out = []
+    trees, stops, counts = [], [], {}
     for body in bodies:
         tree = ast.parse(body, mode="eval")
         walrus = {n.target.id for n in ast.walk(tree) if isinstance(n, ast.NamedExpr)}
         stop = set(blocked) | walrus
-        hoister = _Hoister(stop, pure, found)
+        trees.append(tree)
+        stops.append(stop)
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Call) and _invariant(n, stop, pure, free):
+                code = ast.unparse(n)
+                counts[code] = counts.get(code, 0) + 1
+    found: dict = {}
+    out = []
+    for body, tree, stop in zip(bodies, trees, stops):
+        hoister = _Hoister(stop, pure, found, free, {c for c, k in counts.items() if k >= at_least}, prefix)
         tree.body = hoister.visit(tree.body)
         out.append(ast.unparse(tree.body) if hoister.taken else body)     # untouched: as written
     return out, [(name, code) for code, name in found.items()]
@@ -47,26 +57,30 @@ def hoist(bodies: list, ns: dict, blocked: set) -> tuple:
 class _Hoister(ast.NodeTransformer):
     """Replaces the largest player-independent pure calls by names (see :func:`hoist`)."""
 
-    def __init__(self, stop: set, pure: "_Purity", found: dict):
-        self.stop, self.pure, self.found = stop, pure, found
+    def __init__(self, stop: set, pure: "_Purity", found: dict, free: frozenset, wanted: set, prefix: str):
+        self.stop, self.pure, self.found, self.free = stop, pure, found, free
+        self.wanted, self.prefix = wanted, prefix
         self.taken = 0
 
     def generic_visit(self, node):
-        if isinstance(node, ast.Call) and self._invariant(node):
+        if isinstance(node, ast.Call) and _invariant(node, self.stop, self.pure, self.free):
             code = ast.unparse(node)
-            name = self.found.setdefault(code, f"_h{len(self.found)}")
-            self.taken += 1
-            return ast.copy_location(ast.Name(id=name, ctx=ast.Load()), node)
+            if code in self.wanted:
+                name = self.found.setdefault(code, f"{self.prefix}{len(self.found)}")
+                self.taken += 1
+                return ast.copy_location(ast.Name(id=name, ctx=ast.Load()), node)
         return super().generic_visit(node)
 
-    def _invariant(self, node) -> bool:
-        if any(isinstance(n, (ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Starred))
-               for n in ast.walk(node)):
-            return False
-        if any(isinstance(n, ast.Attribute) and n.attr in _IMPURE for n in ast.walk(node)):
-            return False
-        names = _free(node)
-        return not names & self.stop and all(n == "st" or self.pure.name(n) for n in names)
+
+def _invariant(node, stop: set, pure: "_Purity", free: frozenset) -> bool:
+    """Does the call ``node`` read none of ``stop``, only pure names (and ``free``), bind nothing?"""
+    if any(isinstance(n, (ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Starred))
+           for n in ast.walk(node)):
+        return False
+    if any(isinstance(n, ast.Attribute) and n.attr in _IMPURE for n in ast.walk(node)):
+        return False
+    names = _free(node)
+    return not names & stop and all(n == "st" or n in free or pure.name(n) for n in names)
 
 
 def _free(node) -> set:

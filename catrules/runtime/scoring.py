@@ -31,11 +31,14 @@ def write_scorer(items: list, ranking: list):
     ns = dict(items[0][2].__globals__)
     ns["__builtins__"] = {**ns.get("__builtins__", {}), "isinstance": isinstance, "int": int, "float": float}
     bodies, once = hoist([fn.body for _n, _c, fn in items], ns, {"V", "_pl"})
+    # a call on the player written more than once in the items: once per player
+    bodies, each = hoist(bodies, ns, set(), "_p", 2, frozenset({"V", "_pl"} | {n for n, _c in once}))
     lines = ["def score_rows(st):",
              "    out = []"]
     lines += [f"    {name} = {code}" for name, code in once]     # the same for every player
     lines += ["    for _pl in range(st.n):",
               "        V = {'player': _pl}"]
+    lines += [f"        {name} = {code}" for name, code in each]
     for i, body in enumerate(bodies):
         lines.append(f"        _v{i} = {body}")
     # the total adds the counted items in order, a value that is not a number as 0
