@@ -6,8 +6,10 @@ A bot that looks ahead scores thousands of imagined tables (:meth:`catrules.runt
 and :meth:`~catrules.runtime.state.State.rank_keys`); item by item, each is a call of its own and a
 dictionary of variables per player.  Here the expressions the compiler wrote for the score block
 and the ``winner:`` block are written again, together, as one function each, compiled in the
-game's namespace.  It is only a faster way to the same values: where it fails, the state scores
-item by item again, which names the item that failed and its line.
+game's namespace, the parts of the items that are the same for every player worked out once
+before the per-player loop (:mod:`catrules.runtime.hoisting`).  It is only a faster way to the
+same values: where it fails, the state scores item by item again, which names the item that
+failed and its line.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Optional
 
 from ..errors import RulesError
 from .errors import _STOPS, _fn_line, _quote, _reraise
+from .hoisting import hoist
 
 
 def write_scorer(items: list, ranking: list):
@@ -27,12 +30,17 @@ def write_scorer(items: list, ranking: list):
     # the game's namespace, where the compiler wrote them (a copy, which may also test types)
     ns = dict(items[0][2].__globals__)
     ns["__builtins__"] = {**ns.get("__builtins__", {}), "isinstance": isinstance, "int": int, "float": float}
+    bodies, once = hoist([fn.body for _n, _c, fn in items], ns, {"V", "_pl"})
+    # a call on the player written more than once in the items: once per player
+    bodies, each = hoist(bodies, ns, set(), "_p", 2, frozenset({"V", "_pl"} | {n for n, _c in once}))
     lines = ["def score_rows(st):",
-             "    out = []",
-             "    for _pl in range(st.n):",
-             "        V = {'player': _pl}"]
-    for i, (_name, _counted, fn) in enumerate(items):
-        lines.append(f"        _v{i} = {fn.body}")
+             "    out = []"]
+    lines += [f"    {name} = {code}" for name, code in once]     # the same for every player
+    lines += ["    for _pl in range(st.n):",
+              "        V = {'player': _pl}"]
+    lines += [f"        {name} = {code}" for name, code in each]
+    for i, body in enumerate(bodies):
+        lines.append(f"        _v{i} = {body}")
     # the total adds the counted items in order, a value that is not a number as 0
     total = "".join(f" + (_v{i} if isinstance(_v{i}, (int, float)) else 0)"
                     for i, (_n, counted, _f) in enumerate(items) if counted)
