@@ -23,6 +23,7 @@ from ..limits import FRAME_LIMIT, IMAGINED_STEP_LIMIT, STATE_FORMAT, STEP_LIMIT
 from .decisions import UNANSWERED, Decision, Option, Pending  # noqa: F401  (Option: imported from here by users)
 from .frames import Frame, cards_in  # noqa: F401  (cards_in: imported from here by users)
 from .inference import note_choice
+from .lean_replay import replayed
 from .menu_labels import fill_labels
 from .upto import progress, values_left, with_done
 from .errors import (_RUNTIME_ERRORS, _STOPS, _quote, _reraise, describe_error, error_line, located,
@@ -134,31 +135,7 @@ class State:
         try:
             self._run(self.prog.lean_codes())
         except RulesError as exc:
-            raise (self._replayed(auto, start, answered) or exc) from None
-
-    def _replayed(self, auto, start, answered: int) -> Optional[RulesError]:
-        """The error the instrumented blocks raise replaying what the lean blocks ran (see
-        :meth:`run`): from ``start`` (a clone as the run began, with ``answered`` answers), or
-        from a new game as :attr:`origin` says.  None if the replay goes another way."""
-        if start is None and self.origin is None:
-            return None                 # an imagined game: the lean error stands
-        try:
-            if start is None:
-                players, options, seed, ask_forced = self.origin
-                start = State.new(self.prog, players, options, seed, ask_forced=ask_forced)
-                start.auto = auto.replayer(self.history)
-                if start.pending_ is not None:
-                    start.auto(start)
-            else:
-                start.auto = auto.replayer(self.history[answered:])
-            if start.pending_ is None:
-                start._run(start.prog.codes)
-        except RulesError as again:     # the instrumented path's own words and line
-            if start is not None and start.history == self.history:
-                return again
-        except Exception:               # the replay went another way: the lean error stands
-            pass
-        return None
+            raise (replayed(self, auto, start, answered) or exc) from None
 
     def _run(self, codes: dict) -> None:
         """Run the blocks ``codes`` until a decision is needed or the game is over."""
