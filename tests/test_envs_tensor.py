@@ -121,7 +121,11 @@ def test_openspiel_tensors_are_the_plain_encoders_values(path, players):
     import pyspiel
     from catrules.envs.openspiel import register
 
-    game = pyspiel.load_game(register(str(ROOT / path), players=players, explore=3))
+    # a name of its own: other test modules in the same process register these games with
+    # other settings (explore), which would be refused under the default name
+    stem = "".join(ch if ch.isalnum() else "_" for ch in path.rsplit("/", 1)[-1][:-4])
+    game = pyspiel.load_game(register(str(ROOT / path), players=players, explore=3,
+                                      name=f"tensor_test_{stem}_{players}p"))
     sp = game.setup.spec
     mem = Memory(sp)
     rng = random.Random(1)
@@ -159,7 +163,7 @@ def test_reading_a_tensor_from_python_takes_the_game_seeds_pyspiels_call_takes()
     import pyspiel
     from catrules.envs.openspiel import register
 
-    name = register(str(ROOT / "games/meow.cat"), players=3, explore=2)
+    name = register(str(ROOT / "games/meow.cat"), players=3, explore=2, name="tensor_test_seeds_meow_3p")
     seeds = []
     for call in (lambda s, p: pyspiel.State.information_state_tensor(s, p), lambda s, p: s.information_state_tensor(p),
                  lambda s, p: pyspiel.State.observation_tensor(s, p), lambda s, p: s.observation_tensor(p)):
