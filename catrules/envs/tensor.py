@@ -32,6 +32,16 @@ _REF_PREFIXES = ("row:", "col:", "line", "plac")
 _CARDS, _COUNT, _TOP, _NOTHING = 0, 1, 2, 3
 
 
+
+def _count(shape: str, content) -> int:
+    """How many cards a zone's content holds, by its shape (lines: a list per line; grid: None
+    where a place is empty)."""
+    if shape == "lines":
+        return sum(map(len, content))
+    if shape == "grid":
+        return len(content) - content.count(None)
+    return len(content)
+
 class StateEncoder:
     """``encode(st, p)``: the vector :class:`~catrules.envs.encoding.Encoder` makes of
     ``st.view(p)``, from ``st`` (``p`` None: a spectator)."""
@@ -142,12 +152,7 @@ class StateEncoder:
 
     def _placed(self, s, how, shape, content) -> tuple:
         """``(count, [(card, position, line)...])`` of slot ``s`` as its plan shows it."""
-        if shape == "lines":
-            count = sum(map(len, content))
-        elif shape == "grid":
-            count = len(content) - content.count(None)
-        else:
-            count = len(content)
+        count = _count(shape, content)
         if how == _CARDS:
             if shape == "lines":
                 return count, [(c, i, li) for li, line in enumerate(content, 1) for i, c in enumerate(line, 1)]
@@ -219,12 +224,7 @@ class StateEncoder:
         ids, slots, pos, lines, groups, starts = [], [], [], [], [], []
         for s, how, shape in self.plan(p):
             content = z[s]
-            if shape == "lines":
-                count = sum(map(len, content))
-            elif shape == "grid":
-                count = len(content) - content.count(None)
-            else:
-                count = len(content)
+            count = _count(shape, content)
             counts[s] = count / max(N, 1) if how != _NOTHING else -1.0
             at = len(ids)
             if how == _CARDS:
