@@ -28,39 +28,13 @@ ROOT = Path(__file__).resolve().parents[1]
 FLAPCAT = ROOT / "games" / "flapcat.cat"
 RACE = ROOT / "tests" / "games" / "race.cat"
 
-# Four cards lie open and everyone races to touch one, 200 times: every race has four options,
-# the number a reflex is given for.
-FOUR_CARD_RACE = """\
-catrules 2
-game "Four Card Race"
-players 2 to 4
-
-cards number in middle:
-    for each value in 1 to 4:
-        card
-
-zone middle: shared, public, row
-counter firsts of each player = 0
-
-flow:
-    repeat 200 times:
-        play slap
-
-phase slap:
-    race each player p chooses c from middle default highest c.value:
-        if position == 1:
-            add 1 to firsts of p
-
-score:
-    won = firsts
-"""
+# Four cards lie open and everyone races to touch one, 200 times (every race has four options).
+FOUR_CARD_RACE = ROOT / "tests" / "games" / "four_card_race.cat"
 
 
 @pytest.fixture(scope="module")
-def four(tmp_path_factory):
-    path = tmp_path_factory.mktemp("races") / "four.cat"
-    path.write_text(FOUR_CARD_RACE)
-    return catrules.load_game(path)
+def four():
+    return catrules.load_game(FOUR_CARD_RACE)
 
 
 @pytest.fixture(scope="module")

@@ -29,37 +29,13 @@ from catrules.runtime.decisions import Decision, Option
 ROOT = Path(__file__).resolve().parent.parent
 FLAPCAT = ROOT / "games" / "flapcat.cat"
 
-RACES = """\
-catrules 2
-game "Card Grab"
-players 2 to 4
-
-cards number in middle:
-    for each value in 1 to 4:
-        card
-
-zone middle: shared, public, row
-counter firsts of each player = 0
-
-flow:
-    repeat 200 times:
-        play grab
-
-phase grab:
-    race each player p chooses c from middle default highest c.value:
-        if position == 1:
-            add 1 to firsts of p
-
-score:
-    won = firsts
-"""
+# Four open cards raced for 200 times (shared with tests/test_races_fair.py).
+RACES = ROOT / "tests" / "games" / "four_card_race.cat"
 
 
 @pytest.fixture(scope="module")
-def grab(tmp_path_factory):
-    path = tmp_path_factory.mktemp("people") / "grab.cat"
-    path.write_text(RACES)
-    return catrules.load_game(path)
+def grab():
+    return catrules.load_game(RACES)
 
 
 class Person(Seat):
