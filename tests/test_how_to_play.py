@@ -2,11 +2,10 @@
 screen, the web page and `catrules rules --prose`."""
 
 import asyncio
-import io
+import sys
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
 import catrules
 from catrules.bots.basic import make_seat
@@ -15,6 +14,9 @@ from catrules.frontends.race_clock import RaceClock
 from catrules.frontends.tui import TableApp, TextScreen, TuiSeat
 from catrules.lang import howto, parser
 from catrules.play.match import Match
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tui_screen import screen_text, until  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ["games/meow.cat", "games/catlady.cat", "games/flapcat.cat", "games/variants/meow-short.cat",
@@ -116,21 +118,6 @@ def test_play_help_points_to_it(capsys):
         pass
     out = " ".join(capsys.readouterr().out.split())
     assert "r how to play the game" in out and "catrules rules GAME --prose" in out
-
-
-def screen_text(app) -> str:
-    w, h = app.size
-    con = Console(width=w, height=h, file=io.StringIO(), record=True, color_system=None, legacy_windows=False)
-    con.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
-    return con.export_text()
-
-
-async def until(pilot, test, tries=400):
-    for _ in range(tries):
-        await pilot.pause(0.02)
-        if test():
-            return
-    raise AssertionError("the app never got there")
 
 
 def test_r_opens_it_at_80x24_and_pauses_a_race():

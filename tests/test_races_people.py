@@ -7,6 +7,7 @@ third at ``even`` (a wide interval), more at ``easy``, less at ``hard``.
 """
 
 import asyncio
+import sys
 import io
 import itertools
 import math
@@ -25,6 +26,9 @@ from catrules.play import pace
 from catrules.play.match import Match
 from catrules.play.seats import Choice, Seat
 from catrules.runtime.decisions import Decision, Option
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tui_screen import screen_text, until  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FLAPCAT = ROOT / "games" / "flapcat.cat"
@@ -163,21 +167,6 @@ def test_the_terminal_counts_in_then_shows_the_options_and_starts_the_clock(monk
 
 
 # ------------------------------------------------------------------ count-in and pause, full screen
-
-def screen_text(app) -> str:
-    w, h = app.size
-    con = Console(width=w, height=h, file=io.StringIO(), record=True, color_system=None, legacy_windows=False)
-    con.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
-    return con.export_text()
-
-
-async def until(pilot, test, tries=400):
-    for _ in range(tries):
-        await pilot.pause(0.02)
-        if test():
-            return
-    raise AssertionError("the app never got there")
-
 
 def test_the_full_screen_counts_in_and_a_page_opened_pauses_the_clock():
     game = catrules.load_game(FLAPCAT)

@@ -1,12 +1,11 @@
 """The full-screen table (catrules.frontends.tui), driven headless with Textual's Pilot."""
 
 import asyncio
-import io
+import sys
 import re
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
 import catrules
 from catrules.bots.basic import make_seat
@@ -15,16 +14,12 @@ from catrules.frontends.tui import InspectScreen, TableApp, TextScreen, TuiSeat
 from catrules.frontends.tui_endings import GoOnScreen
 from catrules.play.match import Match
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tui_screen import screen_text
+from tui_screen import until as wait_until  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {name: ROOT / "games" / f"{name}.cat" for name in ("meow", "catlady", "flapcat")}
-
-
-def screen_text(app) -> str:
-    """The screen as plain text, as a person would read it."""
-    w, h = app.size
-    con = Console(width=w, height=h, file=io.StringIO(), record=True, color_system=None, legacy_windows=False)
-    con.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
-    return con.export_text()
 
 
 def new_match(name, players=3, seed=3, state=None, bot="greedy"):
@@ -37,13 +32,7 @@ def new_match(name, players=3, seed=3, state=None, bot="greedy"):
 
 async def until(pilot, test, tries=200, go_on=True):
     """Wait until ``test()``; a round's end waits for a key, pressed here unless not ``go_on``."""
-    for _ in range(tries):
-        await pilot.pause(0.02)
-        if test():
-            return
-        if go_on and isinstance(pilot.app.screen, GoOnScreen):
-            await pilot.press("enter")
-    raise AssertionError("the app never got there")
+    await wait_until(pilot, test, tries, press_on=GoOnScreen if go_on else None)
 
 
 def run(app, size, script):
