@@ -17,24 +17,13 @@ pytest.importorskip("starlette", reason="the web extra (starlette) is not instal
 pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
-from test_web_browser import ARGS, CHROMIUM, Server, wait  # noqa: E402
+import test_web_browser  # noqa: E402
+from test_web_browser import CHROMIUM, wait  # noqa: E402
+
+# the browser and server fixtures are the browser tests' own
+browser, server = test_web_browser.browser, test_web_browser.server
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (Debian: apt-get install chromium)")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def server(tmp_path):
-    s = Server(tmp_path)
-    yield s
-    s.stop()
 
 
 def new_table(server, game_title: str, seats: list, seed: int = 3) -> list:
