@@ -18,7 +18,8 @@ import pytest
 from catrules.api import load_game
 from catrules.envs.encoding import spec
 from catrules.envs.history import Memory
-from catrules.envs.tensor import ListCache, Seen, StateEncoder
+from catrules.envs.running import Kept, RunningScore, reads
+from catrules.envs.tensor import ListCache, Seen, StateEncoder, scores_now
 from catrules.errors import CatrulesError
 from catrules.play.views import visible_event
 
@@ -95,6 +96,38 @@ def test_the_memory_caught_up_at_once_is_the_memory_event_by_event(path):
             _same(slow[p], fast[p], f"{path} player {p}", mem.segments)
             checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("path", GAMES)
+def test_the_kept_running_score_is_the_running_score_at_every_step(path):
+    """The figure kept while nothing the score reads changed is the one worked out anew."""
+    rs, kept, checked = None, None, 0
+    for sp, st, _rng in _games_states(path):
+        if rs is None:
+            rs = RunningScore(sp.program, st.n)
+        if not st.history:
+            kept = Kept()
+        assert rs.rows(st, kept) == scores_now(st), f"{path}: step {len(st.history)}"
+        checked += 1
+    assert checked > 0
+
+
+def test_what_the_running_score_reads():
+    """Meow's score and end read the piles won and used; a rule that reads where a card is
+    (``owner``, a card type as a whole) makes every zone count."""
+    g = load_game(str(ROOT / "games/meow.cat"))
+    assert reads(g.program) == ({"won", "used"}, set())
+    st = g.new_state(4, seed=3)
+    rs, kept = RunningScore(g.program, 4), Kept()
+    figures = []
+    while not st.finished:
+        figures.append(rs.rows(st, kept))
+        d = st.pending()[0]
+        st.apply(d.player, d.options[0].id)
+    assert len({id(f) for f in figures}) < len(figures) / 2         # kept at most steps
+    assert [f for f in figures if f is not None] == figures
+    cl = load_game(str(ROOT / "games/catlady.cat"))
+    assert reads(cl.program)[0] is None
 
 
 def test_a_list_cache_gives_what_tolist_gives_bit_for_bit():

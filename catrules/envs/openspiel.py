@@ -66,7 +66,8 @@ from ..errors import CatrulesError
 from ..play.views import visible_event
 from ..runtime.option_ids import card_of
 from .history import Memory
-from .tensor import ListCache, Seen, StateEncoder, scores_now
+from .running import Kept, RunningScore
+from .tensor import ListCache, Seen, StateEncoder
 from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_returns, load, spec as make_spec
 
 #: short name -> the settings it was registered with (a name is registered once per process)
@@ -166,6 +167,7 @@ class _Setup:
         self.name, self.deals = name, deals          # deals: 0 without chance nodes
         self.memory = Memory(sp)
         self.tensor = StateEncoder(sp.encoder)
+        self.running = RunningScore(sp.program, sp.players)
 
 
 class CatrulesGame(pyspiel.Game):
@@ -201,15 +203,17 @@ class _Core:
     pickles it as the engine's own save (:meth:`State.to_dict`, which holds the random sources)
     plus the log and the players' histories.  ``turn`` caches the decision to answer now and its
     actions (until the next action); ``lists`` the last tensors given as lists (see
-    :class:`~catrules.envs.tensor.ListCache`)."""
+    :class:`~catrules.envs.tensor.ListCache`); ``kept`` the last running score
+    (:class:`~catrules.envs.running.RunningScore`)."""
 
-    __slots__ = ("setup", "st", "seen", "mem", "mem_at", "turn", "acts", "rows", "obs", "lists")
+    __slots__ = ("setup", "st", "seen", "mem", "mem_at", "turn", "acts", "rows", "obs", "lists", "kept")
 
     def __init__(self, setup, st, seen, mem=None, mem_at=None):
         self.setup, self.st, self.seen = setup, st, seen
         self.mem = mem if mem is not None else [setup.memory.fresh() for _ in seen]
         self.mem_at = list(mem_at) if mem_at is not None else [x[0] for x in seen]
         self.turn, self.acts, self.rows, self.obs, self.lists = None, None, None, {}, {}
+        self.kept = Kept()
 
     def __deepcopy__(self, memo):
         return _Core(self.setup, self.st.clone(), [list(x) for x in self.seen], [m.copy() for m in self.mem],
@@ -260,7 +264,7 @@ class _Core:
         if seen is None:
             seen = self.obs[p] = Seen()
         if self.rows is None:
-            self.rows = [scores_now(self.st)]
+            self.rows = [self.setup.running.rows(self.st, self.kept)]
         return self.setup.tensor.encode(self.st, p, seen, self.rows[0])
 
     def memory(self, p: int) -> np.ndarray:
