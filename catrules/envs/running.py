@@ -108,15 +108,27 @@ class RunningScore:
             return st.scores() or None
         if kept is None or self._closing(st):
             return running(st)[0]
-        now = self._parts(st)
-        if kept.parts is None or kept.parts != now:
-            kept.parts, kept.rows = now, running(st)[0]
+        if kept.parts is None or not self._same(st, kept.parts):
+            kept.parts, kept.rows = self._parts(st), running(st)[0]
         return kept.rows
 
     def _parts(self, st) -> tuple:
         z, c = st.z, st.c
         return ([_deep(z[s]) for s in self.slots], [_deep(c.get(k)) for k in self.counters],
-                sorted((k, _deep(v)) for k, v in c.items() if k[:1] == "#"))
+                {k: _deep(v) for k, v in c.items() if k[:1] == "#"})
+
+    def _same(self, st, parts) -> bool:
+        """Are the parts of ``st`` that the score reads those of ``parts`` (:meth:`_parts`)?"""
+        z, c = st.z, st.c
+        zones, counters, internal = parts
+        for s, was in zip(self.slots, zones):
+            if z[s] != was:
+                return False
+        for k, was in zip(self.counters, counters):
+            if not _equal(c.get(k), was):
+                return False
+        now = {k: v for k, v in c.items() if k[:1] == "#"}
+        return now.keys() == internal.keys() and all(_equal(v, internal[k]) for k, v in now.items())
 
     def _closing(self, st) -> bool:
         """Does the state stand inside the end's own rules (then the figure depends on where)?"""
@@ -132,6 +144,17 @@ class Kept:
 
     def __init__(self):
         self.parts, self.rows = None, None
+
+
+def _equal(a, b) -> bool:
+    """``a == b``, and of the same types all the way down (``1``, ``1.0`` and ``True`` differ)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_equal(x, b[k]) for k, x in a.items())
+    return a == b
 
 
 def _deep(v):
