@@ -67,7 +67,8 @@ from ..play.views import visible_event
 from ..runtime.option_ids import card_of
 from .history import Memory
 from .running import Kept, RunningScore
-from .tensor import ListCache, Seen, StateEncoder
+from .lists import TensorList
+from .tensor import Seen, StateEncoder
 from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_returns, load, spec as make_spec
 
 #: short name -> the settings it was registered with (a name is registered once per process)
@@ -202,8 +203,8 @@ class _Core:
     every attribute) clones the engine state and shares the setup; OpenSpiel's serialisation
     pickles it as the engine's own save (:meth:`State.to_dict`, which holds the random sources)
     plus the log and the players' histories.  ``turn`` caches the decision to answer now and its
-    actions (until the next action); ``lists`` the last tensors given as lists (see
-    :class:`~catrules.envs.tensor.ListCache`); ``kept`` the last running score
+    actions (until the next action); ``lists`` the tensors given as lists, per player (see
+    :class:`~catrules.envs.lists.TensorList`); ``kept`` the last running score
     (:class:`~catrules.envs.running.RunningScore`)."""
 
     __slots__ = ("setup", "st", "seen", "mem", "mem_at", "turn", "acts", "rows", "obs", "lists", "kept")
@@ -433,11 +434,13 @@ class CatrulesState(pyspiel.State):
             x = self.information_tensor(player) if recall else np.zeros(self.get_game().setup.spec.encoder.size,
                                                                          np.float32)
             return x.tolist()
-        x = self.information_tensor(player) if recall else core.observation(player)
-        cache = core.lists.get((player, recall))
-        if cache is None:
-            cache = core.lists[(player, recall)] = ListCache()
-        return cache.as_list(x)
+        tl = core.lists.get((player, recall))
+        if tl is None:
+            tl = core.lists[(player, recall)] = TensorList(player, recall)
+        if core.rows is None:
+            core.rows = [core.setup.running.rows(core.st, core.kept)]
+        setup = core.setup
+        return tl.get(setup.tensor, setup.memory, core.st, core.rows[0], lambda: core.memory(player))
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state that ``player_id`` cannot tell from this one, the unknown drawn at random

@@ -61,6 +61,8 @@ class StateEncoder:
             base[o["card attributes"]:o["card attributes"] + N * self.F] = enc.attrs.ravel()
         self.base = base
         self._plans: dict = {}
+        self._fasts: dict = {}
+        self._parts, self._shares = {0: 0.0}, {0: 0.0}
         self.attr_lists = [np.flatnonzero(row).tolist() for row in enc.attrs]
         first = o[f"counter {enc.counters[0][0]}"] if enc.counters else o["waiting"]
         self.tail = (first, o["finished"] + 1)      # the segments written anew each time
@@ -90,29 +92,34 @@ class StateEncoder:
         gave ``p`` last in the same game (it is brought up to date; only the zones that changed
         since are encoded again).  ``rows``: the scores as they stand (``Seen.scores``), if known."""
         if seen is None or seen.x is None:
-            x = self.base.copy()
-            if p is not None:
-                x[self.enc.offset["seat"] + p] = 1
-            self._zones(x, st, p, self.enc.offset)
+            x = self.fresh(st, p)
+            if seen is not None:
+                self.remember(st, p, seen)
         else:
             x = seen.x.copy()
-            self._changed_zones(x, st, p, seen)
-        y = np.zeros(self.tail[1], np.float32)
-        self._tail(y, st, p, rows)
+            w = self.changes(st, p, seen)
+            if w:
+                x[list(w)] = list(w.values())
         t0, t1 = self.tail
-        x[t0:t1] = y[t0:t1]
+        x[t0:t1] = 0
+        self._tail(x, st, p, rows)
         if seen is not None:
-            if seen.snap is None:
-                seen.have = self._have(st, p)
-                seen.snap = [_copy(z) for z in st.z]
-            else:
-                snap, z = seen.snap, st.z
-                for s, c in enumerate(snap):
-                    if c != z[s]:
-                        snap[s] = _copy(z[s])
             seen.x = x
             x = x.copy()
         return x
+
+    def fresh(self, st, p) -> np.ndarray:
+        """The vector of ``p`` in ``st`` but for the counters, decisions, scores and end (zeros there)."""
+        x = self.base.copy()
+        if p is not None:
+            x[self.enc.offset["seat"] + p] = 1
+        self._zones(x, st, p, self.enc.offset)
+        return x
+
+    def remember(self, st, p, seen) -> None:
+        """Note in ``seen`` the zones of ``st`` as ``p`` sees them, for :meth:`changes`."""
+        seen.have = self._have(st, p)
+        seen.snap = [_copy(z) for z in st.z]
 
     def _tail(self, x, st, p, rows) -> None:
         """The counters, who is waiting, the player's decision, the scores and the end."""
@@ -163,16 +170,19 @@ class StateEncoder:
             return count, [(content[-1], count, 0)]
         return count, []
 
-    def _changed_zones(self, x, st, p, seen) -> None:
-        """Encode again what changed in the zones since ``seen`` (the last encoded): in a slot whose
-        cards show in order, the cards after the part that stayed the same; else the whole slot."""
+    def changes(self, st, p, seen) -> dict:
+        """``{entry: value}``: what changed in the zones since ``seen`` (the zones last encoded,
+        brought up to date here), each value as the vector holds it (a float32, as a float): in a
+        slot whose cards show in order, the cards after the part that stayed the same; else the
+        whole slot."""
         o, N, S, F = self.enc.offset, self.N, self.S, self.F
         S1, cards, places, counts = S + 1, o["cards"], o["places"], o["counts"]
         z, snap, have = st.z, seen.snap, seen.have
         changed = [(s, how, shape) for s, how, shape in self.plan(p) if z[s] != snap[s]]
+        w: dict = {}
         if not changed:
-            return
-        w, gone, came, moved = {}, [], [], []
+            return w
+        gone, came, moved = [], [], []
         for s, how, shape in changed:
             old, new = snap[s], z[s]
             if how == _CARDS and shape not in ("lines", "grid"):
@@ -184,7 +194,8 @@ class StateEncoder:
             else:
                 gone.append((s, [c for c, _i, _l in self._placed(s, how, shape, old)[1]]))
                 came.append((s, how, *self._placed(s, how, shape, new)))
-        attrs = self.attr_lists
+            snap[s] = _copy(new)
+        attrs, part, share = self.attr_lists, self.part, self.share
         touched = set()
         for s, placed in gone:                      # first the cards that left go
             h = have[s]
@@ -198,72 +209,129 @@ class StateEncoder:
                     h[f] -= 1
                     touched.add((s, f))
         for s, how, count, placed in came:          # then the cards that came
-            w[counts + s] = count / max(N, 1) if how != _NOTHING else -1.0
+            w[counts + s] = part(count) if how != _NOTHING else -1.0
             h = have[s]
             for c, i, li in placed:
                 row = cards + c * S1
                 w[row + S] = 0.0
                 w[row + s] = 1.0
-                w[places + 2 * c] = i / N
-                w[places + 2 * c + 1] = li / N
+                w[places + 2 * c] = part(i)
+                w[places + 2 * c + 1] = part(li)
                 for f in attrs[c]:
                     h[f] += 1
                     touched.add((s, f))
         for k, new in moved:
             for i, c in enumerate(new[k:], k + 1):
-                w[places + 2 * c] = i / N
+                w[places + 2 * c] = part(i)
         by = o["attributes by slot"]
         for s, f in touched:
-            w[by + s * F + f] = have[s][f] / N
-        x[list(w)] = list(w.values())
+            w[by + s * F + f] = share(have[s][f])
+        return w
+
+    def part(self, k: int) -> float:
+        """``k / N`` (N: the number of cards) as a float32 vector holds it (worked out in float64)."""
+        v = self._parts.get(k)
+        if v is None:
+            v = self._parts[k] = float(np.float32(k / max(self.N, 1)))
+        return v
+
+    def share(self, k: int) -> float:
+        """``k / N`` as a float32 vector holds it when worked out in float32 (the attribute sums)."""
+        v = self._shares.get(k)
+        if v is None:
+            v = self._shares[k] = float(np.float32(k) / np.float32(self.N))
+        return v
+
+    def _fast(self, p) -> tuple:
+        """:meth:`plan` of ``p`` grouped for :meth:`_zones`: the slots whose cards show in order
+        (as a list and an array), the other slots that show cards, the slots that show nothing,
+        and the slots whose count is not their length (lines, grids)."""
+        out = self._fasts.get(p)
+        if out is None:
+            plan = self.plan(p)
+            simple = [s for s, how, shape in plan if how == _CARDS and shape not in ("lines", "grid")]
+            other = [(s, how, shape) for s, how, shape in plan if how in (_CARDS, _TOP) and s not in simple]
+            nothing = [s for s, how, _shape in plan if how == _NOTHING]
+            odd = [(s, shape) for s, _how, shape in plan if shape in ("lines", "grid")]
+            out = self._fasts[p] = (simple, np.array(simple, np.intp), other, nothing, odd)
+        return out
 
     def _zones(self, x, st, p, o) -> None:
+        """The cards ``p`` sees, where, in what place, and the counts, written on ``x`` (which
+        holds :attr:`base` there): the slots whose cards show in order in a few array operations."""
         N, S = self.N, self.S
         z = st.z
-        counts = [0.0] * S
-        ids, slots, pos, lines, groups, starts = [], [], [], [], [], []
-        for s, how, shape in self.plan(p):
-            content = z[s]
-            count = _count(shape, content)
-            counts[s] = count / max(N, 1) if how != _NOTHING else -1.0
-            at = len(ids)
-            if how == _CARDS:
-                if shape == "lines":
-                    for li, line in enumerate(content, 1):
-                        ids += line
-                        pos += range(1, len(line) + 1)
-                        lines += [li] * len(line)
-                elif shape == "grid":
-                    for i, c in enumerate(content, 1):
-                        if c is not None:
-                            ids.append(c)
-                            pos.append(i)
-                    lines += [0] * (len(ids) - at)
-                else:
-                    ids += content
-                    pos += range(1, count + 1)
-                    lines += [0] * count
-            elif how == _TOP and content:
-                ids.append(content[-1])
-                pos.append(count)
-                lines.append(0)
-            if len(ids) > at:
-                slots += [s] * (len(ids) - at)
-                groups.append(s)
-                starts.append(at)
-        x[o["counts"]:o["counts"] + S] = counts
+        simple, simple_a, other, nothing, odd = self._fast(p)
+        counts = list(map(len, z))
+        for s, shape in odd:
+            counts[s] = _count(shape, z[s])
+        cnt = np.array(counts, np.float64) / max(N, 1)
+        if nothing:
+            cnt[nothing] = -1.0
+        x[o["counts"]:o["counts"] + S] = cnt
+        ids = []
+        for s in simple:
+            ids += z[s]
+        lens = np.array([counts[s] for s in simple], np.intp)
+        ends = np.cumsum(lens)
+        starts = ends - lens
+        slots = np.repeat(simple_a, lens)
+        pos = np.arange(1, len(ids) + 1) - np.repeat(starts, lens)
+        lines = None
+        full = lens > 0
+        groups, group_at = simple_a[full], starts[full]
+        if other:
+            more, mpos, mlines, mslots, mgroups, mstarts = self._other(other, z, len(ids))
+            if more:
+                ids += more
+                slots = np.concatenate([slots, np.array(mslots, np.intp)])
+                pos = np.concatenate([pos, np.array(mpos, np.intp)])
+                lines = np.concatenate([np.zeros(len(ids) - len(more)), np.array(mlines, np.float64)])
+                groups = np.concatenate([groups, np.array(mgroups, np.intp)])
+                group_at = np.concatenate([group_at, np.array(mstarts, np.intp)])
         if not ids:
             return
         cid = np.array(ids, np.intp)
         rows = o["cards"] + cid * (S + 1)
         x[rows + S] = 0
-        x[rows + np.array(slots, np.intp)] = 1
+        x[rows + slots] = 1
         at = o["places"] + 2 * cid
-        x[at] = np.array(pos, np.float64) / N
-        x[at + 1] = np.array(lines, np.float64) / N
+        x[at] = pos / N
+        if lines is not None:
+            x[at + 1] = lines / N
         if self.F:
             by_slot = x[o["attributes by slot"]:o["attributes by slot"] + S * self.F].reshape(S, self.F)
-            by_slot[groups] = np.add.reduceat(self.enc.attrs[cid], starts, axis=0) / N
+            by_slot[groups] = np.add.reduceat(self.enc.attrs[cid], group_at, axis=0) / N
+
+    @staticmethod
+    def _other(other, z, at) -> tuple:
+        """The cards of the slots of ``other`` (lines, grids, tops): ``(ids, positions, lines,
+        slots, slots with cards, where each starts)``, the first at index ``at``."""
+        ids, pos, lines, slots, groups, starts = [], [], [], [], [], []
+        for s, how, shape in other:
+            content = z[s]
+            k = len(ids)
+            if how == _TOP:
+                if content:
+                    ids.append(content[-1])
+                    pos.append(len(content))
+                    lines.append(0)
+            elif shape == "lines":
+                for li, line in enumerate(content, 1):
+                    ids += line
+                    pos += range(1, len(line) + 1)
+                    lines += [li] * len(line)
+            else:                                   # a grid: None where a place is empty
+                for i, c in enumerate(content, 1):
+                    if c is not None:
+                        ids.append(c)
+                        pos.append(i)
+                lines += [0] * (len(ids) - k)
+            if len(ids) > k:
+                slots += [s] * (len(ids) - k)
+                groups.append(s)
+                starts.append(at + k)
+        return ids, pos, lines, slots, groups, starts
 
     def _counters(self, x, st, p) -> None:
         """The counters as a view shows them, placed as :meth:`Encoder.encode` places them."""
