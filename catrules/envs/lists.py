@@ -9,8 +9,9 @@ what changed in the state: the zones (:meth:`StateEncoder.changes
 and the end (written anew), and the memory (:meth:`Memory.catch_up_list
 <catrules.envs.history.Memory.catch_up_list>`, from the log since).  Every value is the one
 the float32 vector holds, so that the list is ``vector.tolist()``, bit for bit
-(``tests/test_envs_tensor.py``); equal values share one float object, so that copying the
-list for the caller touches few objects.  Nothing here knows any game.
+(``tests/test_envs_tensor.py``).  (Entries do not share float objects: a list of distinct
+objects copies faster than one whose entries are the same few, whose counts of references
+every copy then changes one after the other.)  Nothing here knows any game.
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ import numpy as np
 
 from .tensor import Seen
 
-#: The float objects that most entries share.
-_SHARED = {0.0: 0.0, 1.0: 1.0, -1.0: -1.0}
 #: The most values :func:`as_float32` remembers (then it starts again).
 _MEMO_LIMIT = 4096
 
@@ -34,7 +33,7 @@ class TensorList:
 
     def __init__(self, p, recall: bool):
         self.p, self.recall = p, recall
-        self.lst, self.seen, self.tail, self.mem_at, self.memo = None, Seen(), {}, 0, dict(_SHARED)
+        self.lst, self.seen, self.tail, self.mem_at, self.memo = None, Seen(), {}, 0, {}
 
     def get(self, enc, memory, st, rows, remembered=None) -> list:
         """The tensor of ``st`` as a new list (``enc``: the :class:`StateEncoder`, ``memory``: the
@@ -44,10 +43,10 @@ class TensorList:
         if lst is None:
             x = enc.fresh(st, p)
             enc.remember(st, p, self.seen)
-            lst = self.lst = shared_list(np.concatenate([x, remembered()]) if self.recall else x)
+            lst = self.lst = (np.concatenate([x, remembered()]) if self.recall else x).tolist()
         else:
             for i, v in enc.changes(st, p, self.seen).items():
-                lst[i] = _SHARED.get(v, v) if v or math.copysign(1.0, v) > 0 else v
+                lst[i] = v
             if self.recall:
                 memory.catch_up_list(lst, enc.enc.size, p, st.layout, st.log[self.mem_at:])
         if self.recall:
@@ -75,14 +74,5 @@ def as_float32(v, memo: dict) -> float:
     if f is None:
         if len(memo) > _MEMO_LIMIT:
             memo.clear()
-            memo.update(_SHARED)
         f = memo[v] = float(np.float32(v))
     return f
-
-
-def shared_list(x: np.ndarray) -> list:
-    """``x.tolist()`` (float32), with the entries 0, 1 and -1 sharing one float object each."""
-    out = [_SHARED.get(v, v) for v in x.tolist()]
-    for i in np.flatnonzero(x.view(np.uint32) == 0x80000000).tolist():
-        out[i] = -0.0                           # -0.0 == 0.0: the dictionary took it for 0.0
-    return out

@@ -62,6 +62,7 @@ class StateEncoder:
         self.base = base
         self._plans: dict = {}
         self._fasts: dict = {}
+        self._group: dict = {}
         self._parts, self._shares = {0: 0.0}, {0: 0.0}
         self.attr_lists = [np.flatnonzero(row).tolist() for row in enc.attrs]
         first = o[f"counter {enc.counters[0][0]}"] if enc.counters else o["waiting"]
@@ -120,6 +121,8 @@ class StateEncoder:
         """Note in ``seen`` the zones of ``st`` as ``p`` sees them, for :meth:`changes`."""
         seen.have = self._have(st, p)
         seen.snap = [_copy(z) for z in st.z]
+        for s in self._groups(p)[1]:
+            seen.snap[s] = len(st.z[s])             # only how many is shown
 
     def _tail(self, x, st, p, rows) -> None:
         """The counters, who is waiting, the player's decision, the scores and the end."""
@@ -173,29 +176,46 @@ class StateEncoder:
     def changes(self, st, p, seen) -> dict:
         """``{entry: value}``: what changed in the zones since ``seen`` (the zones last encoded,
         brought up to date here), each value as the vector holds it (a float32, as a float): in a
-        slot whose cards show in order, the cards after the part that stayed the same; else the
-        whole slot."""
-        o, N, S, F = self.enc.offset, self.N, self.S, self.F
-        S1, cards, places, counts = S + 1, o["cards"], o["places"], o["counts"]
+        slot whose cards show in order, the cards after the part that stayed the same; in a slot
+        that shows only how many, that number; else the whole slot."""
+        o, S = self.enc.offset, self.S
+        cards, places, counts = o["cards"], o["places"], o["counts"]
         z, snap, have = st.z, seen.snap, seen.have
-        changed = [(s, how, shape) for s, how, shape in self.plan(p) if z[s] != snap[s]]
+        shown, counted, rest = self._groups(p)
+        part = self.part
         w: dict = {}
-        if not changed:
-            return w
-        gone, came, moved = [], [], []
-        for s, how, shape in changed:
+        gone, came = [], []
+        for s in counted:                           # only how many: the number alone
+            n = len(z[s])
+            if n != snap[s]:
+                snap[s] = n
+                w[counts + s] = part(n)
+        for s in shown:                             # cards in order: after the common start
             old, new = snap[s], z[s]
-            if how == _CARDS and shape not in ("lines", "grid"):
+            if old == new:
+                continue
+            k = len(old)
+            if len(new) < k or new[:k] != old:
                 k = _common(old, new)
-                olds, news = set(old[k:]), set(new[k:])
-                gone.append((s, olds - news))
-                came.append((s, how, len(new), [(c, 0, 0) for c in news - olds]))
-                moved.append((k, new))          # the cards after the common start: new places
-            else:
-                gone.append((s, [c for c, _i, _l in self._placed(s, how, shape, old)[1]]))
-                came.append((s, how, *self._placed(s, how, shape, new)))
+            olds, news = set(old[k:]), set(new[k:])
+            gone.append((s, olds - news))
+            came.append((s, [(c, 0, 0) for c in news - olds]))
+            w[counts + s] = part(len(new))
+            snap[s] = new[:]
+            for i, c in enumerate(new[k:], k + 1):
+                w[places + 2 * c] = part(i)
+        for s, how, shape in rest:                  # the whole slot again
+            old, new = snap[s], z[s]
+            if old == new:
+                continue
+            gone.append((s, [c for c, _i, _l in self._placed(s, how, shape, old)[1]]))
+            count, placed = self._placed(s, how, shape, new)
+            came.append((s, placed))
+            w[counts + s] = part(count) if how != _NOTHING else -1.0
             snap[s] = _copy(new)
-        attrs, part, share = self.attr_lists, self.part, self.share
+        if not gone:
+            return w
+        attrs, S1 = self.attr_lists, S + 1
         touched = set()
         for s, placed in gone:                      # first the cards that left go
             h = have[s]
@@ -203,30 +223,45 @@ class StateEncoder:
                 row = cards + c * S1
                 w[row + s] = 0.0
                 w[row + S] = 1.0
-                w[places + 2 * c] = 0.0
+                if places + 2 * c not in w:
+                    w[places + 2 * c] = 0.0
                 w[places + 2 * c + 1] = 0.0
                 for f in attrs[c]:
                     h[f] -= 1
                     touched.add((s, f))
-        for s, how, count, placed in came:          # then the cards that came
-            w[counts + s] = part(count) if how != _NOTHING else -1.0
+        for s, placed in came:                      # then the cards that came
             h = have[s]
             for c, i, li in placed:
                 row = cards + c * S1
                 w[row + S] = 0.0
                 w[row + s] = 1.0
-                w[places + 2 * c] = part(i)
+                if i:
+                    w[places + 2 * c] = part(i)
                 w[places + 2 * c + 1] = part(li)
                 for f in attrs[c]:
                     h[f] += 1
                     touched.add((s, f))
-        for k, new in moved:
-            for i, c in enumerate(new[k:], k + 1):
-                w[places + 2 * c] = part(i)
-        by = o["attributes by slot"]
+        by, F, share = o["attributes by slot"], self.F, self.share
         for s, f in touched:
             w[by + s * F + f] = share(have[s][f])
         return w
+
+    def _groups(self, p) -> tuple:
+        """:meth:`plan` of ``p`` for :meth:`changes`: the slots whose cards show in order, the
+        slots that show only how many cards (piles and rows), and the others that show anything."""
+        out = self._group.get(p)
+        if out is None:
+            shown, counted, rest = [], [], []
+            for s, how, shape in self.plan(p):
+                plain = shape not in ("lines", "grid")
+                if how == _CARDS and plain:
+                    shown.append(s)
+                elif how == _COUNT and plain:
+                    counted.append(s)
+                elif how != _NOTHING:
+                    rest.append((s, how, shape))
+            out = self._group[p] = (shown, counted, rest)
+        return out
 
     def part(self, k: int) -> float:
         """``k / N`` (N: the number of cards) as a float32 vector holds it (worked out in float64)."""
