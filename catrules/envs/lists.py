@@ -68,7 +68,7 @@ class TensorList:
 
 def as_float32(v, memo: dict) -> float:
     """``v`` as a float32 array would hold it, as a float (-0.0 and NaN kept as they are)."""
-    if v != v or (not v and math.copysign(1.0, v) < 0):
+    if math.isnan(v) or (not v and math.copysign(1.0, v) < 0):
         return float(np.float32(v))
     f = memo.get(v)
     if f is None:

@@ -6,17 +6,15 @@ front ends (card dicts, prompts, labels) and then mostly thrown away.  :class:`S
 writes the same vector, value for value, from the state itself, applying the same visibility
 rules as a view does (``Layout.visible``, ``count_seen``, ``top_shown``, secret counters): the
 static parts (the "not seen" column, the card attribute planes) come from a vector made once,
-the cards a player sees are written in a few array operations.  :class:`ListCache` turns
-successive vectors of one player into the Python lists that OpenSpiel's API returns, changing
-only the entries that changed since the last one.
+the cards a player sees are written in a few array operations; :meth:`StateEncoder.changes`
+gives the entries that changed since a player's last vector, from the zones that changed
+(:mod:`catrules.envs.lists` keeps OpenSpiel's lists up to date with them).
 
 ``tests/test_envs_tensor.py`` compares both encoders on many states of many games.  Nothing
 here knows any game.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -443,37 +441,3 @@ def _has_choice(pend, p) -> bool:
 
 def _number(v) -> float:
     return float(max(-OBS_LIMIT, min(OBS_LIMIT, v)))
-
-
-class ListCache:
-    """Vectors as Python lists of floats (what ``pyspiel`` returns), each made from the last one
-    by changing only the entries that differ.  Equal values share one float object (most are 0
-    or 1), so that copying the list touches few objects."""
-
-    __slots__ = ("arr", "lst", "floats")
-
-    def __init__(self):
-        self.arr, self.lst, self.floats = None, None, {0.0: 0.0}
-
-    def as_list(self, x: np.ndarray) -> list:
-        """``x`` (float32) as ``x.tolist()`` would give it (compared bit by bit: -0.0 and NaN too)."""
-        floats = self.floats
-        bits = x.view(np.uint32)
-        if self.arr is None or self.arr.shape != x.shape:
-            lst = [0.0] * len(x)
-            changed = np.flatnonzero(bits)
-        else:
-            lst = self.lst
-            changed = np.flatnonzero(bits != self.arr.view(np.uint32))
-        for i, v in zip(changed.tolist(), x[changed].tolist()):
-            f = floats.get(v)
-            if f is None:
-                if v != v or v == 0:                # NaN, -0.0: each itself
-                    f = v
-                else:
-                    f = floats[v] = v
-            elif v == 0 and math.copysign(1.0, v) < 0:
-                f = v
-            lst[i] = f
-        self.arr, self.lst = x, lst
-        return lst.copy()
