@@ -61,7 +61,13 @@ class StateEncoder:
         self._plans: dict = {}
         self._fasts: dict = {}
         self._group: dict = {}
-        self._parts, self._shares = {0: 0.0}, {0: 0.0}
+        # k / N as the float32 vector holds it, k a count, a position or a line (a grid's place:
+        # up to its number of places): worked out in float64 (places, counts), or in float32 for
+        # the attribute sums (as numpy divides a float32 sum)
+        N1 = max(self.N, 1)
+        top = max([self.N, *(sp.rows * sp.cols for sp in self.lay.slot_spec if sp.shape == "grid")]) + 2
+        self.parts = [float(np.float32(k / N1)) for k in range(top)]
+        self.shares = [float(np.float32(k) / np.float32(N1)) for k in range(self.N + 2)]
         self.attr_lists = [np.flatnonzero(row).tolist() for row in enc.attrs]
         first = o[f"counter {enc.counters[0][0]}"] if enc.counters else o["waiting"]
         self.tail = (first, o["finished"] + 1)      # the segments written anew each time
@@ -180,14 +186,14 @@ class StateEncoder:
         cards, places, counts = o["cards"], o["places"], o["counts"]
         z, snap, have = st.z, seen.snap, seen.have
         shown, counted, rest = self._groups(p)
-        part = self.part
+        part = self.parts
         w: dict = {}
         gone, came = [], []
         for s in counted:                           # only how many: the number alone
             n = len(z[s])
             if n != snap[s]:
                 snap[s] = n
-                w[counts + s] = part(n)
+                w[counts + s] = part[n]
         for s in shown:                             # cards in order: after the common start
             old, new = snap[s], z[s]
             if old == new:
@@ -198,10 +204,10 @@ class StateEncoder:
             olds, news = set(old[k:]), set(new[k:])
             gone.append((s, olds - news))
             came.append((s, [(c, 0, 0) for c in news - olds]))
-            w[counts + s] = part(len(new))
+            w[counts + s] = part[len(new)]
             snap[s] = new[:]
             for i, c in enumerate(new[k:], k + 1):
-                w[places + 2 * c] = part(i)
+                w[places + 2 * c] = part[i]
         for s, how, shape in rest:                  # the whole slot again
             old, new = snap[s], z[s]
             if old == new:
@@ -209,14 +215,14 @@ class StateEncoder:
             gone.append((s, [c for c, _i, _l in self._placed(s, how, shape, old)[1]]))
             count, placed = self._placed(s, how, shape, new)
             came.append((s, placed))
-            w[counts + s] = part(count) if how != _NOTHING else -1.0
+            w[counts + s] = part[count] if how != _NOTHING else -1.0
             snap[s] = _copy(new)
         if not gone:
             return w
-        attrs, S1 = self.attr_lists, S + 1
-        touched = set()
+        attrs, S1, P = self.attr_lists, S + 1, self.parts
+        by, F, share = o["attributes by slot"], self.F, self.shares
         for s, placed in gone:                      # first the cards that left go
-            h = have[s]
+            h, at = have[s], by + s * F
             for c in placed:
                 row = cards + c * S1
                 w[row + s] = 0.0
@@ -226,22 +232,19 @@ class StateEncoder:
                 w[places + 2 * c + 1] = 0.0
                 for f in attrs[c]:
                     h[f] -= 1
-                    touched.add((s, f))
+                    w[at + f] = share[h[f]]
         for s, placed in came:                      # then the cards that came
-            h = have[s]
+            h, at = have[s], by + s * F
             for c, i, li in placed:
                 row = cards + c * S1
                 w[row + S] = 0.0
                 w[row + s] = 1.0
                 if i:
-                    w[places + 2 * c] = part(i)
-                w[places + 2 * c + 1] = part(li)
+                    w[places + 2 * c] = P[i]
+                w[places + 2 * c + 1] = P[li]
                 for f in attrs[c]:
                     h[f] += 1
-                    touched.add((s, f))
-        by, F, share = o["attributes by slot"], self.F, self.share
-        for s, f in touched:
-            w[by + s * F + f] = share(have[s][f])
+                    w[at + f] = share[h[f]]
         return w
 
     def _groups(self, p) -> tuple:
@@ -260,20 +263,6 @@ class StateEncoder:
                     rest.append((s, how, shape))
             out = self._group[p] = (shown, counted, rest)
         return out
-
-    def part(self, k: int) -> float:
-        """``k / N`` (N: the number of cards) as a float32 vector holds it (worked out in float64)."""
-        v = self._parts.get(k)
-        if v is None:
-            v = self._parts[k] = float(np.float32(k / max(self.N, 1)))
-        return v
-
-    def share(self, k: int) -> float:
-        """``k / N`` as a float32 vector holds it when worked out in float32 (the attribute sums)."""
-        v = self._shares.get(k)
-        if v is None:
-            v = self._shares[k] = float(np.float32(k) / np.float32(self.N))
-        return v
 
     def _fast(self, p) -> tuple:
         """:meth:`plan` of ``p`` grouped for :meth:`_zones`: the slots whose cards show in order
