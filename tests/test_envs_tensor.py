@@ -114,10 +114,10 @@ def test_the_kept_running_score_is_the_running_score_at_every_step(path):
 
 
 def test_what_the_running_score_reads():
-    """Meow's score and end read the piles won and used; a rule that reads where a card is
-    (``owner``, a card type as a whole) makes every zone count."""
+    """Meow's score and end read the piles won and used; Cat Lady's read where cards are
+    (``owner``) and what each cat ate (a counter of each card)."""
     g = load_game(str(ROOT / "games/meow.cat"))
-    assert reads(g.program) == ({"won", "used"}, set())
+    assert reads(g.program) == ({"won", "used"}, set(), False)
     st = g.new_state(4, seed=3)
     rs, kept = RunningScore(g.program, 4), Kept()
     figures = []
@@ -128,7 +128,8 @@ def test_what_the_running_score_reads():
     assert len({id(f) for f in figures}) < len(figures) / 2         # kept at most steps
     assert [f for f in figures if f is not None] == figures
     cl = load_game(str(ROOT / "games/catlady.cat"))
-    assert reads(cl.program)[0] is None
+    zones, counters, places = reads(cl.program)
+    assert "cats" in zones and "hand" not in zones and counters == {"meal"} and places
 
 
 def test_a_value_as_float32_is_what_tolist_gives_bit_for_bit():

@@ -11,9 +11,10 @@ when those parts are the same, the figure is the same.
 What counts as read is taken generously: every zone and counter the score items, the closing
 phases and everything they use (definitions, actions, other phases, triggers) name, by the
 checker's resolution or as a bare word anywhere among them; every internal counter (``#...``:
-tallies, tie-breaks); whether the game is over.  Where the rules could read more than their
-names say (a card type taken as a whole, ``owner`` of a card, which depends on where the card
-is), every zone counts as read; once the end's rules have started (the state stands inside
+tallies, tie-breaks); whether the game is over.  Where the rules take a card type as a whole,
+every zone counts as read.  Where they ask where a card is (``owner``), also where each card
+is that those counters hold (any whole number that could be a card: the cards the zones
+hold are where those zones are).  Once the end's rules have started (the state stands inside
 them), nothing is kept.  ``tests/test_envs_tensor.py`` checks the kept figure against
 :func:`running` at every step of many games.  Nothing here knows any game.
 """
@@ -28,8 +29,8 @@ _WHEREVER = frozenset({"owner"})
 
 
 def reads(prog):
-    """``(zones, counters)``: the names of the zones and counters the score and the end's rules
-    can read (``zones`` None: any zone)."""
+    """``(zones, counters, places)``: the names of the zones and counters the score and the end's
+    rules can read (``zones`` None: any zone), and whether they read where a card is (``owner``)."""
     checked = prog.checked
     g = checked.game
     by_phase = {ph.name: ph for ph in g.phases}
@@ -40,7 +41,7 @@ def reads(prog):
                                           if k.split(":", 1)[1] in by_phase]
     if prog.closing:
         roots += list(g.triggers)               # a move on the copy may set one off
-    zones, counters, everywhere = set(), set(), False
+    zones, counters, everywhere, places = set(), set(), False, False
     seen: set = set()
     stack = list(roots)
     while stack:
@@ -65,12 +66,14 @@ def reads(prog):
                 zones.add(detail.name)
             elif kind == "counter":
                 counters.add(detail.name)
-            elif kind == "family" or (kind == "builtin" and detail in _WHEREVER):
+            elif kind == "family":
                 everywhere = True
+            elif kind == "builtin" and detail in _WHEREVER:
+                places = True
             elif kind == "define" and id(detail) not in seen:
                 seen.add(id(detail))
                 stack.append(detail.body)
-    return (None if everywhere else zones), counters
+    return (None if everywhere else zones), counters, places
 
 
 def _walk(node):
@@ -96,10 +99,11 @@ class RunningScore:
 
     def __init__(self, prog, players: int):
         self.prog = prog
-        zones, counters = reads(prog)
+        zones, counters, self.places = reads(prog)
         lay = prog.layout(players)
         self.slots = [s for s, sp in enumerate(lay.slot_spec) if zones is None or sp.name in zones]
         self.counters = sorted(counters)
+        self.cards = prog.card_count
 
     def rows(self, st, kept: "Kept | None" = None):
         """The score rows a view shows (:func:`catrules.envs.tensor.scores_now`); ``kept``: what
@@ -114,13 +118,22 @@ class RunningScore:
 
     def _parts(self, st) -> tuple:
         z, c = st.z, st.c
-        return ([_deep(z[s]) for s in self.slots], [_deep(c.get(k)) for k in self.counters],
-                {k: _deep(v) for k, v in c.items() if k[:1] == "#"})
+        counters = [_deep(c.get(k)) for k in self.counters]
+        internal = {k: _deep(v) for k, v in c.items() if k[:1] == "#"}
+        places = []
+        if self.places:
+            held: set = set()
+            _card_ids([counters, list(internal.values())], self.cards, held)
+            places = [(k, st.loc[k]) for k in sorted(held)]
+        return [_deep(z[s]) for s in self.slots], counters, internal, places
 
     def _same(self, st, parts) -> bool:
         """Are the parts of ``st`` that the score reads those of ``parts`` (:meth:`_parts`)?"""
-        z, c = st.z, st.c
-        zones, counters, internal = parts
+        z, c, loc = st.z, st.c, st.loc
+        zones, counters, internal, places = parts
+        for k, where in places:
+            if loc[k] != where:
+                return False
         for s, was in zip(self.slots, zones):
             if z[s] != was:
                 return False
@@ -144,6 +157,19 @@ class Kept:
 
     def __init__(self):
         self.parts, self.rows = None, None
+
+
+def _card_ids(v, cards: int, out: set) -> None:
+    """Add to ``out`` every whole number in ``v`` (lists and dicts, all the way down) that could be
+    a card (from 0 to ``cards`` - 1)."""
+    if isinstance(v, list):
+        for x in v:
+            _card_ids(x, cards, out)
+    elif isinstance(v, dict):
+        for x in v.values():
+            _card_ids(x, cards, out)
+    elif isinstance(v, int) and not isinstance(v, bool) and 0 <= v < cards:
+        out.add(v)
 
 
 def _equal(a, b) -> bool:
