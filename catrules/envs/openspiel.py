@@ -420,11 +420,10 @@ class CatrulesState(pyspiel.State):
     def _tensor_list(self, player, recall: bool) -> list:
         if player is None:
             player = self.current_player()
-        n = self.get_game().num_players()
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+        game = self.get_game()
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < game.setup.spec.players:
             # pyspiel's own answer (its error for a player out of range)
             return (pyspiel.State.information_state_tensor if recall else pyspiel.State.observation_tensor)(self, player)
-        game = self.get_game()
         if not game.setup.deals:
             # pyspiel's call starts a state of its own first, to learn the tensor's size, and it
             # takes a game seed: so does this one, so that later games get the same seeds

@@ -357,26 +357,52 @@ class StateEncoder:
 
     def _counters(self, x, st, p) -> None:
         """The counters as a view shows them, placed as :meth:`Encoder.encode` places them."""
-        cell, secret = self.enc._cell, self.prog.counter_secret
+        secret = self.prog.counter_secret
         for name, per, kind, cells, width, at in self.counters:
             v = st.c[name]
             if name in secret and not st.over:          # seen only by its owner (shared: nobody)
                 if not (isinstance(v, list) and per == "player"):
                     if per is None:                     # (a hidden value of each player or card: never)
-                        cell(x, at, kind, dict(_HIDDEN))
+                        self.enc._cell(x, at, kind, dict(_HIDDEN))
                     continue
                 for q, cv in enumerate(v[:cells]):
-                    cell(x, at + q * width, kind, self._shown(st, kind, cv, p) if q == p else dict(_HIDDEN))
+                    if q == p:
+                        self._cell(x, at + q * width, st, kind, cv, p)
+                    else:
+                        self.enc._cell(x, at + q * width, kind, dict(_HIDDEN))
             elif isinstance(v, list) and per == "player":
                 for q, cv in enumerate(v[:cells]):
-                    cell(x, at + q * width, kind, self._shown(st, kind, cv, p))
+                    self._cell(x, at + q * width, st, kind, cv, p)
             elif per == "card":
                 vis, loc = self.lay.visible, st.loc
                 for i, cv in enumerate(v):
                     if cv is not None and vis(loc[i], p):
-                        cell(x, at + i * width, kind, self._shown(st, kind, cv, p))
+                        self._cell(x, at + i * width, st, kind, cv, p)
             elif per is None:
-                cell(x, at, kind, self._shown(st, kind, v, p))
+                self._cell(x, at, st, kind, v, p)
+
+    def _cell(self, x, at: int, st, kind, v, p) -> None:
+        """``Encoder._cell`` of ``v`` as a view shows it to ``p`` (:meth:`_shown`); a player, a
+        card, a number or none written straight away."""
+        if type(v) is int:
+            if kind == "player":
+                if 0 <= v < self.n:
+                    x[at + v] = 1
+                return
+            if kind == "card":
+                x[at + (v if 0 <= v < self.N and self.lay.visible(st.loc[v], p) else self.N)] = 1
+                return
+            if kind in ("number", "bool"):
+                x[at] = _number(v)
+                return
+        elif v is None:
+            if kind == "player":
+                x[at + self.n] = 1
+                return
+            if kind == "card":
+                x[at + self.N + 1] = 1
+                return
+        self.enc._cell(x, at, kind, self._shown(st, kind, v, p))
 
     def _shown(self, st, kind, v, p):
         """``v`` as a view shows it, as far as the encoder reads it."""
