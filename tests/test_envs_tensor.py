@@ -18,7 +18,9 @@ import pytest
 from catrules.api import load_game
 from catrules.envs.encoding import spec
 from catrules.envs.history import Memory
-from catrules.envs.tensor import ListCache, Seen, StateEncoder
+from catrules.envs.running import Kept, RunningScore, reads
+from catrules.envs.lists import TensorList, as_float32
+from catrules.envs.tensor import Seen, StateEncoder, scores_now
 from catrules.errors import CatrulesError
 from catrules.play.views import visible_event
 
@@ -97,19 +99,84 @@ def test_the_memory_caught_up_at_once_is_the_memory_event_by_event(path):
     assert checked > 0
 
 
-def test_a_list_cache_gives_what_tolist_gives_bit_for_bit():
-    cache, rng = ListCache(), np.random.default_rng(0)
-    specials = np.array([0.0, -0.0, np.nan, 1.0, 0.5, np.inf], np.float32)
-    for _ in range(50):
-        x = np.zeros(40, np.float32)
-        where = rng.integers(0, 40, 8)
-        x[where] = specials[rng.integers(0, len(specials), 8)]
-        got, want = cache.as_list(x), x.tolist()
-        assert len(got) == len(want)
-        for a, b in zip(got, want):
-            assert (a == b or (a != a and b != b)) and math.copysign(1, a) == math.copysign(1, b)
-        got[0] = 99.0                   # the caller's list is theirs
-        assert cache.as_list(x)[0] == want[0]
+@pytest.mark.parametrize("path", GAMES)
+def test_the_kept_running_score_is_the_running_score_at_every_step(path):
+    """The figure kept while nothing the score reads changed is the one worked out anew."""
+    rs, kept, checked = None, None, 0
+    for sp, st, _rng in _games_states(path):
+        if rs is None:
+            rs = RunningScore(sp.program, st.n)
+        if not st.history:
+            kept = Kept()
+        assert rs.rows(st, kept) == scores_now(st), f"{path}: step {len(st.history)}"
+        checked += 1
+    assert checked > 0
+
+
+def test_what_the_running_score_reads():
+    """Meow's score and end read the piles won and used; Cat Lady's read where cards are
+    (``owner``) and what each cat ate (a counter of each card)."""
+    g = load_game(str(ROOT / "games/meow.cat"))
+    assert reads(g.program) == ({"won", "used"}, set(), False)
+    st = g.new_state(4, seed=3)
+    rs, kept = RunningScore(g.program, 4), Kept()
+    figures = []
+    while not st.finished:
+        figures.append(rs.rows(st, kept))
+        d = st.pending()[0]
+        st.apply(d.player, d.options[0].id)
+    assert len({id(f) for f in figures}) < len(figures) / 2         # kept at most steps
+    assert [f for f in figures if f is not None] == figures
+    cl = load_game(str(ROOT / "games/catlady.cat"))
+    zones, counters, places = reads(cl.program)
+    assert "cats" in zones and "hand" not in zones and counters == {"meal"} and places
+
+
+def test_a_value_as_float32_is_what_tolist_gives_bit_for_bit():
+    memo, rng = {}, np.random.default_rng(0)
+    specials = [0, 1, 0.0, -0.0, float("nan"), 1.0, 0.5, float("inf"), -3, 1e30, 0.1, 2 ** 40 + 1, True]
+    for v in specials + list(rng.normal(size=20) * 1e6):
+        for _ in range(2):                                  # the second time from the memo
+            got, want = as_float32(v, memo), np.array([v], np.float32).tolist()[0]
+            assert type(got) is float
+            assert (got == want or (got != got and want != want)) and math.copysign(1, got) == math.copysign(1, want)
+
+
+@pytest.mark.parametrize("path", GAMES)
+def test_the_tensor_lists_are_the_plain_vectors_tolist(path):
+    """A :class:`TensorList` of each player, asked at random moments, gives the view's vector then
+    the memory of every visible event, as ``tolist()`` gives it (compared bit for bit)."""
+    fast, mem, checked = None, None, 0
+    for sp, st, rng in _games_states(path):
+        if fast is None:
+            fast, mem = StateEncoder(sp.encoder), Memory(sp)
+        if not st.history:
+            lists = {(p, r): TensorList(p, r) for p in range(st.n) for r in (True, False)}
+            slow = [mem.fresh() for _ in range(st.n)]
+            done = [0] * st.n
+        for p in range(st.n):
+            for ev in st.log[done[p]:]:
+                v = visible_event(st, ev, p)
+                if v is not None:
+                    mem.note(slow[p], p, v)
+            done[p] = len(st.log)
+            obs = sp.encoder.encode(st.view(p))
+            for recall in (True, False):
+                if rng.random() < 0.5 and not st.finished:
+                    continue
+                want = np.concatenate([obs, slow[p]]) if recall else obs
+                got = lists[(p, recall)].get(fast, mem, st, scores_now(st), lambda p=p: _memory(mem, st, p))
+                assert all(type(v) is float for v in got)
+                _same(want, np.array(got, np.float32), f"{path} player {p} recall {recall}", [
+                    *sp.encoder.segments, *((n, s + sp.encoder.size, k) for n, s, k in mem.segments)])
+                checked += 1
+    assert checked > 0
+
+
+def _memory(mem, st, p):
+    m = mem.fresh()
+    mem.catch_up(m, p, st.layout, st.log)
+    return m
 
 
 @pytest.mark.parametrize("path,players", [("games/meow.cat", 4), ("games/catlady.cat", 3), ("games/flapcat.cat", 4),

@@ -45,9 +45,52 @@ class Memory:
     def catch_up(self, m: np.ndarray, player: int, lay, events) -> None:
         """Change ``m`` by ``events`` of the engine's log, as ``player`` saw them: the same as
         :meth:`note` of each event's visible part (:func:`catrules.play.views.visible_event`), one
-        after the other, without making that part (a move shows its cards to who sees either
-        zone; a player's own choices are always theirs to see; nothing else changes a memory),
-        and written at once: where each card went last, and the choices counted."""
+        after the other, without making that part (see :meth:`changes`), and written at once:
+        where each card went last, and the choices counted."""
+        went, chose = self.changes(player, lay, events)
+        if went:
+            C, N = self.C, self.N
+            S1, N1, base = self.S + 1, N + 1, C * (self.S + 1)
+            cs = np.fromiter(went, np.intp, len(went))
+            where = np.array(list(went.values()), np.intp).reshape(-1, 2)
+            rows = m[:base].reshape(C, S1)
+            rows[cs] = 0
+            rows[cs, where[:, 0]] = 1
+            by = m[base:base + C * N1].reshape(C, N1)
+            by[cs] = 0
+            by[cs, where[:, 1]] = 1
+        for i in chose:
+            m[i] += 1
+
+    def catch_up_list(self, lst: list, at: int, player: int, lay, events) -> None:
+        """:meth:`catch_up` of a memory held as a list of floats from ``lst[at]`` (the values the
+        array would hold)."""
+        went, chose = self.changes(player, lay, events)
+        if went:
+            S1, N1 = self.S + 1, self.N + 1
+            base = at + self.C * S1
+            slot_rows, who_rows = self._one_hot()
+            for c, (slot, who) in went.items():
+                lst[at + c * S1:at + (c + 1) * S1] = slot_rows[slot]
+                lst[base + c * N1:base + (c + 1) * N1] = who_rows[who]
+        for i in chose:
+            lst[at + i] = float(np.float32(lst[at + i]) + np.float32(1))
+
+    def _one_hot(self) -> tuple:
+        """Rows of zeros with a one, of the ``went to`` and of the ``moved by`` segments."""
+        rows = getattr(self, "_rows", None)
+        if rows is None:
+            S1, N1 = self.S + 1, self.N + 1
+            rows = self._rows = ([[1.0 if j == i else 0.0 for j in range(S1)] for i in range(S1)],
+                                 [[1.0 if j == i else 0.0 for j in range(N1)] for i in range(N1)])
+        return rows
+
+    def changes(self, player: int, lay, events) -> tuple:
+        """``(went, chose)``: what ``events`` change in ``player``'s memory: ``{card: (slot, seat
+        of who moved it)}`` of the moves they saw (the last of each card), and the entries of
+        their choices (an entry as often as it is added one).  A move shows its
+        cards to who sees either zone; a player's own choices are always theirs to see; nothing
+        else changes a memory."""
         seen = self._seen.get(player)
         if seen is None:
             seen = self._seen[player] = {name for name, s in self.slot_of.items() if lay.visible(s, player)}
@@ -69,23 +112,12 @@ class Memory:
                         went[c] = (slot, who)
             elif t == "decision":
                 if ev.get("player") == player and ev.get("option") is not None:
-                    chose.append(ev["option"])
+                    chose += self._chosen(player, ev["option"])
             elif t in ("reveal", "race"):
                 for ch in ev.get("choices", ()):
                     if ch.get("player") == player and ch.get("option") is not None:
-                        chose.append(ch["option"])
-        if went:
-            S1, N1, base = self.S + 1, N + 1, C * (self.S + 1)
-            cs = np.fromiter(went, np.intp, len(went))
-            where = np.array(list(went.values()), np.intp).reshape(-1, 2)
-            rows = m[:base].reshape(C, S1)
-            rows[cs] = 0
-            rows[cs, where[:, 0]] = 1
-            by = m[base:base + C * N1].reshape(C, N1)
-            by[cs] = 0
-            by[cs, where[:, 1]] = 1
-        for option in chose:
-            self._chose(m, player, option)
+                        chose += self._chosen(player, ch["option"])
+        return went, chose
 
     def note(self, m: np.ndarray, player: int, ev: dict) -> None:
         """Change ``m`` (``player``'s memory) by one event as ``player`` saw it."""
@@ -113,9 +145,16 @@ class Memory:
                     self._chose(m, player, ch["option"])
 
     def _chose(self, m: np.ndarray, player: int, option) -> None:
+        for i in self._chosen(player, option):
+            m[i] += 1
+
+    def _chosen(self, player: int, option) -> list:
+        """The entries one choice of ``player`` adds one to: its actions, and the decisions."""
         at = self.C * (self.S + 2 + self.N)
+        out = []
         for option_id in option if isinstance(option, list) else [option]:
             i = self.spec.index.get(self.spec.key(option_id, player)) if isinstance(option_id, str) else None
             if i is not None:
-                m[at + i] += 1
-        m[at + self.A] += 1
+                out.append(at + i)
+        out.append(at + self.A)
+        return out

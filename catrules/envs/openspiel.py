@@ -66,7 +66,9 @@ from ..errors import CatrulesError
 from ..play.views import visible_event
 from ..runtime.option_ids import card_of
 from .history import Memory
-from .tensor import ListCache, Seen, StateEncoder, scores_now
+from .running import Kept, RunningScore
+from .lists import TensorList
+from .tensor import Seen, StateEncoder
 from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_returns, load, spec as make_spec
 
 #: short name -> the settings it was registered with (a name is registered once per process)
@@ -166,6 +168,7 @@ class _Setup:
         self.name, self.deals = name, deals          # deals: 0 without chance nodes
         self.memory = Memory(sp)
         self.tensor = StateEncoder(sp.encoder)
+        self.running = RunningScore(sp.program, sp.players)
 
 
 class CatrulesGame(pyspiel.Game):
@@ -200,16 +203,18 @@ class _Core:
     every attribute) clones the engine state and shares the setup; OpenSpiel's serialisation
     pickles it as the engine's own save (:meth:`State.to_dict`, which holds the random sources)
     plus the log and the players' histories.  ``turn`` caches the decision to answer now and its
-    actions (until the next action); ``lists`` the last tensors given as lists (see
-    :class:`~catrules.envs.tensor.ListCache`)."""
+    actions (until the next action); ``lists`` the tensors given as lists, per player (see
+    :class:`~catrules.envs.lists.TensorList`); ``kept`` the last running score
+    (:class:`~catrules.envs.running.RunningScore`)."""
 
-    __slots__ = ("setup", "st", "seen", "mem", "mem_at", "turn", "acts", "rows", "obs", "lists")
+    __slots__ = ("setup", "st", "seen", "mem", "mem_at", "turn", "acts", "rows", "obs", "lists", "kept")
 
     def __init__(self, setup, st, seen, mem=None, mem_at=None):
         self.setup, self.st, self.seen = setup, st, seen
         self.mem = mem if mem is not None else [setup.memory.fresh() for _ in seen]
         self.mem_at = list(mem_at) if mem_at is not None else [x[0] for x in seen]
         self.turn, self.acts, self.rows, self.obs, self.lists = None, None, None, {}, {}
+        self.kept = Kept()
 
     def __deepcopy__(self, memo):
         return _Core(self.setup, self.st.clone(), [list(x) for x in self.seen], [m.copy() for m in self.mem],
@@ -260,7 +265,7 @@ class _Core:
         if seen is None:
             seen = self.obs[p] = Seen()
         if self.rows is None:
-            self.rows = [scores_now(self.st)]
+            self.rows = [self.setup.running.rows(self.st, self.kept)]
         return self.setup.tensor.encode(self.st, p, seen, self.rows[0])
 
     def memory(self, p: int) -> np.ndarray:
@@ -415,11 +420,10 @@ class CatrulesState(pyspiel.State):
     def _tensor_list(self, player, recall: bool) -> list:
         if player is None:
             player = self.current_player()
-        n = self.get_game().num_players()
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+        game = self.get_game()
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < game.setup.spec.players:
             # pyspiel's own answer (its error for a player out of range)
             return (pyspiel.State.information_state_tensor if recall else pyspiel.State.observation_tensor)(self, player)
-        game = self.get_game()
         if not game.setup.deals:
             # pyspiel's call starts a state of its own first, to learn the tensor's size, and it
             # takes a game seed: so does this one, so that later games get the same seeds
@@ -429,11 +433,13 @@ class CatrulesState(pyspiel.State):
             x = self.information_tensor(player) if recall else np.zeros(self.get_game().setup.spec.encoder.size,
                                                                          np.float32)
             return x.tolist()
-        x = self.information_tensor(player) if recall else core.observation(player)
-        cache = core.lists.get((player, recall))
-        if cache is None:
-            cache = core.lists[(player, recall)] = ListCache()
-        return cache.as_list(x)
+        tl = core.lists.get((player, recall))
+        if tl is None:
+            tl = core.lists[(player, recall)] = TensorList(player, recall)
+        if core.rows is None:
+            core.rows = [core.setup.running.rows(core.st, core.kept)]
+        setup = core.setup
+        return tl.get(setup.tensor, setup.memory, core.st, core.rows[0], lambda: core.memory(player))
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state that ``player_id`` cannot tell from this one, the unknown drawn at random

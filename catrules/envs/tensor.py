@@ -6,17 +6,15 @@ front ends (card dicts, prompts, labels) and then mostly thrown away.  :class:`S
 writes the same vector, value for value, from the state itself, applying the same visibility
 rules as a view does (``Layout.visible``, ``count_seen``, ``top_shown``, secret counters): the
 static parts (the "not seen" column, the card attribute planes) come from a vector made once,
-the cards a player sees are written in a few array operations.  :class:`ListCache` turns
-successive vectors of one player into the Python lists that OpenSpiel's API returns, changing
-only the entries that changed since the last one.
+the cards a player sees are written in a few array operations; :meth:`StateEncoder.changes`
+gives the entries that changed since a player's last vector, from the zones that changed
+(:mod:`catrules.envs.lists` keeps OpenSpiel's lists up to date with them).
 
 ``tests/test_envs_tensor.py`` compares both encoders on many states of many games.  Nothing
 here knows any game.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -61,6 +59,15 @@ class StateEncoder:
             base[o["card attributes"]:o["card attributes"] + N * self.F] = enc.attrs.ravel()
         self.base = base
         self._plans: dict = {}
+        self._fasts: dict = {}
+        self._group: dict = {}
+        # k / N as the float32 vector holds it, k a count, a position or a line (a grid's place:
+        # up to its number of places): worked out in float64 (places, counts), or in float32 for
+        # the attribute sums (as numpy divides a float32 sum)
+        N1 = max(self.N, 1)
+        top = max([self.N, *(sp.rows * sp.cols for sp in self.lay.slot_spec if sp.shape == "grid")]) + 2
+        self.parts = [float(np.float32(k / N1)) for k in range(top)]
+        self.shares = [float(np.float32(k) / np.float32(N1)) for k in range(self.N + 2)]
         self.attr_lists = [np.flatnonzero(row).tolist() for row in enc.attrs]
         first = o[f"counter {enc.counters[0][0]}"] if enc.counters else o["waiting"]
         self.tail = (first, o["finished"] + 1)      # the segments written anew each time
@@ -90,29 +97,36 @@ class StateEncoder:
         gave ``p`` last in the same game (it is brought up to date; only the zones that changed
         since are encoded again).  ``rows``: the scores as they stand (``Seen.scores``), if known."""
         if seen is None or seen.x is None:
-            x = self.base.copy()
-            if p is not None:
-                x[self.enc.offset["seat"] + p] = 1
-            self._zones(x, st, p, self.enc.offset)
+            x = self.fresh(st, p)
+            if seen is not None:
+                self.remember(st, p, seen)
         else:
             x = seen.x.copy()
-            self._changed_zones(x, st, p, seen)
-        y = np.zeros(self.tail[1], np.float32)
-        self._tail(y, st, p, rows)
+            w = self.changes(st, p, seen)
+            if w:
+                x[list(w)] = list(w.values())
         t0, t1 = self.tail
-        x[t0:t1] = y[t0:t1]
+        x[t0:t1] = 0
+        self._tail(x, st, p, rows)
         if seen is not None:
-            if seen.snap is None:
-                seen.have = self._have(st, p)
-                seen.snap = [_copy(z) for z in st.z]
-            else:
-                snap, z = seen.snap, st.z
-                for s, c in enumerate(snap):
-                    if c != z[s]:
-                        snap[s] = _copy(z[s])
             seen.x = x
             x = x.copy()
         return x
+
+    def fresh(self, st, p) -> np.ndarray:
+        """The vector of ``p`` in ``st`` but for the counters, decisions, scores and end (zeros there)."""
+        x = self.base.copy()
+        if p is not None:
+            x[self.enc.offset["seat"] + p] = 1
+        self._zones(x, st, p, self.enc.offset)
+        return x
+
+    def remember(self, st, p, seen) -> None:
+        """Note in ``seen`` the zones of ``st`` as ``p`` sees them, for :meth:`changes`."""
+        seen.have = self._have(st, p)
+        seen.snap = [_copy(z) for z in st.z]
+        for s in self._groups(p)[1]:
+            seen.snap[s] = len(st.z[s])             # only how many is shown
 
     def _tail(self, x, st, p, rows) -> None:
         """The counters, who is waiting, the player's decision, the scores and the end."""
@@ -163,130 +177,232 @@ class StateEncoder:
             return count, [(content[-1], count, 0)]
         return count, []
 
-    def _changed_zones(self, x, st, p, seen) -> None:
-        """Encode again what changed in the zones since ``seen`` (the last encoded): in a slot whose
-        cards show in order, the cards after the part that stayed the same; else the whole slot."""
-        o, N, S, F = self.enc.offset, self.N, self.S, self.F
-        S1, cards, places, counts = S + 1, o["cards"], o["places"], o["counts"]
+    def changes(self, st, p, seen) -> dict:
+        """``{entry: value}``: what changed in the zones since ``seen`` (the zones last encoded,
+        brought up to date here), each value as the vector holds it (a float32, as a float): in a
+        slot whose cards show in order, the cards after the part that stayed the same; in a slot
+        that shows only how many, that number; else the whole slot."""
+        o, S = self.enc.offset, self.S
+        cards, places, counts = o["cards"], o["places"], o["counts"]
         z, snap, have = st.z, seen.snap, seen.have
-        changed = [(s, how, shape) for s, how, shape in self.plan(p) if z[s] != snap[s]]
-        if not changed:
-            return
-        w, gone, came, moved = {}, [], [], []
-        for s, how, shape in changed:
+        shown, counted, rest = self._groups(p)
+        part = self.parts
+        w: dict = {}
+        gone, came = [], []
+        for s in counted:                           # only how many: the number alone
+            n = len(z[s])
+            if n != snap[s]:
+                snap[s] = n
+                w[counts + s] = part[n]
+        for s in shown:                             # cards in order: after the common start
             old, new = snap[s], z[s]
-            if how == _CARDS and shape not in ("lines", "grid"):
+            if old == new:
+                continue
+            k = len(old)
+            if len(new) < k or new[:k] != old:
                 k = _common(old, new)
-                olds, news = set(old[k:]), set(new[k:])
-                gone.append((s, olds - news))
-                came.append((s, how, len(new), [(c, 0, 0) for c in news - olds]))
-                moved.append((k, new))          # the cards after the common start: new places
-            else:
-                gone.append((s, [c for c, _i, _l in self._placed(s, how, shape, old)[1]]))
-                came.append((s, how, *self._placed(s, how, shape, new)))
-        attrs = self.attr_lists
-        touched = set()
+            olds, news = set(old[k:]), set(new[k:])
+            gone.append((s, olds - news))
+            came.append((s, [(c, 0, 0) for c in news - olds]))
+            w[counts + s] = part[len(new)]
+            snap[s] = new[:]
+            for i, c in enumerate(new[k:], k + 1):
+                w[places + 2 * c] = part[i]
+        for s, how, shape in rest:                  # the whole slot again
+            old, new = snap[s], z[s]
+            if old == new:
+                continue
+            gone.append((s, [c for c, _i, _l in self._placed(s, how, shape, old)[1]]))
+            count, placed = self._placed(s, how, shape, new)
+            came.append((s, placed))
+            w[counts + s] = part[count] if how != _NOTHING else -1.0
+            snap[s] = _copy(new)
+        if not gone:
+            return w
+        attrs, S1, P = self.attr_lists, S + 1, self.parts
+        by, F, share = o["attributes by slot"], self.F, self.shares
         for s, placed in gone:                      # first the cards that left go
-            h = have[s]
+            h, at = have[s], by + s * F
             for c in placed:
                 row = cards + c * S1
                 w[row + s] = 0.0
                 w[row + S] = 1.0
-                w[places + 2 * c] = 0.0
+                if places + 2 * c not in w:
+                    w[places + 2 * c] = 0.0
                 w[places + 2 * c + 1] = 0.0
                 for f in attrs[c]:
                     h[f] -= 1
-                    touched.add((s, f))
-        for s, how, count, placed in came:          # then the cards that came
-            w[counts + s] = count / max(N, 1) if how != _NOTHING else -1.0
-            h = have[s]
+                    w[at + f] = share[h[f]]
+        for s, placed in came:                      # then the cards that came
+            h, at = have[s], by + s * F
             for c, i, li in placed:
                 row = cards + c * S1
                 w[row + S] = 0.0
                 w[row + s] = 1.0
-                w[places + 2 * c] = i / N
-                w[places + 2 * c + 1] = li / N
+                if i:
+                    w[places + 2 * c] = P[i]
+                w[places + 2 * c + 1] = P[li]
                 for f in attrs[c]:
                     h[f] += 1
-                    touched.add((s, f))
-        for k, new in moved:
-            for i, c in enumerate(new[k:], k + 1):
-                w[places + 2 * c] = i / N
-        by = o["attributes by slot"]
-        for s, f in touched:
-            w[by + s * F + f] = have[s][f] / N
-        x[list(w)] = list(w.values())
+                    w[at + f] = share[h[f]]
+        return w
+
+    def _groups(self, p) -> tuple:
+        """:meth:`plan` of ``p`` for :meth:`changes`: the slots whose cards show in order, the
+        slots that show only how many cards (piles and rows), and the others that show anything."""
+        out = self._group.get(p)
+        if out is None:
+            shown, counted, rest = [], [], []
+            for s, how, shape in self.plan(p):
+                plain = shape not in ("lines", "grid")
+                if how == _CARDS and plain:
+                    shown.append(s)
+                elif how == _COUNT and plain:
+                    counted.append(s)
+                elif how != _NOTHING:
+                    rest.append((s, how, shape))
+            out = self._group[p] = (shown, counted, rest)
+        return out
+
+    def _fast(self, p) -> tuple:
+        """:meth:`plan` of ``p`` grouped for :meth:`_zones`: the slots whose cards show in order
+        (as a list and an array), the other slots that show cards, the slots that show nothing,
+        and the slots whose count is not their length (lines, grids)."""
+        out = self._fasts.get(p)
+        if out is None:
+            plan = self.plan(p)
+            simple = [s for s, how, shape in plan if how == _CARDS and shape not in ("lines", "grid")]
+            other = [(s, how, shape) for s, how, shape in plan if how in (_CARDS, _TOP) and s not in simple]
+            nothing = [s for s, how, _shape in plan if how == _NOTHING]
+            odd = [(s, shape) for s, _how, shape in plan if shape in ("lines", "grid")]
+            out = self._fasts[p] = (simple, np.array(simple, np.intp), other, nothing, odd)
+        return out
 
     def _zones(self, x, st, p, o) -> None:
+        """The cards ``p`` sees, where, in what place, and the counts, written on ``x`` (which
+        holds :attr:`base` there): the slots whose cards show in order in a few array operations."""
         N, S = self.N, self.S
         z = st.z
-        counts = [0.0] * S
-        ids, slots, pos, lines, groups, starts = [], [], [], [], [], []
-        for s, how, shape in self.plan(p):
-            content = z[s]
-            count = _count(shape, content)
-            counts[s] = count / max(N, 1) if how != _NOTHING else -1.0
-            at = len(ids)
-            if how == _CARDS:
-                if shape == "lines":
-                    for li, line in enumerate(content, 1):
-                        ids += line
-                        pos += range(1, len(line) + 1)
-                        lines += [li] * len(line)
-                elif shape == "grid":
-                    for i, c in enumerate(content, 1):
-                        if c is not None:
-                            ids.append(c)
-                            pos.append(i)
-                    lines += [0] * (len(ids) - at)
-                else:
-                    ids += content
-                    pos += range(1, count + 1)
-                    lines += [0] * count
-            elif how == _TOP and content:
-                ids.append(content[-1])
-                pos.append(count)
-                lines.append(0)
-            if len(ids) > at:
-                slots += [s] * (len(ids) - at)
-                groups.append(s)
-                starts.append(at)
-        x[o["counts"]:o["counts"] + S] = counts
+        simple, simple_a, other, nothing, odd = self._fast(p)
+        counts = list(map(len, z))
+        for s, shape in odd:
+            counts[s] = _count(shape, z[s])
+        cnt = np.array(counts, np.float64) / max(N, 1)
+        if nothing:
+            cnt[nothing] = -1.0
+        x[o["counts"]:o["counts"] + S] = cnt
+        ids = []
+        for s in simple:
+            ids += z[s]
+        lens = np.array([counts[s] for s in simple], np.intp)
+        ends = np.cumsum(lens)
+        starts = ends - lens
+        slots = np.repeat(simple_a, lens)
+        pos = np.arange(1, len(ids) + 1) - np.repeat(starts, lens)
+        lines = None
+        full = lens > 0
+        groups, group_at = simple_a[full], starts[full]
+        if other:
+            more, mpos, mlines, mslots, mgroups, mstarts = self._other(other, z, len(ids))
+            if more:
+                ids += more
+                slots = np.concatenate([slots, np.array(mslots, np.intp)])
+                pos = np.concatenate([pos, np.array(mpos, np.intp)])
+                lines = np.concatenate([np.zeros(len(ids) - len(more)), np.array(mlines, np.float64)])
+                groups = np.concatenate([groups, np.array(mgroups, np.intp)])
+                group_at = np.concatenate([group_at, np.array(mstarts, np.intp)])
         if not ids:
             return
         cid = np.array(ids, np.intp)
         rows = o["cards"] + cid * (S + 1)
         x[rows + S] = 0
-        x[rows + np.array(slots, np.intp)] = 1
+        x[rows + slots] = 1
         at = o["places"] + 2 * cid
-        x[at] = np.array(pos, np.float64) / N
-        x[at + 1] = np.array(lines, np.float64) / N
+        x[at] = pos / N
+        if lines is not None:
+            x[at + 1] = lines / N
         if self.F:
             by_slot = x[o["attributes by slot"]:o["attributes by slot"] + S * self.F].reshape(S, self.F)
-            by_slot[groups] = np.add.reduceat(self.enc.attrs[cid], starts, axis=0) / N
+            by_slot[groups] = np.add.reduceat(self.enc.attrs[cid], group_at, axis=0) / N
+
+    @staticmethod
+    def _other(other, z, at) -> tuple:
+        """The cards of the slots of ``other`` (lines, grids, tops): ``(ids, positions, lines,
+        slots, slots with cards, where each starts)``, the first at index ``at``."""
+        ids, pos, lines, slots, groups, starts = [], [], [], [], [], []
+        for s, how, shape in other:
+            content = z[s]
+            k = len(ids)
+            if how == _TOP:
+                if content:
+                    ids.append(content[-1])
+                    pos.append(len(content))
+                    lines.append(0)
+            elif shape == "lines":
+                for li, line in enumerate(content, 1):
+                    ids += line
+                    pos += range(1, len(line) + 1)
+                    lines += [li] * len(line)
+            else:                                   # a grid: None where a place is empty
+                for i, c in enumerate(content, 1):
+                    if c is not None:
+                        ids.append(c)
+                        pos.append(i)
+                lines += [0] * (len(ids) - k)
+            if len(ids) > k:
+                slots += [s] * (len(ids) - k)
+                groups.append(s)
+                starts.append(at + k)
+        return ids, pos, lines, slots, groups, starts
 
     def _counters(self, x, st, p) -> None:
         """The counters as a view shows them, placed as :meth:`Encoder.encode` places them."""
-        cell, secret = self.enc._cell, self.prog.counter_secret
+        secret = self.prog.counter_secret
         for name, per, kind, cells, width, at in self.counters:
             v = st.c[name]
             if name in secret and not st.over:          # seen only by its owner (shared: nobody)
                 if not (isinstance(v, list) and per == "player"):
                     if per is None:                     # (a hidden value of each player or card: never)
-                        cell(x, at, kind, dict(_HIDDEN))
+                        self.enc._cell(x, at, kind, dict(_HIDDEN))
                     continue
                 for q, cv in enumerate(v[:cells]):
-                    cell(x, at + q * width, kind, self._shown(st, kind, cv, p) if q == p else dict(_HIDDEN))
+                    if q == p:
+                        self._cell(x, at + q * width, st, kind, cv, p)
+                    else:
+                        self.enc._cell(x, at + q * width, kind, dict(_HIDDEN))
             elif isinstance(v, list) and per == "player":
                 for q, cv in enumerate(v[:cells]):
-                    cell(x, at + q * width, kind, self._shown(st, kind, cv, p))
+                    self._cell(x, at + q * width, st, kind, cv, p)
             elif per == "card":
                 vis, loc = self.lay.visible, st.loc
                 for i, cv in enumerate(v):
                     if cv is not None and vis(loc[i], p):
-                        cell(x, at + i * width, kind, self._shown(st, kind, cv, p))
+                        self._cell(x, at + i * width, st, kind, cv, p)
             elif per is None:
-                cell(x, at, kind, self._shown(st, kind, v, p))
+                self._cell(x, at, st, kind, v, p)
+
+    def _cell(self, x, at: int, st, kind, v, p) -> None:
+        """``Encoder._cell`` of ``v`` as a view shows it to ``p`` (:meth:`_shown`); a player, a
+        card, a number or none written straight away."""
+        if type(v) is int:
+            if kind == "player":
+                if 0 <= v < self.n:
+                    x[at + v] = 1
+                return
+            if kind == "card":
+                x[at + (v if 0 <= v < self.N and self.lay.visible(st.loc[v], p) else self.N)] = 1
+                return
+            if kind in ("number", "bool"):
+                x[at] = _number(v)
+                return
+        elif v is None:
+            if kind == "player":
+                x[at + self.n] = 1
+                return
+            if kind == "card":
+                x[at + self.N + 1] = 1
+                return
+        self.enc._cell(x, at, kind, self._shown(st, kind, v, p))
 
     def _shown(self, st, kind, v, p):
         """``v`` as a view shows it, as far as the encoder reads it."""
@@ -340,37 +456,3 @@ def _has_choice(pend, p) -> bool:
 
 def _number(v) -> float:
     return float(max(-OBS_LIMIT, min(OBS_LIMIT, v)))
-
-
-class ListCache:
-    """Vectors as Python lists of floats (what ``pyspiel`` returns), each made from the last one
-    by changing only the entries that differ.  Equal values share one float object (most are 0
-    or 1), so that copying the list touches few objects."""
-
-    __slots__ = ("arr", "lst", "floats")
-
-    def __init__(self):
-        self.arr, self.lst, self.floats = None, None, {0.0: 0.0}
-
-    def as_list(self, x: np.ndarray) -> list:
-        """``x`` (float32) as ``x.tolist()`` would give it (compared bit by bit: -0.0 and NaN too)."""
-        floats = self.floats
-        bits = x.view(np.uint32)
-        if self.arr is None or self.arr.shape != x.shape:
-            lst = [0.0] * len(x)
-            changed = np.flatnonzero(bits)
-        else:
-            lst = self.lst
-            changed = np.flatnonzero(bits != self.arr.view(np.uint32))
-        for i, v in zip(changed.tolist(), x[changed].tolist()):
-            f = floats.get(v)
-            if f is None:
-                if v != v or v == 0:                # NaN, -0.0: each itself
-                    f = v
-                else:
-                    f = floats[v] = v
-            elif v == 0 and math.copysign(1.0, v) < 0:
-                f = v
-            lst[i] = f
-        self.arr, self.lst = x, lst
-        return lst.copy()

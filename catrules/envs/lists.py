@@ -1,0 +1,78 @@
+"""One player's tensor as the list of floats ``pyspiel`` returns, brought up to date in place.
+
+OpenSpiel's Python API gives a tensor as a new list of floats at every call.  Made from the
+array (``x.tolist()``), that is a new float object per entry each time, and the array itself is
+the observation encoded again plus the memory.  A :class:`TensorList` keeps one player's list
+for one game and changes only the entries that changed since that player's last call, from
+what changed in the state: the zones (:meth:`StateEncoder.changes
+<catrules.envs.tensor.StateEncoder.changes>`), the short tail of counters, decisions, scores
+and the end (written anew), and the memory (:meth:`Memory.catch_up_list
+<catrules.envs.history.Memory.catch_up_list>`, from the log since).  Every value is the one
+the float32 vector holds, so that the list is ``vector.tolist()``, bit for bit
+(``tests/test_envs_tensor.py``).  (Entries do not share float objects: a list of distinct
+objects copies faster than one whose entries are the same few, whose counts of references
+every copy then changes one after the other.)  Nothing here knows any game.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .tensor import Seen
+
+#: The most values :func:`as_float32` remembers (then it starts again).
+_MEMO_LIMIT = 4096
+
+
+class TensorList:
+    """Player ``p``'s observation (and memory, with ``recall``) in one game, as a list."""
+
+    __slots__ = ("p", "recall", "lst", "seen", "tail", "mem_at", "memo")
+
+    def __init__(self, p, recall: bool):
+        self.p, self.recall = p, recall
+        self.lst, self.seen, self.tail, self.mem_at, self.memo = None, Seen(), {}, 0, {}
+
+    def get(self, enc, memory, st, rows, remembered=None) -> list:
+        """The tensor of ``st`` as a new list (``enc``: the :class:`StateEncoder`, ``memory``: the
+        :class:`~catrules.envs.history.Memory`, ``rows``: the scores as they stand,
+        ``remembered()``: the player's memory as it stands, asked for the first list only)."""
+        lst, p = self.lst, self.p
+        if lst is None:
+            x = enc.fresh(st, p)
+            enc.remember(st, p, self.seen)
+            lst = self.lst = (np.concatenate([x, remembered()]) if self.recall else x).tolist()
+        else:
+            for i, v in enc.changes(st, p, self.seen).items():
+                lst[i] = v
+            if self.recall:
+                memory.catch_up_list(lst, enc.enc.size, p, st.layout, st.log[self.mem_at:])
+        if self.recall:
+            self.mem_at = len(st.log)
+        t: dict = {}
+        enc._tail(t, st, p, rows)
+        memo = self.memo
+        for i in self.tail:
+            if i not in t:
+                lst[i] = 0.0
+        for i, v in t.items():
+            f = memo.get(v)
+            if f is None or not v:
+                f = as_float32(v, memo)
+            lst[i] = f
+        self.tail = t
+        return lst.copy()
+
+
+def as_float32(v, memo: dict) -> float:
+    """``v`` as a float32 array would hold it, as a float (-0.0 and NaN kept as they are)."""
+    if math.isnan(v) or (not v and math.copysign(1.0, v) < 0):
+        return float(np.float32(v))
+    f = memo.get(v)
+    if f is None:
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        f = memo[v] = float(np.float32(v))
+    return f

@@ -1,0 +1,192 @@
+"""The running score of a game in progress, worked out again only when something it reads changed.
+
+Every observation shows the running score (:func:`catrules.runtime.ending.running`: the score
+if the game ended now, after the end's own rules are played on a copy of the table).  Working
+it out costs more than a step of most games, and most steps change nothing it reads: a card
+played to a trick does not change the piles that are scored.  :class:`RunningScore` finds once,
+from the game file, what the score block and the end's rules (``Program.closing``) can read,
+and keeps the last figure of one game with a copy of those parts of the state; the next time,
+when those parts are the same, the figure is the same.
+
+What counts as read is taken generously: every zone and counter the score items, the closing
+phases and everything they use (definitions, actions, other phases, triggers) name, by the
+checker's resolution or as a bare word anywhere among them; every internal counter (``#...``:
+tallies, tie-breaks); whether the game is over.  Where the rules take a card type as a whole,
+every zone counts as read.  Where they ask where a card is (``owner``), also where each card
+is that those counters hold (any whole number that could be a card: the cards the zones
+hold are where those zones are).  Once the end's rules have started (the state stands inside
+them), nothing is kept.  ``tests/test_envs_tensor.py`` checks the kept figure against
+:func:`running` at every step of many games.  Nothing here knows any game.
+"""
+
+from __future__ import annotations
+
+from ..lang import ast
+from ..runtime.ending import running
+
+#: Builtins whose value depends on more than the zones and counters named: a card's place.
+_WHEREVER = frozenset({"owner"})
+
+
+def reads(prog):
+    """``(zones, counters, places)``: the names of the zones and counters the score and the end's
+    rules can read (``zones`` None: any zone), and whether they read where a card is (``owner``)."""
+    checked = prog.checked
+    g = checked.game
+    by_phase = {ph.name: ph for ph in g.phases}
+    by_action = {a.name: a for a in g.actions}
+    zone_names = set(checked.zones)
+    counter_names = set(checked.counters)
+    roots = [item for item in g.score] + [by_phase[k.split(":", 1)[1]].body for k in prog.closing
+                                          if k.split(":", 1)[1] in by_phase]
+    if prog.closing:
+        roots += list(g.triggers)               # a move on the copy may set one off
+    zones, counters, everywhere, places = set(), set(), False, False
+    seen: set = set()
+    stack = list(roots)
+    while stack:
+        for n in _walk(stack.pop()):
+            if isinstance(n, str):
+                if n in zone_names:
+                    zones.add(n)
+                if n in counter_names:
+                    counters.add(n)
+                continue
+            if isinstance(n, ast.Play) and ("p", n.phase) not in seen and n.phase in by_phase:
+                seen.add(("p", n.phase))
+                stack.append(by_phase[n.phase].body)
+            elif isinstance(n, ast.Do) and ("a", n.action) not in seen and n.action in by_action:
+                seen.add(("a", n.action))
+                stack.append(by_action[n.action].body)
+            r = checked.names.get(id(n))
+            if r is None:
+                continue
+            kind, detail = r
+            if kind == "zone":
+                zones.add(detail.name)
+            elif kind == "counter":
+                counters.add(detail.name)
+            elif kind == "family":
+                everywhere = True
+            elif kind == "builtin" and detail in _WHEREVER:
+                places = True
+            elif kind == "define" and id(detail) not in seen:
+                seen.add(id(detail))
+                stack.append(detail.body)
+    return (None if everywhere else zones), counters, places
+
+
+def _walk(node):
+    """Every node below ``node``, and every text among their fields."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Node):
+            yield n
+            for f in type(n).__fields__:
+                stack.append(getattr(n, f))
+        elif isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.keys())
+            stack.extend(n.values())
+        elif isinstance(n, str):
+            yield n
+
+
+class RunningScore:
+    """The running score of one game file and player count (:meth:`rows`), kept per game."""
+
+    def __init__(self, prog, players: int):
+        self.prog = prog
+        zones, counters, self.places = reads(prog)
+        lay = prog.layout(players)
+        self.slots = [s for s, sp in enumerate(lay.slot_spec) if zones is None or sp.name in zones]
+        self.counters = sorted(counters)
+        self.cards = prog.card_count
+
+    def rows(self, st, kept: "Kept | None" = None):
+        """The score rows a view shows (:func:`catrules.envs.tensor.scores_now`); ``kept``: what
+        this gave last for the same game (brought up to date)."""
+        if st.over:
+            return st.scores() or None
+        if kept is None or self._closing(st):
+            return running(st)[0]
+        if kept.parts is None or not self._same(st, kept.parts):
+            kept.parts, kept.rows = self._parts(st), running(st)[0]
+        return kept.rows
+
+    def _parts(self, st) -> tuple:
+        z, c = st.z, st.c
+        counters = [_deep(c.get(k)) for k in self.counters]
+        internal = {k: _deep(v) for k, v in c.items() if k[:1] == "#"}
+        places = []
+        if self.places:
+            held: set = set()
+            _card_ids([counters, list(internal.values())], self.cards, held)
+            places = [(k, st.loc[k]) for k in sorted(held)]
+        return [_deep(z[s]) for s in self.slots], counters, internal, places
+
+    def _same(self, st, parts) -> bool:
+        """Are the parts of ``st`` that the score reads those of ``parts`` (:meth:`_parts`)?"""
+        z, c, loc = st.z, st.c, st.loc
+        zones, counters, internal, places = parts
+        for k, where in places:
+            if loc[k] != where:
+                return False
+        for s, was in zip(self.slots, zones):
+            if z[s] != was:
+                return False
+        for k, was in zip(self.counters, counters):
+            if not _equal(c.get(k), was):
+                return False
+        now = {k: v for k, v in c.items() if k[:1] == "#"}
+        return now.keys() == internal.keys() and all(_equal(v, internal[k]) for k, v in now.items())
+
+    def _closing(self, st) -> bool:
+        """Does the state stand inside the end's own rules (then the figure depends on where)?"""
+        keys = [f.key for f in st.frames]
+        at = keys.index("flow") if "flow" in keys else len(keys)
+        return at + 1 < len(keys) and keys[at + 1] in self.prog.closing
+
+
+class Kept:
+    """The last running score :class:`RunningScore` gave for one game, and what it read."""
+
+    __slots__ = ("parts", "rows")
+
+    def __init__(self):
+        self.parts, self.rows = None, None
+
+
+def _card_ids(v, cards: int, out: set) -> None:
+    """Add to ``out`` every whole number in ``v`` (lists and dicts, all the way down) that could be
+    a card (from 0 to ``cards`` - 1)."""
+    if isinstance(v, list):
+        for x in v:
+            _card_ids(x, cards, out)
+    elif isinstance(v, dict):
+        for x in v.values():
+            _card_ids(x, cards, out)
+    elif isinstance(v, int) and not isinstance(v, bool) and 0 <= v < cards:
+        out.add(v)
+
+
+def _equal(a, b) -> bool:
+    """``a == b``, and of the same types all the way down (``1``, ``1.0`` and ``True`` differ)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_equal(x, b[k]) for k, x in a.items())
+    return a == b
+
+
+def _deep(v):
+    """A copy of a state value that later changes to the state do not reach."""
+    if isinstance(v, list):
+        return [_deep(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _deep(x) for k, x in v.items()}
+    return v
