@@ -159,7 +159,7 @@ def test_r_opens_it_at_80x24_and_pauses_a_race():
 def test_the_web_page_gets_it_with_its_first_message_and_shows_it(tmp_path):
     pytest.importorskip("starlette")
     from catrules.web.store import Store
-    from catrules.web.tables import Registry
+    from catrules.web.registry import Registry
     reg = Registry(Store(tmp_path / "t.db"), [ROOT / "games" / "meow.cat"])
     key = next(iter(reg.games))
     made = reg.create({"game": key, "players": 2, "seats": ["human", "greedy"]})

@@ -313,7 +313,8 @@ def test_a_program_seat_is_made_only_where_asked_for(tmp_path):
     with pytest.raises(ValueError, match="cannot be used here"):
         make_seat(spec)
     from catrules.web.store import Store
-    from catrules.web.tables import Registry, WebError
+    from catrules.web.registry import Registry
+    from catrules.web.tables import WebError
     lobby = Registry(Store(tmp_path / "tables.db"), [MEOW])
     with pytest.raises(WebError, match="cannot be used here"):
         lobby.create({"game": "meow", "players": 3, "seats": ["human", spec, "random"]})

@@ -211,7 +211,8 @@ def test_the_full_screen_counts_in_and_a_page_opened_pauses_the_clock():
 def test_the_lobby_offers_the_level_and_a_table_keeps_it(tmp_path):
     pytest.importorskip("starlette")
     from catrules.web.store import Store
-    from catrules.web.tables import Registry, WebError
+    from catrules.web.registry import Registry
+    from catrules.web.tables import WebError
     reg = Registry(Store(tmp_path / "t.db"), [FLAPCAT])
     key = next(iter(reg.games))
     with pytest.raises(WebError, match="race level is one of: easy, even, hard"):

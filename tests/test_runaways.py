@@ -260,7 +260,7 @@ def test_a_web_table_of_bots_alone_stops_a_game_that_never_ends(tmp_path, seats)
     import threading
     pytest.importorskip("starlette", reason="the web extra is not installed")
     from catrules.web.store import Store
-    from catrules.web.tables import Registry
+    from catrules.web.registry import Registry
     reg = Registry(Store(tmp_path / "tables.sqlite3"), [GAMES / "never_ending" / "endless_until.cat"])
     made = reg.create({"game": "endless_until", "players": 2, "seats": seats.split(","), "seed": 1})
     table = reg.table(made["table"])

@@ -13,7 +13,9 @@ a bot takes several seats), and every game's final ranking gives pairwise
 results between the seats of different bots (a tie counts 1/2).  The table
 gives each bot's win share, its pairwise share, its Bradley-Terry rating
 (log-strength, mean 0), the same in Elo points (x 400/ln 10) and a 95%
-interval from 200 bootstrap resamples of the games.  Deal d uses the seed
+interval from 200 bootstrap resamples of the games, then each bot's rating
+over the next one down with its own interval (a gap whose interval stays
+above 0 says the order holds).  Deal d uses the seed
 SEED * 1000003 + d: the same arguments give the same table for every
 --jobs (the searching bot's seconds, ismcts:0.2s, are seconds of work: counted,
 not timed).  A progress bar goes to

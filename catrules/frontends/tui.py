@@ -6,7 +6,7 @@ the score so far, what happened recently, your own cards, and the decision (its 
 numbered options).  It fits 80×24 and uses more room when there is more.  Keys: a number or
 the arrows and Enter choose, Enter alone takes the default, ``i`` inspects a card, ``h``
 shows every event so far, ``r`` how to play the game, ``?`` the keys, ``q`` saves and quits,
-Ctrl-C too.
+Ctrl-C too (:mod:`catrules.frontends.tui_keys`).
 
 Why a worker thread: :class:`~catrules.play.match.Match` asks its seats synchronously
 (``decide()`` returns the answer), and the engine, the bots and the save/resume logic are
@@ -41,14 +41,13 @@ from textual.widgets import Static
 
 from ..play.seats import Choice, Seat
 from .painter import Painter
-from .pieces import bullets
 from .tables import (card_counters, others_part, player_flow, shared_counters,
                      shared_part, tally_title)
-from .terminal import Quit
 from .tui_fit import allot, crop_blocks, measure, newest_whole, past_events
 from .tui_endings import EndingsMixin, running_rows
+from .tui_keys import KeysMixin
 from .tui_race import RaceMixin
-from .tui_widgets import HELP, InspectScreen, Options, Panel, Refit, TextScreen, drawn, how_to_play
+from .tui_widgets import InspectScreen, Options, Panel, Refit, TextScreen, drawn  # noqa: F401
 
 #: Events kept in the "recent" area (all of them are a key away, in the history).
 RECENT = 60
@@ -110,7 +109,7 @@ class TuiSeat(Seat):
 
 # ---------------------------------------------------------------------- app
 
-class TableApp(EndingsMixin, RaceMixin, App):
+class TableApp(KeysMixin, EndingsMixin, RaceMixin, App):
     """The full-screen table for one or more :class:`TuiSeat`; the match runs in a worker thread."""
 
     TITLE = "catrules"
@@ -464,115 +463,6 @@ class TableApp(EndingsMixin, RaceMixin, App):
         self.query_one("#options", Options).set([], 0)
         self._layout()
         seat.answers.put(Choice(d.options[index].id, rt))
-
-    def on_key(self, event) -> None:
-        if self.decision is None or len(self.screen_stack) > 1:
-            return
-        n = len(self.decision.options)
-        key = event.key
-        opts = self.query_one("#options", Options)
-        if len(key) == 1 and key in "0123456789":      # not "²", a digit to str.isdigit only
-            event.stop()
-            self.typed = (self.typed + key).lstrip("0")
-            if not self.typed:
-                return
-            k = int(self.typed)
-            if not 1 <= k <= n:
-                self.typed = key if 1 <= int(key) <= n else ""
-                k = int(self.typed) if self.typed else 0
-            self.bad_digit = not k          # then Enter plays nothing, not the highlighted option
-            if not k:
-                self.notify(f"There is no option {key}: type a number from 1 to {n}.", severity="warning")
-            if k:
-                opts.cursor = k - 1
-                opts.refresh()
-            # in a race a key answers at once when no longer number starts with it
-            if k and self.decision.timed and k * 10 > n:
-                self._answer(k - 1)
-        elif key in ("left", "right", "up", "down"):
-            event.stop()
-            self.typed, self.bad_digit = "", False
-            opts.move(key)
-        elif key == "enter":
-            event.stop()
-            if self.bad_digit:
-                self.bad_digit = False
-                self.notify(f"Nothing played: type a number from 1 to {n}, or Enter again for the highlighted option.")
-                return
-            self._answer(opts.cursor)
-
-    # --------------------------------------------------------------- keys
-    def action_stop(self, why: str) -> None:
-        exc = KeyboardInterrupt() if why == "interrupt" else Quit()
-        if self.seat is not None and self.seat.final is not None or self.outcome is not None:
-            self.exit()
-            return
-        self.stop_with = exc
-        if self.decision is not None:
-            self.decision = None
-            self.seat.answers.put(exc)
-        else:
-            self.notify("saving at your next decision…")
-
-    def action_help(self) -> None:
-        self.open_over(TextScreen("keys", Text(HELP)))
-
-    def action_how_to_play(self) -> None:
-        game = getattr(self.match, "game", None)
-        self.open_over(TextScreen(f"how to play {getattr(game, 'title', '')} (↑↓ PgUp PgDn to scroll)",
-                                  how_to_play(getattr(game, "how_to_play", [])), top=True))
-
-    def action_history(self) -> None:
-        seat = self.seat
-        if seat is None or seat.painter is None:
-            return
-        p = seat.painter
-        lines, done = [], 0
-        for at, k in seat.marks + [(len(seat.events), None)]:
-            lines.extend(p.events(seat.events[done:at]))
-            if k is not None:
-                lines.append(Text(f"— your decision {k} —", style="bold cyan"))
-            done = at
-        self.open_over(TextScreen("everything so far (↑↓ PgUp PgDn to scroll)",
-                                    bullets(lines) if lines else Text("nothing yet", style="dim")))
-
-    def action_inspect(self) -> None:
-        seat = self.seat
-        if seat is None or seat.painter is None:
-            return
-        p, view = seat.painter, seat.view
-        cards, seen = [], set()
-
-        def add(where, c):
-            # alike cards in one place (60 cubes of a supply) are listed once
-            key = (where, tuple((k, str(v)) for k, v in c.items() if k != "id")) if isinstance(c, dict) else None
-            if key and not c.get("hidden") and c.get("id") not in seen and key not in seen:
-                seen.update((c.get("id"), key))
-                cards.append((where, c))
-        start = 0
-        if self.decision is not None:
-            opts = self.decision.options
-            cur = self.query_one("#options", Options).cursor
-            for i, o in enumerate(opts):
-                if o.kind == "card" and isinstance(o.value, int):
-                    if i == cur:
-                        start = len(cards)
-                    add(f"option {i + 1}", p.card_dict(o.value))
-        for z in sorted(view.get("zones", []), key=lambda z: (z.get("owner") != p.me, z.get("owner") is not None)):
-            where = p.sym(z["zone"]) if z.get("owner") is None else \
-                f"{p.seat_name(z['owner'], True)}: {p.sym(z['zone'])}"
-            for c in _cards(z) or []:
-                add(where, c)
-        self.open_over(InspectScreen(p, cards, start))
-
-
-def _cards(z: dict) -> Optional[list]:
-    """The cards of a zone of a view, whatever its shape (``None``: the player cannot see them)."""
-    if z.get("cells") is not None:
-        return [c for c in z["cells"] if c is not None]
-    if z.get("lines") is not None:
-        return [c for line in z["lines"] for c in line]
-    return z.get("cards")
 
 
 def run_tui(match, seats: list, title: str = "") -> TableApp:

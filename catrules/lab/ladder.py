@@ -14,7 +14,9 @@ winners first, then the ``winner:`` block's keys): between every two seats of di
 prior of one drawn game between every two bots (so that a bot that always wins stays finite);
 Elo numbers are the same ratings times ``400 / ln 10``.  The 95% intervals come from
 :data:`BOOTSTRAP` resamples of the games (the pairwise results of one game are not
-independent: resampling whole games keeps that), drawn from a source seeded by ``seed``.
+independent: resampling whole games keeps that), drawn from a source seeded by ``seed``; the
+same resamples give each bot's rating above the next one down with its own interval (:func:`gaps`:
+the ratings of two bots move together, so overlapping intervals of the two can hide a clear gap).
 The result is the same for every ``jobs`` (a searching bot's budget in seconds is seconds of
 work: counted, not timed).
 """
@@ -202,6 +204,19 @@ def rating_gap(games: Sequence[tuple], k: int, strong: int, weak: int, rounds: i
             "elo": _r(gap * ELO), "elo_low": _r(lo * ELO), "elo_high": _r(hi * ELO)}
 
 
+def gaps(theta: Sequence[float], samples: Sequence[Sequence[float]], order: Sequence[int],
+         specs: Sequence[str]) -> list:
+    """Each bot's rating above the next one in ``order`` (best first), with the 95% percentile
+    interval of the same difference over the bootstrap ``samples``: one dict per neighbouring pair."""
+    out = []
+    for a, b in zip(order, order[1:]):
+        lo, hi = interval([t[a] - t[b] for t in samples])
+        gap = theta[a] - theta[b]
+        out.append({"bot": specs[a], "over": specs[b], "rating": _r(gap), "low": _r(lo), "high": _r(hi),
+                    "elo": _r(gap * ELO), "elo_low": _r(lo * ELO), "elo_high": _r(hi * ELO)})
+    return out
+
+
 def _r(x: float) -> float:
     return round(float(x), 6)
 
@@ -226,6 +241,7 @@ class LadderResult:
     rounds: int = BOOTSTRAP
     elapsed: float = 0.0
     specs: list = field(default_factory=list)
+    gaps: list = field(default_factory=list)   # each bot over the next one down (see :func:`gaps`)
 
     def to_dict(self) -> dict:
         """The JSON: the same bytes for the same arguments (``timing`` apart, at the end)."""
@@ -237,7 +253,7 @@ class LadderResult:
                            "prior": f"{PRIOR:g} drawn game between every two bots",
                            "elo": "400 / ln 10 per unit of log-strength; mean 0",
                            "interval": f"95% percentile bootstrap over games, {self.rounds} resamples"},
-                "ratings": self.bots,
+                "ratings": self.bots, "gaps": self.gaps,
                 "pairwise": {"points": [[_r(x) for x in row] for row in self.pairwise],
                              "meetings": [[int(x) for x in row] for row in self.meetings]},
                 "timing": {"elapsed_seconds": round(self.elapsed, 3)}}
@@ -258,6 +274,13 @@ class LadderResult:
             lines.append(f"{n:>4}  {_clip(b['bot'], 15):<16}{b['seats']:>6}{b['win_share'] * 100:>10.1f}%"
                          f"{b['pairwise_share'] * 100:>9.1f}%{b['rating']:>+8.2f}{b['elo']:>+6.0f}{iv:>16}")
         lines.append("")
+        if self.gaps:
+            lines.append("each bot over the next one down, Elo and 95% interval:")
+            for g in self.gaps:
+                iv = f"[{g['elo_low']:+.0f}, {g['elo_high']:+.0f}]"
+                lines.append(_clip(f"  {_clip(g['bot'], 15) + ' over ' + _clip(g['over'], 15):<55}"
+                                   f"{g['elo']:>+6.0f}{iv:>16}"))
+            lines.append("")
         lines.append(f"win share: games won per seat played (fair share {self.fair_share * 100:.1f}%)")
         lines.append("pairwise: points against other bots' seats by final rank (a tie 1/2)")
         lines.append("rating: Bradley-Terry log-strength (mean 0); Elo = rating x 400/ln 10")
@@ -359,4 +382,4 @@ def rate(records: Sequence[tuple], specs: Sequence[str], rounds: int = BOOTSTRAP
     order = sorted(range(k), key=lambda a: (-theta[a], a))
     return LadderResult("", "", 0, len(records), seed, [], [rows[a] for a in order], points, meet,
                         unfinished=len(records) - len(done), fair_share=_r(winners / played if played else 0.0),
-                        rounds=rounds, specs=list(specs))
+                        rounds=rounds, specs=list(specs), gaps=gaps(theta, samples, order, specs))

@@ -35,7 +35,8 @@ from .guard import HEADERS, Guard, Limits  # noqa: F401  (HEADERS: for those who
 from .links import POLICY, Bucket, Conn, Hub
 from .pauses import ROUND_PAUSE
 from .store import Store, StoreError
-from .tables import EXPIRE_DAYS, MAX_BOT_SECONDS, Registry, WebError
+from .registry import EXPIRE_DAYS, Registry
+from .tables import MAX_BOT_SECONDS, WebError
 from .workers import WORKERS, BotPool, PlayHub
 
 log = logging.getLogger("catrules.web")
