@@ -34,6 +34,7 @@ from .units import Suite, UnitWriter
 from ..runtime.blocks import UNIT_HELPERS, _by_total
 from .choices import ChoiceStatements
 from .loops import LoopStatements
+from .straight import StraightUnits
 from ..runtime.decisions import _tie_race_code
 from .kinds import ValueKinds
 from .said import SaidStatements
@@ -62,7 +63,7 @@ def compile_game(checked: Checked, lean: bool = False) -> Program:
     return prog
 
 
-class _Compiler(ChoiceStatements, LoopStatements, SaidStatements, ValueKinds):
+class _Compiler(ChoiceStatements, LoopStatements, StraightUnits, SaidStatements, ValueKinds):
     def __init__(self, prog: Program, checked: Checked, G, lean: bool = False):
         self.lean = lean
         self.p = prog
@@ -114,6 +115,7 @@ class _Compiler(ChoiceStatements, LoopStatements, SaidStatements, ValueKinds):
     # ------------------------------------------------------------------ units
     def unit(self, key: str, node: str) -> None:
         """Write unit ``key`` as blocks of Python source (see :mod:`catrules.compile.units`)."""
+        straight = self.straight_body(key)      # the lean compilation: the unit in one run, if it can be
         self.serial += 1
         self.w = UnitWriter(key, self.gen.ns, self.serial, self.lean)
         self.loops = []
@@ -122,6 +124,7 @@ class _Compiler(ChoiceStatements, LoopStatements, SaidStatements, ValueKinds):
         self.old, self.at, self.old_pcs = 0, 0, {}
         self.block(graphmod.steps(self.G, node))
         self.p.old_pcs[key] = self.old_pcs
+        self.splice_straight(key, straight)
         fns, lines, table, filename = self.w.finish(self.p.path)
         self.p.codes[key] = fns
         self.p.code_lines[key] = lines
@@ -165,6 +168,8 @@ class _Compiler(ChoiceStatements, LoopStatements, SaidStatements, ValueKinds):
         """Whether statement ``s`` (or one inside it) may pause the game: a choice, a unit started
         (``play``, ``do``, the end of the game), or a move that can set off a trigger."""
         key = id(s)
+        if self.straight and self.straight_pauses(s) is not None:
+            return self.straight_pauses(s)
         if key not in self._pauses:
             if isinstance(s, (ast.Choose, ast.Menu, ast.Together, ast.Play, ast.EndGame)):
                 r = True
@@ -398,6 +403,8 @@ class _Compiler(ChoiceStatements, LoopStatements, SaidStatements, ValueKinds):
             self.w.chain(end, s.line)
 
     def s_Play(self, s: ast.Play) -> None:
+        if self.play_straight(s):
+            return
         key = graphmod.unit_key("phase", s.phase)
         name = s.phase
 
