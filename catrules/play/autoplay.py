@@ -79,7 +79,8 @@ class Autoplay:
         if prefers is not None and st.known is not None:
             note_choice(st, V, prefers, who, v)
         st.steps = st.steps_from
-        st.history.append([who, st.prog.option_id(kind, v)])
+        # a card's id written here (one call fewer per decision; see catrules.runtime.option_ids)
+        st.history.append([who, f"c{v}" if kind == "card" and type(v) is int else option_id(kind, v)])
         return v
 
     def answer_pending(self, st, p=None):

@@ -46,6 +46,8 @@ def _times(n):
 def _clockwise(st, first) -> list:
     """The players clockwise from ``first``."""
     n = st.n
+    if type(first) is int and 0 <= first < n:
+        return [*range(first, n), *range(first)]
     return [(first + i) % n for i in range(n)]
 
 
