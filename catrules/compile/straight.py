@@ -16,9 +16,16 @@ blocks (:mod:`catrules.runtime.lean_replay`); a check that stops the game betwee
 
 from __future__ import annotations
 
+import re
+
 from ..lang import ast
 from . import graph as graphmod
 from ..runtime.frames import Frame
+
+
+#: what a straight run reads through a local (see :meth:`StraightUnits.splice_straight`)
+_LOCAL_OF = {"st.z[": "_S_z[", "st.c[": "_S_c[", "st.layout.base[": "_S_base["}
+_LOCALS = re.compile(r"(?<![\w.])(?:st\.z\[|st\.c\[|st\.layout\.base\[)")
 
 
 class StraightUnits:
@@ -111,6 +118,11 @@ class StraightUnits:
             return
         line = w.block_lines[0]
         head = [(1, "if st.auto.plain:", line)]
+        if not any('"' in t for _i, t, _l in body):     # no text that could hold what is replaced
+            # the state's lists of cards, its counters and its layout, read through locals: a
+            # run never puts other objects in those fields (it changes what they hold)
+            body = [(i, _LOCALS.sub(lambda m: _LOCAL_OF[m.group(0)], t), ln) for i, t, ln in body]
+            head.append((2, "_S_z, _S_c, _S_base = st.z, st.c, st.layout.base", line))
         head += [(i + 1, t, ln) for i, t, ln in body]
         head += [(2, "fr.pc = __END__", line), (2, "return False", line)]
         w.blocks[0][1][:0] = head
