@@ -334,3 +334,30 @@ def test_an_error_in_a_phase_run_straight_names_its_line_on_both_paths(monkeypat
                 errors += 1
                 assert lean[2] == 26 and "zero" in lean[1], lean
     assert errors
+
+
+def test_playouts_run_straight_and_note_what_choices_tell_as_the_blocks_do(monkeypatch):
+    """A playout of an imagined game keeps what players know, so a straight run (its variables in
+    locals) hands a choice ``preferring`` its variables: the same facts, answers and scores as
+    the instrumented blocks."""
+    import random
+
+    from catrules.bots.playout import Policy, play_out
+    game = catrules.load_game(os.path.join(ROOT, "games", "meow.cat"))
+    assert "_S_v_p" in _lean_source(game, "phase:turn")
+
+    def playouts():
+        out = []
+        for seed in (3, 4):
+            st = game.new_state(4, seed=seed)
+            me = st.pending()[0].player
+            for k in range(3):
+                imagined = st.sample_for(me, random.Random(k))
+                assert imagined.known is not None
+                play_out(imagined, Policy(imagined.n, random.Random(k), learn=False))
+                out.append((imagined.history, imagined.facts, imagined.scores()))
+        return out
+    straight = playouts()
+    assert any(facts for _h, facts, _s in straight)
+    monkeypatch.setattr(Program, "lean_codes", lambda self: self.codes)
+    assert straight == playouts()

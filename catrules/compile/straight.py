@@ -28,6 +28,34 @@ _LOCAL_OF = {"st.z[": "_S_z[", "st.c[": "_S_c[", "st.layout.base[": "_S_base["}
 _LOCALS = re.compile(r"(?<![\w.])(?:st\.z\[|st\.c\[|st\.layout\.base\[)")
 
 
+#: a frame variable read or set in a straight run, a use of the frame's dictionary, of the frame
+_VAR = re.compile(r"V\[('[A-Za-z_][A-Za-z_0-9]*'|'#[0-9]+')\]")
+_V_USE = re.compile(r"(?<![\w.'])V(?!\w)")
+_FR_USE = re.compile(r"(?<![\w.'])fr(?!\w)")
+#: a choice's dictionary for what its answer tells (read only while players' knowledge is kept)
+_CHOICE_V = ", V, "
+
+
+def _vars_in_locals(body: list) -> list:
+    """``body`` with its frame variables in Python locals, when nothing else reads the frame: the
+    run's own phase starts with no variables and drops its frame at the end, so nobody reads them
+    after; a choice that may note what its answer tells gets them as a dictionary then.  The
+    frame goes only to a move (for triggers, which a straight run has none of) and to what runs
+    only with a log (never on the fast path).  Else ``body`` as it is."""
+    out = []
+    for i, t, ln in body:
+        logged = t.startswith("if st.log is not None:")
+        if not logged:
+            t = t.replace(_CHOICE_V, ", (None if st.known is None else _frame_vars(_locals())), ")
+        t = _VAR.sub(lambda m: "_S_v_" + m.group(1)[1:-1] if m.group(1)[1] != "#"
+                     else "_S_h_" + m.group(1)[2:-1], t)
+        rest = t.replace("_move(st, fr, ", "").replace("fr.depth", "")
+        if not logged and (_V_USE.search(rest) or _FR_USE.search(rest)):
+            return body
+        out.append((i, t, ln))
+    return out
+
+
 class StraightUnits:
     """The compiler's straight pass (a mixin of :class:`catrules.compile.compiler._Compiler`)."""
 
@@ -123,6 +151,7 @@ class StraightUnits:
             # run never puts other objects in those fields (it changes what they hold)
             body = [(i, _LOCALS.sub(lambda m: _LOCAL_OF[m.group(0)], t), ln) for i, t, ln in body]
             head.append((2, "_S_z, _S_c, _S_base = st.z, st.c, st.layout.base", line))
+            body = _vars_in_locals(body)
         head += [(i + 1, t, ln) for i, t, ln in body]
         head += [(2, "fr.pc = __END__", line), (2, "return False", line)]
         w.blocks[0][1][:0] = head
