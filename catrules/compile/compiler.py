@@ -168,8 +168,9 @@ class _Compiler(ChoiceStatements, LoopStatements, StraightUnits, SaidStatements,
         """Whether statement ``s`` (or one inside it) may pause the game: a choice, a unit started
         (``play``, ``do``, the end of the game), or a move that can set off a trigger."""
         key = id(s)
-        if self.straight and self.straight_pauses(s) is not None:
-            return self.straight_pauses(s)
+        said = self.straight_pauses(s) if self.straight else None     # see catrules.compile.straight
+        if said is not None:
+            return said
         if key not in self._pauses:
             if isinstance(s, (ast.Choose, ast.Menu, ast.Together, ast.Play, ast.EndGame)):
                 r = True

@@ -21,6 +21,7 @@ import re
 from ..lang import ast
 from . import graph as graphmod
 from ..runtime.frames import Frame
+from .units import UnitWriter
 
 
 #: what a straight run reads through a local (see :meth:`StraightUnits.splice_straight`)
@@ -80,7 +81,6 @@ class StraightUnits:
         return self._write_straight(key) if self.straight_ok(key) else None
 
     def _write_straight(self, key: str):
-        from .units import UnitWriter
         p = self.p
         saved = {k: v for k, v in vars(self).items() if k not in ("_straight", "gen", "p")}
         kept = {k: (list(v) if isinstance(v, list) else dict(v)) for k, v in vars(p).items()
