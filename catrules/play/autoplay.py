@@ -51,6 +51,8 @@ class Autoplay:
         # person's timeout, a greedy bot's ties) would never be read, so they are not worked out.
         # A check that reads no more than the count of decisions says so (``looks = False``).
         looks = after_step is not None and getattr(after_step, "looks", True)
+        # Nor would a frame's variables or block: the lean blocks run whole phases straight
+        # (catrules.compile.straight).
         self.plain = not looks and None not in self.pickers
         # every seat only picks: the game runs the lean blocks (see State.run)
         self.lean = None not in self.pickers
