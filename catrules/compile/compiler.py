@@ -240,7 +240,8 @@ class _Compiler(ChoiceStatements, LoopStatements, StraightUnits, SaidStatements,
             slot, where = plain
             t = self.ck.types.get(id(s.cards))
             if t is not None and t.kind == "card" and where is None:     # one card (or none)
-                self.w.put(f"{'_move1b' if self.lean else '_move1'}(st, {self.src(s.cards)}, {slot})", s.line)
+                if not self.move_one_straight(self.src(s.cards), slot, s.line):
+                    self.w.put(f"{'_move1b' if self.lean else '_move1'}(st, {self.src(s.cards)}, {slot})", s.line)
             else:
                 self.w.put(f"_move(st, fr, _cardlist(st, {self.src(s.cards)}), {slot}, {where!r})", s.line)
             return

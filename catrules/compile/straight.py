@@ -21,7 +21,7 @@ import re
 from ..lang import ast
 from . import graph as graphmod
 from ..runtime.frames import Frame
-from .units import UnitWriter
+from .units import Suite, UnitWriter
 
 
 #: what a straight run reads through a local (see :meth:`StraightUnits.splice_straight`)
@@ -137,6 +137,26 @@ class StraightUnits:
         w = self.w
         codes, frame = w.bind(self.p.codes, "codes"), w.bind(Frame, "Frame")
         w.put(f"{codes}[{key!r}][0](st, {frame}({key!r}, 0, {{}}, fr.depth))", s.line)
+        return True
+
+    def move_one_straight(self, card: str, slot: str, line: int) -> bool:
+        """In a straight pass, a card moved alone: :func:`~catrules.runtime.moves.move_one_blind`
+        written out (between piles and rows while nobody keeps track of what each player knows;
+        else the call).  False: not a straight pass."""
+        if not self.straight:
+            return False
+        t = self.tmp("m")
+        c, to, at, z = f"{t}c", f"{t}s", f"{t}o", f"{t}z"
+        w = self.w
+        w.put(f"{c}, {to} = {card}, {slot}", line)
+        with Suite(w, f"if {c} is not None and st.known is None and (_lay := st.layout).slot_simple[{to}] "
+                      f"and _lay.slot_simple[({at} := st.loc[{c}])]:", line):
+            for text in (f"{z} = st.z[{at}]", f"{z}.pop() if {z}[-1] == {c} else {z}.remove({c})",
+                         f"st.z[{to}].append({c})", f"st.loc[{c}] = {to}",
+                         f"st.saw[{c}] = _lay.watchers[{at}] | _lay.watchers[{to}]"):
+                w.put(text, line)
+        with Suite(w, "else:", line):
+            w.put(f"_move1b(st, {c}, {to})", line)
         return True
 
     def splice_straight(self, key: str, body) -> None:
