@@ -348,7 +348,8 @@ class _Compiler(ChoiceStatements, LoopStatements, StraightUnits, SaidStatements,
         # what is stored stays within the limits (_fits; see "Limits" in docs/language.rst)
         vt = self.ck.types.get(id(s.value))
         if vt is not None and vt.kind in ("card", "player"):
-            w.put(f"{t} = {self.src(s.value)}", line)       # one card or player: an id, never too big
+            if not self.best_straight(s.value, t, line):    # (a straight pass writes `best` out)
+                w.put(f"{t} = {self.src(s.value)}", line)   # one card or player: an id, never too big
         else:
             w.put(f"{t} = _kept({self.src(s.value)})", line)
         if c is None:

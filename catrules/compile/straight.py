@@ -21,6 +21,7 @@ import re
 from ..lang import ast
 from . import graph as graphmod
 from ..runtime.frames import Frame
+from .codegen import Env
 from .units import Suite, UnitWriter
 
 
@@ -157,6 +158,26 @@ class StraightUnits:
                 w.put(text, line)
         with Suite(w, "else:", line):
             w.put(f"_move1b(st, {c}, {to})", line)
+        return True
+
+    def best_straight(self, e, into: str, line: int) -> bool:
+        """In a straight pass, ``best(L, key)`` or ``worst`` whose value is stored in ``into``: the
+        loop of :func:`~catrules.runtime.values._best_rt` written out (no function per item).
+        False: not a straight pass, or another expression."""
+        if not (self.straight and isinstance(e, ast.Call) and e.name in ("best", "worst") and len(e.args) == 2
+                and self.names.get(id(e), (None,))[0] != "define"):
+            return False
+        try:
+            src, it, key = self.gen._per(e, Env())
+        except (AttributeError, KeyError, TypeError, IndexError, ValueError, RecursionError):
+            return False                        # the expression's own pass says what is wrong
+        k, top = self.tmp("k"), self.tmp("b")
+        w = self.w
+        w.put(f"{into} = {top} = None", line)
+        with Suite(w, f"for {it} in {src}:", line):
+            w.put(f"{k} = {key}", line)
+            with Suite(w, f"if {into} is None or {k} {'>' if e.name == 'best' else '<'} {top}:", line):
+                w.put(f"{into}, {top} = {it}, {k}", line)
         return True
 
     def splice_straight(self, key: str, body) -> None:
