@@ -251,3 +251,113 @@ def test_an_imagined_game_takes_no_copy_for_a_replay(monkeypatch):
     copies.clear()
     play_out(imagined, Policy(imagined.n, random.Random(0), learn=False))
     assert imagined.finished and copies, "a game whose errors are shown takes its copy to replay one"
+
+
+PHASED_ERROR = """\
+catrules 4
+game "Straight"
+players 2 to 3
+cards tile in deck:
+    for each value in 1 to 6:
+        card
+zone deck: shared, hidden, pile
+zone hand: per player, owner, pile
+zone table: shared, public, pile
+counter picked = none
+
+flow:
+    repeat 2 times:
+        play round
+
+phase round:
+    for each player p:
+        move top(deck) to hand of p
+    repeat 1 times:
+        play turn
+
+phase turn:
+    for each player p:
+        p chooses c from hand of p default lowest c.value
+        move c to table
+        picked = 100 / (c.value - 4)
+score:
+    points = 1
+"""
+
+
+def _lean_source(game, key: str) -> str:
+    from catrules.compile.compiler import compile_game
+    return compile_game(game.program.checked, lean=True).unit_sources[key]
+
+
+def test_phases_whose_only_pauses_are_choices_run_straight():
+    """Meow's turn and fish phases are written as one straight run in the lean compilation (taken
+    when nobody looks between decisions), and its round plays the turn in place, with no frame;
+    the flow, which is no phase, keeps its blocks."""
+    game = catrules.load_game(os.path.join(ROOT, "games", "meow.cat"))
+    for key in ("phase:turn", "phase:fish", "phase:round"):
+        assert "if st.auto.plain:" in _lean_source(game, key), key
+    assert "['phase:turn'][0](st, " in _lean_source(game, "phase:round")
+    assert "if st.auto.plain:" not in _lean_source(game, "flow")
+    assert "st.auto.plain" not in game.program.unit_sources["phase:turn"]     # not the instrumented blocks
+
+
+def test_straight_runs_and_blocks_play_the_same_games():
+    """A check that looks between decisions (``looks`` true) keeps the lean blocks; one that does not
+    takes the straight runs: the same games."""
+    def looking(st):
+        def check():
+            return None
+        check.looks = True
+        return check
+    for path in ("games/meow.cat", "games/catlady.cat", "games/flapcat.cat"):
+        game = catrules.load_game(os.path.join(ROOT, path))
+        for seed in (1, 2):
+            out = []
+            for after in (None, looking):
+                st = game.new_state(4, seed=seed)
+                Match(game, st, [make_seat("random") for _ in range(4)]).run(after(st) if after else None)
+                out.append((st.history, st.scores()))
+            assert out[0] == out[1], (path, seed)
+
+
+def test_an_error_in_a_phase_run_straight_names_its_line_on_both_paths(monkeypatch):
+    game = catrules.load_source(PHASED_ERROR, "straight.cat")
+    assert "if st.auto.plain:" in _lean_source(game, "phase:turn")
+    assert "['phase:turn'][0](st, " in _lean_source(game, "phase:round")
+    errors = 0
+    for players in (2, 3):
+        for seed in range(1, 12):
+            lean = play(game, players, seed, True, monkeypatch)
+            assert lean == play(game, players, seed, False, monkeypatch), (players, seed)
+            if lean[0] == "error":
+                errors += 1
+                assert lean[2] == 26 and "zero" in lean[1], lean
+    assert errors
+
+
+def test_playouts_run_straight_and_note_what_choices_tell_as_the_blocks_do(monkeypatch):
+    """A playout of an imagined game keeps what players know, so a straight run (its variables in
+    locals) hands a choice ``preferring`` its variables: the same facts, answers and scores as
+    the instrumented blocks."""
+    import random
+
+    from catrules.bots.playout import Policy, play_out
+    game = catrules.load_game(os.path.join(ROOT, "games", "meow.cat"))
+    assert "_S_v_p" in _lean_source(game, "phase:turn")
+
+    def playouts():
+        out = []
+        for seed in (3, 4):
+            st = game.new_state(4, seed=seed)
+            me = st.pending()[0].player
+            for k in range(3):
+                imagined = st.sample_for(me, random.Random(k))
+                assert imagined.known is not None
+                play_out(imagined, Policy(imagined.n, random.Random(k), learn=False))
+                out.append((imagined.history, imagined.facts, imagined.scores()))
+        return out
+    straight = playouts()
+    assert any(facts for _h, facts, _s in straight)
+    monkeypatch.setattr(Program, "lean_codes", lambda self: self.codes)
+    assert straight == playouts()

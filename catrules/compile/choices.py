@@ -124,6 +124,8 @@ class ChoiceStatements:
         prefers = options.prefers if need is None else None
         if need is None:
             self._picked_here(s.actor, var, options.listed, kind, line, prefers)
+            if self.straight:               # answered in place: no block of its own (catrules.compile.straight)
+                return
         self.pause(choose, s.line)
 
     def _picked_here(self, actor: str, var: str, listed, kind: str, line: int, prefers=None) -> None:
@@ -134,6 +136,10 @@ class ChoiceStatements:
         who = f"st.c[{actor!r}]" if actor in self.ck.counters else f"V[{actor!r}]"
         name = listed.__name__ if listed.__name__.startswith("_options") else w.bind(listed, "m")
         w.put("_a = st.auto", line)
+        if self.straight:                   # a straight pass (catrules.compile.straight): no pause
+            extra = "" if prefers is None else f", V, {prefers}"
+            w.put(f"V[{var!r}] = _a.choose(st, {who}, {getattr(listed, 'inline', None) or name + '(st, V)'}, {kind!r}{extra})", line)
+            return
         # the lean blocks run only where every seat picks (State.run): no need to ask
         with Suite(w, "if True:" if self.lean else f"if _a is not None and _a.pickers[{who}] is not None:", line):
             extra = "" if prefers is None else f", V, {prefers}"      # what the answer tells others

@@ -33,11 +33,12 @@ from .codegen import CodeGen, Env
 from .units import Suite, UnitWriter
 from ..runtime.blocks import UNIT_HELPERS, _by_total
 from .choices import ChoiceStatements
+from .loops import LoopStatements
+from .straight import StraightUnits
 from ..runtime.decisions import _tie_race_code
 from .kinds import ValueKinds
 from .said import SaidStatements
 from ..runtime.frames import Frame
-from ..limits import STEP_LIMIT
 from ..errors import RulesError
 from .program import Program
 from .zone_types import type_zones
@@ -62,7 +63,7 @@ def compile_game(checked: Checked, lean: bool = False) -> Program:
     return prog
 
 
-class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
+class _Compiler(ChoiceStatements, LoopStatements, StraightUnits, SaidStatements, ValueKinds):
     def __init__(self, prog: Program, checked: Checked, G, lean: bool = False):
         self.lean = lean
         self.p = prog
@@ -114,6 +115,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
     # ------------------------------------------------------------------ units
     def unit(self, key: str, node: str) -> None:
         """Write unit ``key`` as blocks of Python source (see :mod:`catrules.compile.units`)."""
+        straight = self.straight_body(key)      # the lean compilation: the unit in one run, if it can be
         self.serial += 1
         self.w = UnitWriter(key, self.gen.ns, self.serial, self.lean)
         self.loops = []
@@ -122,6 +124,7 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         self.old, self.at, self.old_pcs = 0, 0, {}
         self.block(graphmod.steps(self.G, node))
         self.p.old_pcs[key] = self.old_pcs
+        self.splice_straight(key, straight)
         fns, lines, table, filename = self.w.finish(self.p.path)
         self.p.codes[key] = fns
         self.p.code_lines[key] = lines
@@ -165,6 +168,9 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         """Whether statement ``s`` (or one inside it) may pause the game: a choice, a unit started
         (``play``, ``do``, the end of the game), or a move that can set off a trigger."""
         key = id(s)
+        said = self.straight_pauses(s) if self.straight else None     # see catrules.compile.straight
+        if said is not None:
+            return said
         if key not in self._pauses:
             if isinstance(s, (ast.Choose, ast.Menu, ast.Together, ast.Play, ast.EndGame)):
                 r = True
@@ -234,7 +240,8 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
             slot, where = plain
             t = self.ck.types.get(id(s.cards))
             if t is not None and t.kind == "card" and where is None:     # one card (or none)
-                self.w.put(f"{'_move1b' if self.lean else '_move1'}(st, {self.src(s.cards)}, {slot})", s.line)
+                if not self.move_one_straight(self.src(s.cards), slot, s.line):
+                    self.w.put(f"{'_move1b' if self.lean else '_move1'}(st, {self.src(s.cards)}, {slot})", s.line)
             else:
                 self.w.put(f"_move(st, fr, _cardlist(st, {self.src(s.cards)}), {slot}, {where!r})", s.line)
             return
@@ -341,7 +348,8 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
         # what is stored stays within the limits (_fits; see "Limits" in docs/language.rst)
         vt = self.ck.types.get(id(s.value))
         if vt is not None and vt.kind in ("card", "player"):
-            w.put(f"{t} = {self.src(s.value)}", line)       # one card or player: an id, never too big
+            if not self.best_straight(s.value, t, line):    # (a straight pass writes `best` out)
+                w.put(f"{t} = {self.src(s.value)}", line)   # one card or player: an id, never too big
         else:
             w.put(f"{t} = _kept({self.src(s.value)})", line)
         if c is None:
@@ -398,6 +406,8 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
             self.w.chain(end, s.line)
 
     def s_Play(self, s: ast.Play) -> None:
+        if self.play_straight(s):
+            return
         key = graphmod.unit_key("phase", s.phase)
         name = s.phase
 
@@ -447,81 +457,6 @@ class _Compiler(ChoiceStatements, SaidStatements, ValueKinds):
                     w.chain(join, s.line)
         if join is not None:
             w.start_block(s.line, join)
-
-    def _loop(self, s, line: int, native_head: str, init=(), test: str = "", step=(), each=()) -> None:
-        """A loop.  With no pause inside: ``native_head`` (a Python ``for``/``while``) then
-        ``each`` lines, the body and the loop guard.  With a pause inside: ``init`` lines, then a
-        head block that leaves when ``test`` holds, runs the ``step`` lines and the body, and goes
-        back to the head."""
-        w = self.w
-        self.old += 2 if init else 1            # format 1: the start of the loop, its head
-        guard = [("st.steps += 1", line), (f"if st.steps > {STEP_LIMIT}: _loop_guard(st, {line})", line)]
-        if not self.pauses(s):
-            with Suite(w, native_head, line):
-                for text in each:
-                    w.put(text, line)
-                self._loop_body(s, None, guard)
-            return
-        for text in init:
-            w.put(text, line)
-        head, end = w.new_block(line), w.new_block(line)
-        # into the loop and out of it by calling the block (see UnitWriter.chain); back to its
-        # head by returning AGAIN to the head's own Python loop, so that a long loop nests no calls
-        w.chain(head, line)
-        w.loop_head(head, line)
-        with Suite(w, f"if {test}:", line):
-            w.chain(end, line)
-        for text in step:
-            w.put(text, line)
-        self._loop_body(s, end, guard)
-        w.back(head, line)
-        w.start_block(line, end)
-
-    def _loop_body(self, s, end, guard: list) -> None:
-        """A loop's body (``stop`` goes to block ``end``, or breaks a Python loop when None),
-        then the guard against a loop that never ends."""
-        self.loops.append(end)
-        if id(s) in self.ck.no_way_out:
-            # a loop the checker proved nothing can leave: a game played by bots alone is stopped
-            # as soon as it enters it (see catrules.lab.simulate.decision_budget)
-            self.w.put(f"st.no_way_out = {s.line}", s.line)
-        self.block(self.body_of(s))
-        self.loops.pop()
-        self.old += 1                           # format 1: the jump back
-        for text, ln in guard:
-            self.w.put(text, ln)
-
-    def s_RepeatTimes(self, s: ast.RepeatTimes) -> None:
-        var = self.new_var()
-        self.p.var_kinds[var] = "number"
-        count = self.src(s.count)
-        self._loop(s, s.line, f"for {self.tmp('r')} in _times({count}):",
-                   init=[f"V[{var!r}] = {count}"], test=f"V[{var!r}] <= 0", step=[f"V[{var!r}] -= 1"])
-
-    def s_RepeatUntil(self, s: ast.RepeatUntil) -> None:
-        cond = self.src(s.cond)
-        self._loop(s, s.line, f"while bool({cond}) == {s.negate!r}:", test=f"bool({cond}) != {s.negate!r}")
-
-    def _iterate(self, s, var, items: str, kind="value") -> None:
-        lst, idx = self.new_var(), self.new_var()
-        self.p.var_kinds[lst], self.p.var_kinds[idx] = kind, "number"    # for sampling
-        x = self.tmp("x")
-        self._loop(s, s.line, f"for {x} in {items}:", each=[f"V[{var!r}] = {x}"],
-                   init=[f"V[{lst!r}] = {items}", f"V[{idx!r}] = 0"],
-                   test=f"V[{idx!r}] >= len(V[{lst!r}])",
-                   step=[f"V[{var!r}] = V[{lst!r}][V[{idx!r}]]", f"V[{idx!r}] += 1"])
-
-    def s_ForPlayers(self, s: ast.ForPlayers) -> None:
-        if s.start is not None:
-            items = f"_clockwise(st, {self.src(s.start)})"
-        elif s.among is not None:
-            items = f"list(_L(st, {self.src(s.among)}))"
-        else:
-            items = "list(range(st.n))"
-        self._iterate(s, s.var, items, "player")
-
-    def s_ForEach(self, s: ast.ForEach) -> None:
-        self._iterate(s, s.var, f"list(_L(st, {self.src(s.source)}))", self.kind_of(s.source))
 
     def s_Allot(self, s: ast.Allot) -> None:
         source, into = self.slot(s.source), self.slot(s.into)

@@ -42,6 +42,7 @@ class Layout:
     watchers: list = dataclasses.field(default_factory=list)      # seers, and bit n if the table sees it (public)
     unseen: dict = dataclasses.field(default_factory=dict)        # per player, the slots they cannot see (sampling)
     slot_zone_name: list = dataclasses.field(default_factory=list)  # per slot, its ZoneName (slot_name is its text)
+    start: tuple = ()      # (cards per slot, slot per card) as a game starts (see state_fields.start_cards)
 
     def visible(self, slot: int, player) -> bool:
         """Does ``player`` (None: a spectator) see the cards of ``slot``?  (Of a ``public top``

@@ -51,6 +51,8 @@ class Autoplay:
         # person's timeout, a greedy bot's ties) would never be read, so they are not worked out.
         # A check that reads no more than the count of decisions says so (``looks = False``).
         looks = after_step is not None and getattr(after_step, "looks", True)
+        # Nor would a frame's variables or block: the lean blocks run whole phases straight
+        # (catrules.compile.straight).
         self.plain = not looks and None not in self.pickers
         # every seat only picks: the game runs the lean blocks (see State.run)
         self.lean = None not in self.pickers
@@ -79,7 +81,8 @@ class Autoplay:
         if prefers is not None and st.known is not None:
             note_choice(st, V, prefers, who, v)
         st.steps = st.steps_from
-        st.history.append([who, st.prog.option_id(kind, v)])
+        # a card's id written here (one call fewer per decision; see catrules.runtime.option_ids)
+        st.history.append([who, f"c{v}" if kind == "card" and type(v) is int else option_id(kind, v)])
         return v
 
     def answer_pending(self, st, p=None):

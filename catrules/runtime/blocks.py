@@ -46,6 +46,8 @@ def _times(n):
 def _clockwise(st, first) -> list:
     """The players clockwise from ``first``."""
     n = st.n
+    if type(first) is int and 0 <= first < n:
+        return [*range(first, n), *range(first)]
     return [(first + i) % n for i in range(n)]
 
 
@@ -75,5 +77,12 @@ def _loop_guard(st, line: int) -> None:
 
 
 #: What the generated blocks of units call, besides the expression helpers.
+def _frame_vars(loc: dict) -> dict:
+    """A straight run's frame variables (kept in Python locals ``_S_v_NAME``, ``_S_h_N`` for ``#N``:
+    see :mod:`catrules.compile.straight`) as the frame's dictionary, from its ``locals()``."""
+    return {(k[5:] if k[3] == "v" else "#" + k[5:]): v for k, v in loc.items() if k.startswith(("_S_v_", "_S_h_"))}
+
+
 UNIT_HELPERS = {"_do_now": _do_now, "_move": move_cards, "_move1": move_one, "_move1b": move_one_blind, "_cardlist": _cardlist, "_kept": _kept, "_fits": _fits, "_addv": _add, "_log_counter": log_counter,
-                "_loop_guard": _loop_guard, "_times": _times, "_clockwise": _clockwise}
+                "_loop_guard": _loop_guard, "_times": _times, "_clockwise": _clockwise,
+                "_frame_vars": _frame_vars, "_locals": locals}

@@ -78,17 +78,12 @@ class State:
         st.rng = random.Random(st.seed)
         st.trng = random.Random(st.seed * 7919 + 17)
         st.layout = prog.layout(players)
-        st.z = [[None] * (sp.rows * sp.cols) if sp.shape == "grid" else [] for sp in st.layout.slot_spec]
-        st.loc = [0] * prog.card_count
+        state_fields.start_cards(st, prog)  # st.z and st.loc: where the game file says cards start
         # per card, the players who know which slot it is in (a bitmask); the game file
         # says where every card starts, so everyone knows at first
         st.known = [(1 << players) - 1] * prog.card_count
         st.saw = [0] * prog.card_count      # per card, who saw its last move: nobody yet
         st.log = [] if log else None
-        for cid, zid in enumerate(prog.initial_zone):
-            slot = st.layout.base[zid]
-            st.z[slot].append(cid)
-            st.loc[cid] = slot
         for name, per, init in prog.counters:
             try:
                 if per == "player":

@@ -159,6 +159,23 @@ def start(st) -> None:
             setattr(st, f.name, copy.copy(f.start))
 
 
+def start_cards(st, prog) -> None:
+    """Put every card where the game file says it starts (``st.z``, ``st.loc``): a copy of the
+    start worked out once per layout (``Layout.start``)."""
+    lay = st.layout
+    if not lay.start:
+        z = [[None] * (sp.rows * sp.cols) if sp.shape == "grid" else [] for sp in lay.slot_spec]
+        loc = [0] * prog.card_count
+        for cid, zid in enumerate(prog.initial_zone):
+            slot = lay.base[zid]
+            z[slot].append(cid)
+            loc[cid] = slot
+        lay.start = (z, loc)
+    z, loc = lay.start
+    st.z = [s[:] for s in z]
+    st.loc = loc[:]
+
+
 def save(st, fmt: int) -> dict:
     """The saved fields of ``st`` as plain data, format ``fmt`` first."""
     d = {"format": fmt}
