@@ -17,8 +17,14 @@ from __future__ import annotations
 from typing import Optional
 
 from ..errors import RulesError
+from ..limits import STEP_LIMIT
 from .errors import _STOPS, _fn_line, _quote, _reraise
 from .hoisting import hoist
+from .reads import KEY_HELPERS, NoKey, key_code, reads_of
+
+#: The most tables a scorer remembers (then it forgets them all and starts again).
+MEMO_SIZE = 2048
+_PLAIN = (int, float, str, bool, type(None))
 
 
 def write_scorer(items: list, ranking: list):
@@ -56,7 +62,44 @@ def write_scorer(items: list, ranking: list):
               "    return out"]
     local: dict = {}
     exec(compile("\n".join(lines) + "\n", "<catrules score>", "exec"), ns, local)
-    return local["score_rows"], local["rank_keys"]
+    return memoised(local["score_rows"], [fn.body for _n, _c, fn in items], ns), local["rank_keys"]
+
+
+def memoised(score_rows, bodies: list, ns: dict):
+    """``score_rows`` remembering its rows by the contents of exactly what the score items read
+    (:mod:`catrules.runtime.reads`): the same contents, the same rows, without working them out
+    again.  As written when what they read cannot be told."""
+    reads = reads_of(bodies, ns, frozenset({"player"}))
+    if reads is None:
+        return score_rows
+    key_of = eval("lambda st, V: " + key_code(reads), {**KEY_HELPERS, "__builtins__": {}})
+    cache: dict = {}
+    no_vars: dict = {}
+
+    def rows(st):
+        if st.stats is not None:            # a lint counts what the scoring does: every time
+            return score_rows(st)
+        try:
+            key = key_of(st, no_vars)
+        except NoKey:
+            return score_rows(st)
+        hit = cache.get(key)
+        # the steps the scoring counted (lists it built) are counted again, unless they would
+        # pass the limit: then it is worked out again, to stop where it stops
+        if hit is not None and st.steps + hit[1] <= STEP_LIMIT:
+            st.steps += hit[1]
+            return [dict(r) for r in hit[0]]
+        before = st.steps
+        out = score_rows(st)
+        if all(type(v) in _PLAIN for r in out for v in r.values()):
+            if len(cache) >= MEMO_SIZE:
+                cache.clear()
+            cache[key] = ([dict(r) for r in out], st.steps - before)
+        return out
+    rows.memo = cache
+    rows.fresh = score_rows             # without the memo (tests compare the two)
+    rows.reads = reads
+    return rows
 
 
 def written_rows(st, scorer) -> list:
