@@ -199,8 +199,8 @@ def _copied(plan):
 
 
 def memo_key(st, V, job: Allotment):
-    """What the allotment depends on: its own inputs and the contents of exactly what its keys
-    and ``serves`` read (:mod:`catrules.runtime.reads`), or None when that cannot be told (or
+    """What the allotment depends on: its own inputs and the contents of exactly what its keys,
+    ``serves`` and what the targets want read (:mod:`catrules.runtime.reads`), or None when that cannot be told (or
     while a lint counts what the game does).  Cards' meals are lists: each is kept as a tuple."""
     model = job.model
     if model is None or st.stats is not None:
@@ -213,15 +213,18 @@ def memo_key(st, V, job: Allotment):
         return None
     from . import integer_program       # its engine switch too (tests compare the engines)
     try:
-        return (key_of(st, V), integer_program.USE_DP, job.source, job.into, tuple(st.z[job.source]), tuple(st.z[job.into]),
-                tuple(job.targets), value_key(job.wants), job.spare, job.maximal, USE_SOLVER, SOLVER_FROM)
+        # what the targets want is worked out from what the key holds, and from the targets
+        return (key_of(st, V), integer_program.USE_DP, job.source, job.into, tuple(st.z[job.source]),
+                tuple(st.z[job.into]), tuple(job.targets), value_key(job.spare), job.maximal, USE_SOLVER,
+                SOLVER_FROM)
     except (NoKey, TypeError):
         return None
 
 
 def _key_function(job: Allotment):
-    """``f(st, V)``: the key of what the keys and ``serves`` read; None if it cannot be told."""
-    bodies = [getattr(fn, "body", None) for _hi, fn in job.keys]
+    """``f(st, V)``: the key of what the keys, ``serves`` and the targets' wants read; None if
+    it cannot be told."""
+    bodies = [getattr(fn, "body", None) for _hi, fn in job.keys] + [getattr(job.model, "wants_body", None)]
     src = getattr(job.serves, "source", None)
     if any(b is None for b in bodies) or src is None or not job.keys:
         return None

@@ -25,6 +25,8 @@ Nothing here knows a game.
 from __future__ import annotations
 
 import ast
+from itertools import chain, compress, repeat
+from operator import is_not
 from typing import NamedTuple, Optional
 
 #: Helpers that never see the state (pure functions of their arguments).
@@ -79,10 +81,11 @@ def key_code(r: Reads) -> str:
     and ``V`` in scope; the helpers of :data:`KEY_HELPERS`)."""
     parts = ["st.n"]
     parts += [f"_zk_slot(st.z[st.layout.base[{k}]])" for k in sorted(r.shared)]
-    parts += [f"_zk_zone(st, {k})" for k in sorted(r.every)]
-    parts += [f"_zk_slot(st.z[st.layout.base[{k}] + V[{v!r}]])" for k, v in sorted(r.own)]
-    if r.owned:
+    if r.owned:                 # every zone of a player: those read among them too
         parts.append("_zk_owned(st)")
+    else:
+        parts += [f"_zk_zone(st, {k})" for k in sorted(r.every)]
+        parts += [f"_zk_slot(st.z[st.layout.base[{k}] + V[{v!r}]])" for k, v in sorted(r.own)]
     parts += [f"_zk_value(st.c.get({c!r}))" for c in sorted(r.counters)]
     parts += [f"_zk_value(V.get({v!r}))" for v in sorted(r.variables)]
     return "(" + ", ".join(parts) + ",)"
@@ -98,25 +101,92 @@ def _zk_slot(s):
 
 def _zk_zone(st, k):
     b = st.layout.base[k]
-    return tuple(_zk_slot(s) for s in st.z[b:b + st.n])
+    if st.layout.slot_spec[b].shape == "lines":
+        return tuple(_zk_slot(s) for s in st.z[b:b + st.n])
+    return tuple(map(tuple, st.z[b:b + st.n]))
+
+
+#: per layout: (the layout, its slots that belong to a player and hold cards, those that hold lines)
+_OWNED: dict = {}
 
 
 def _zk_owned(st):
-    owner = st.layout.slot_owner
-    return tuple(_zk_slot(s) for i, s in enumerate(st.z) if owner[i] >= 0)
+    layout = st.layout
+    kept = _OWNED.get(id(layout))
+    if kept is None or kept[0] is not layout:
+        owner, spec = layout.slot_owner, layout.slot_spec
+        kept = _OWNED[id(layout)] = (
+            layout, [i for i in range(len(owner)) if owner[i] >= 0 and spec[i].shape != "lines"],
+            [i for i in range(len(owner)) if owner[i] >= 0 and spec[i].shape == "lines"])
+    z = st.z
+    return tuple(map(tuple, [z[i] for i in kept[1]])), tuple(_zk_slot(z[i]) for i in kept[2])
+
+
+_INTS = frozenset({int})
+_SEQS = frozenset({list, tuple})
 
 
 def _zk_value(v):
-    """``v`` itself for a whole number or none, else its ``repr`` (worked out in C: a counter of
-    each card is a list of a few hundred values; ``True`` and ``1`` come out apart)."""
-    if type(v) is int or v is None:
+    """``v`` as it goes in a key: whole numbers and none as they are, a list as tuples (with the
+    kind of each item, so that ``True`` and ``1``, ``1.0`` and ``1``, a symbol and a text stay
+    apart).  The common lists (a counter of each card: mostly none, numbers, lists of symbols)
+    are looked at in C, not item by item."""
+    t = type(v)
+    if t is int or v is None:
         return v
-    r = repr(v)
-    # a text with a colon may be a reference to a zone not in the key; "<" an object whose repr
-    # is its address; ":" also a dictionary's: none of these are kept
-    if ":" in r or "<" in r:
-        raise NoKey
-    return r
+    if t is list or t is tuple:
+        nones = v.count(None)
+        if nones == len(v):
+            return (t is list, nones)
+        at = None
+        if nones:                       # where the others are, and what
+            at, v = _others(v, nones)
+        kinds = set(map(type, v))
+        if kinds <= _INTS:
+            return (t is list, at, tuple(v))
+        if kinds <= _SEQS:              # lists of lists: one level down, in one go
+            flat = list(chain.from_iterable(v))
+            if _plain(set(map(type, flat)), flat):
+                return (t is list, at, tuple(map(type, v)), tuple(map(tuple, v)), tuple(map(type, flat)))
+        elif _plain(kinds, v):
+            return (t is list, at, tuple(map(type, v)), tuple(v))
+        return (t is list, at, tuple([_zk_value(x) for x in v]))
+    if isinstance(v, str):
+        if ":" in v:
+            raise NoKey
+        return v if t is str else (t, v)
+    if t is float or t is bool:
+        return (t, v)
+    raise NoKey                         # a dictionary, an object...: not worth a key
+
+
+def _others(v, nones: int) -> tuple:
+    """``(where, what)``: the places of the items of ``v`` that are not none, and those items.
+    Found by C loops (``filter``, ``index``) when they are all true, as in a counter of each card."""
+    vals = list(filter(None, v))
+    if len(vals) != len(v) - nones:     # a 0, an empty list...: item by item
+        at = tuple(compress(range(len(v)), map(is_not, v, repeat(None))))
+        return at, [v[i] for i in at]
+    at = []
+    i = -1
+    for x in vals:                      # between two of them there are only nones
+        i = v.index(x, i + 1)
+        at.append(i)
+    return tuple(at), vals
+
+
+def _plain(kinds: set, items: list) -> bool:
+    """Are ``items`` (of the types ``kinds``) whole numbers and texts (none that reads as a
+    reference: then :class:`NoKey`)?"""
+    texts = False
+    for k in kinds:
+        if k is not int:
+            if not issubclass(k, str):
+                return False
+            texts = True
+    if texts and ":" in "\n".join([x for x in items if type(x) is not int]):
+        raise NoKey                     # may be a reference to a zone not in the key
+    return True
 
 
 #: A value (a counter's, a variable's) as it goes in a key; raises :class:`NoKey` if it cannot.
