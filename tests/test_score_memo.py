@@ -24,13 +24,18 @@ def _prog(game):
 
 
 def _fresh_rows(st):
-    """The rows by the written scorer without its memo (the function it wraps)."""
-    rows = st.prog.scorer(st.options)[0]
-    st.memo = {}
-    try:
-        return getattr(rows, "fresh", rows)(st)
-    finally:
-        st.memo = None
+    """The rows item by item, as the game file says (what the state falls back to), no memo."""
+    out = []
+    for pl in range(st.n):
+        V = {"player": pl}
+        row, total = {}, 0
+        for name, counted, fn in st.prog.items_for(st.options):
+            v = row[name] = fn(st, V)
+            if counted:
+                total += v if isinstance(v, (int, float)) else 0
+        row["total"] = total
+        out.append(row)
+    return out
 
 
 def _states(path, games=3, every=3):
@@ -152,3 +157,40 @@ def test_what_cannot_be_told_is_not_keyed():
         value_key(["line:3:1"])
     assert value_key(True) != value_key(1)
     assert scoring.MEMO_SIZE > 0
+
+
+def test_a_definition_given_the_player_reads_that_players_zones_only():
+    """``f(player)`` reading ``Z of p``: one player's zone in the key; ``f(it)``: every player's."""
+    src = "def _d_f(st, _p_p):\n    return len(st.z[st.layout.base[2] + _p_p])\n"
+    ns = {}
+    exec(src, ns)
+    ns["_d_f"].source = src
+    mine = reads_of(["_d_f(st, V['player'])"], ns)
+    assert mine.own == {(2, "player")} and not mine.every
+    anyone = reads_of(["max([_d_f(st, _i0) for _i0 in st.layout.players])"], ns)
+    assert anyone.every == {2} and not anyone.own
+
+
+def test_the_seed_games_remember_items_per_player():
+    """Items that read only the scored player's cards are remembered per player (the others'
+    values are found again when a bot's option changes one player's cards)."""
+    for g, some in (("catlady", "toys"), ("flapcat", "star_points"), ("meow", "food")):
+        prog = _prog(catrules.load_game(str(ROOT / "games" / f"{g}.cat")))
+        items = prog.items_for(())
+        names = {items[i][0] for _code, idx in scoring.player_groups(items, items[0][2].__globals__) for i in idx}
+        assert some in names, g
+
+
+def test_one_players_change_leaves_the_others_remembered():
+    """After one player's zone changes, the other players' grouped values come from the memo and
+    equal what they were; the changed player's are worked out again."""
+    st = _catlady_over(4)
+    first = st.score_now()
+    kept = st.layout.base[_zone(st, "kept")]
+    owner = next(pl for pl in range(st.n) if st.z[kept + pl])
+    st.z[kept + owner] = st.z[kept + owner][:-1]
+    after = st.score_now()
+    assert after == _fresh_rows(st)
+    for pl in range(st.n):
+        if pl != owner:
+            assert after[pl]["toys"] == first[pl]["toys"] and after[pl]["vp_tokens"] == first[pl]["vp_tokens"]

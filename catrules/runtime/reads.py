@@ -206,6 +206,8 @@ class _Walker:
         self.ref_readers = False
         self.ref_risk = False       # a text that could be a reference, other than in the key's values
         self.done: set = set()
+        self.mine: dict = {}        # in a definition: its parameters given a variable of the block -> that variable
+        self.called: set = set()    # the functions called in the code being walked
 
     def walk(self, tree) -> None:
         nodes = list(ast.walk(tree))
@@ -221,8 +223,10 @@ class _Walker:
         for node in nodes:
             if isinstance(node, ast.Name) and node.id in ("st", "V") and id(node) not in placed:
                 raise _Unknown      # the state or the variables handed on whole
+        saved, self.called = self.called, {id(n.func) for n in nodes if isinstance(n, ast.Call)}
         for node in nodes:
             self.node(node)
+        self.called = saved
 
     def node(self, n) -> None:
         if isinstance(n, ast.Name):
@@ -245,7 +249,8 @@ class _Walker:
         if name not in self.ns:
             return                  # a local (a comprehension's, a lambda's, a parameter)
         if name.startswith("_d_"):
-            self.define(name)
+            if id(n) not in self.called:
+                self.define(name, {})   # handed on, not called: its parameters are anyone's
         elif name.startswith(("_a_", "_k")):
             if _may_be_ref(self.ns[name]):
                 self.ref_risk = True
@@ -281,10 +286,9 @@ class _Walker:
             return
         if isinstance(s, ast.BinOp) and isinstance(s.op, ast.Add) and _is_base(s.left):
             k = _const(s.left.slice)
-            r = s.right
-            if isinstance(r, ast.Subscript) and isinstance(r.value, ast.Name) and r.value.id == "V" \
-                    and isinstance(_const(r.slice), str):
-                self.own.add((k, _const(r.slice)))
+            var = self.variable(s.right)
+            if var is not None:
+                self.own.add((k, var))
             else:
                 self.every.add(k)
             return
@@ -306,18 +310,40 @@ class _Walker:
             if len(n.args) <= at:
                 raise _Unknown
             self.slot(n.args[at])
-        elif uses_st and not (name in _STATE_OK or (name or "").startswith("_d_")):
+        elif (name or "").startswith("_d_") and name in self.ns:
+            fn = self.ns[name]
+            code = getattr(fn, "__code__", None)
+            if code is None:
+                raise _Unknown
+            params = code.co_varnames[1:code.co_argcount]
+            self.define(name, {p: v for p, a in zip(params, n.args[1:]) if (v := self.variable(a)) is not None})
+        elif uses_st and name not in _STATE_OK:
             raise _Unknown
 
-    def define(self, name: str) -> None:
-        """The reads of a definition's own code (written by the compiler, kept as ``source``)."""
-        if name in self.done:
+    def variable(self, node) -> Optional[str]:
+        """The variable of the block ``node`` is (``V['x']``, or a parameter given it), or None."""
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "V" \
+                and isinstance(_const(node.slice), str):
+            return _const(node.slice)
+        if isinstance(node, ast.Name):
+            return self.mine.get(node.id)
+        return None
+
+    def define(self, name: str, mine: dict) -> None:
+        """The reads of a definition's own code (written by the compiler, kept as ``source``),
+        its parameters in ``mine`` standing for those variables of the block."""
+        key = (name, frozenset(mine.items()))
+        if key in self.done:
             return
-        self.done.add(name)
+        self.done.add(key)
         src = getattr(self.ns[name], "source", None)
         if not isinstance(src, str):
             raise _Unknown
-        self.walk(ast.parse(src))
+        saved, self.mine = self.mine, mine
+        try:
+            self.walk(ast.parse(src))
+        finally:
+            self.mine = saved
 
 
 def _const(node):
