@@ -309,6 +309,8 @@ class KeyModel:
         self.keys = [(d == "highest", k) for d, k in stmt.prefer]
         self.note = stmt.note
         self._fns: dict = {}
+        # the code of what each target wants, for what the allotment reads (its memo: search.memo_key)
+        self.wants_body = getattr(compiler.ex_element(stmt.wants, "it"), "body", None)
 
     def polys(self, st, V, ss, si, ts, alts) -> list:
         """One (highest?, Poly) per key, for targets ``ts`` whose options are ``alts``

@@ -14,7 +14,9 @@ from functools import lru_cache
 from typing import Callable, NamedTuple, Optional
 
 from ..errors import RulesError
+from ..limits import STEP_LIMIT
 from ..runtime import as_list
+from ..runtime.reads import KEY_HELPERS, NoKey, value_key, key_code, reads_of
 
 
 # ============================================================= allotment search
@@ -27,6 +29,8 @@ SOLVER_FROM = 4096
 USE_SOLVER = True
 #: How the last allotment was found: "solver" or "search" (for tests and benchmarks).
 last_method = None
+#: The most allotments one statement remembers (then it forgets them all and starts again).
+MEMO_SIZE = 4096
 
 
 def _apply_allotment(st, ss, si, used, ts, meals, note) -> None:
@@ -166,8 +170,69 @@ class _Fit(NamedTuple):
 
 def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, maximal=False, model=None):
     """:func:`best_allotment` of the :class:`Allotment` these arguments make (the compiled
-    ``allot`` and tests call it so)."""
-    return best_allotment(st, V, Allotment(ss, si, ts, wants, serves, spare, keys, note, line, maximal, model))
+    ``allot`` and tests call it so), remembered per statement (:func:`memo_key`)."""
+    global last_method
+    job = Allotment(ss, si, ts, wants, serves, spare, keys, note, line, maximal, model)
+    key = memo_key(st, V, job)
+    if key is None:
+        return best_allotment(st, V, job)
+    memo = model.memo
+    hit = memo.get(key)
+    # the steps the keys counted (lists they built) are counted again, unless past the limit:
+    # then it is worked out again, to stop where it stops
+    if hit is not None and st.steps + hit[1] <= STEP_LIMIT:
+        plan, st.steps, last_method = hit[0], st.steps + hit[1], hit[2]
+        return _copied(plan)
+    before = st.steps
+    plan = best_allotment(st, V, job)
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[key] = (_copied(plan), st.steps - before, last_method)
+    return plan
+
+
+def _copied(plan):
+    """A copy of a plan (used cards, meal per target) that shares no list with it."""
+    if plan is None:
+        return None
+    return list(plan[0]), [list(m) if type(m) is list else m for m in plan[1]]
+
+
+def memo_key(st, V, job: Allotment):
+    """What the allotment depends on: its own inputs and the contents of exactly what its keys,
+    ``serves`` and what the targets want read (:mod:`catrules.runtime.reads`), or None when that cannot be told (or
+    while a lint counts what the game does).  Cards' meals are lists: each is kept as a tuple."""
+    model = job.model
+    if model is None or st.stats is not None:
+        return None
+    key_of = getattr(model, "memo_key_of", False)
+    if key_of is False:
+        model.memo_key_of = key_of = _key_function(job)
+        model.memo = {}
+    if key_of is None:
+        return None
+    from . import integer_program       # its engine switch too (tests compare the engines)
+    try:
+        # what the targets want is worked out from what the key holds, and from the targets
+        return (key_of(st, V), integer_program.USE_DP, job.source, job.into, tuple(st.z[job.source]),
+                tuple(st.z[job.into]), tuple(job.targets), value_key(job.spare), job.maximal, USE_SOLVER,
+                SOLVER_FROM)
+    except (NoKey, TypeError):
+        return None
+
+
+def _key_function(job: Allotment):
+    """``f(st, V)``: the key of what the keys, ``serves`` and the targets' wants read; None if
+    it cannot be told."""
+    bodies = [getattr(fn, "body", None) for _hi, fn in job.keys] + [getattr(job.model, "wants_body", None)]
+    src = getattr(job.serves, "source", None)
+    if any(b is None for b in bodies) or src is None or not job.keys:
+        return None
+    name = job.serves.__name__
+    reads = reads_of(bodies + [f"{name}(st, None, None)"], job.keys[0][1].__globals__)
+    if reads is None:
+        return None
+    return eval("lambda st, V: " + key_code(reads), {**KEY_HELPERS, "__builtins__": {}})
 
 
 def best_allotment(st, V, job: Allotment):

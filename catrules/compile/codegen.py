@@ -167,6 +167,7 @@ class CodeGen:
                    "            _m[_k] = _v\n"
                    "    return _v\n")
         self._compile(src, d.body if getattr(d.body, "line", 0) else d)    # errors point into the body
+        self.ns[fname].source = src     # what it reads: catrules.runtime.reads (the score memo)
         return fname
 
     #: the longest body :meth:`inline` writes out where it is asked

@@ -14,11 +14,18 @@ failed and its line.
 
 from __future__ import annotations
 
+import ast
 from typing import Optional
 
 from ..errors import RulesError
+from ..limits import STEP_LIMIT
 from .errors import _STOPS, _fn_line, _quote, _reraise
 from .hoisting import hoist
+from .reads import KEY_HELPERS, NoKey, key_code, reads_of
+
+#: The most tables a scorer remembers (then it forgets them all and starts again).
+MEMO_SIZE = 2048
+_PLAIN = (int, float, str, bool, type(None))
 
 
 def write_scorer(items: list, ranking: list):
@@ -30,7 +37,11 @@ def write_scorer(items: list, ranking: list):
     # the game's namespace, where the compiler wrote them (a copy, which may also test types)
     ns = dict(items[0][2].__globals__)
     ns["__builtins__"] = {**ns.get("__builtins__", {}), "isinstance": isinstance, "int": int, "float": float}
-    bodies, once = hoist([fn.body for _n, _c, fn in items], ns, {"V", "_pl"})
+    ns["_group"] = _group
+    groups = player_groups(items, ns)
+    grouped = {i for _code, idx in groups for i in idx}
+    plain = [i for i in range(len(items)) if i not in grouped]
+    bodies, once = hoist([items[i][2].body for i in plain], ns, {"V", "_pl"})
     # a call on the player written more than once in the items: once per player
     bodies, each = hoist(bodies, ns, set(), "_p", 2, frozenset({"V", "_pl"} | {n for n, _c in once}))
     lines = ["def score_rows(st):",
@@ -38,8 +49,13 @@ def write_scorer(items: list, ranking: list):
     lines += [f"    {name} = {code}" for name, code in once]     # the same for every player
     lines += ["    for _pl in range(st.n):",
               "        V = {'player': _pl}"]
+    for g, (code, idx) in enumerate(groups):
+        ns[f"_gk{g}"] = eval("lambda st, V: " + code, {**KEY_HELPERS, "__builtins__": {}})
+        exec(f"def _gw{g}(st, V):\n    return (" + "".join(f"{items[i][2].body}, " for i in idx) + ")\n", ns)
+        ns[f"_gc{g}"] = {}
+        lines.append(f"        {''.join(f'_v{i}, ' for i in idx)}= _group(st, V, _gc{g}, _gk{g}, _gw{g})")
     lines += [f"        {name} = {code}" for name, code in each]
-    for i, body in enumerate(bodies):
+    for i, body in zip(plain, bodies):
         lines.append(f"        _v{i} = {body}")
     # the total adds the counted items in order, a value that is not a number as 0
     total = "".join(f" + (_v{i} if isinstance(_v{i}, (int, float)) else 0)"
@@ -56,7 +72,88 @@ def write_scorer(items: list, ranking: list):
               "    return out"]
     local: dict = {}
     exec(compile("\n".join(lines) + "\n", "<catrules score>", "exec"), ns, local)
-    return local["score_rows"], local["rank_keys"]
+    return memoised(local["score_rows"], [fn.body for _n, _c, fn in items], ns), local["rank_keys"]
+
+
+def player_groups(items: list, ns: dict) -> list:
+    """``[(key code, [item indices])]``: the score items worth remembering per player, grouped by
+    what they read (:mod:`catrules.runtime.reads`): the scored player's zones (and shared zones,
+    counters), not every player's (the bot's options change one player's cards: the others' values
+    are found again), and work enough to be worth a key (a list gone over, a definition asked).
+    The others stay as written, their common parts worked out once (:mod:`catrules.runtime.hoisting`)."""
+    out: dict = {}
+    for i, (_n, _c, fn) in enumerate(items):
+        r = reads_of([fn.body], ns)
+        if r is None or not r.own or r.every or r.owned or not _worth_a_key(fn.body):
+            continue
+        out.setdefault(key_code(r), []).append(i)
+    return list(out.items())
+
+
+def _worth_a_key(body: str) -> bool:
+    for n in ast.walk(ast.parse(body, mode="eval")):
+        if isinstance(n, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp, ast.Lambda)):
+            return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id.startswith(("_d_", "_minmax")):
+            return True
+    return False
+
+
+def _group(st, V, cache: dict, key_of, work) -> tuple:
+    """The values of a group of score items for the player ``V`` names (:func:`player_groups`),
+    remembered by the key of what they read; the steps they counted counted again on a hit."""
+    try:
+        key = key_of(st, V)
+    except NoKey:
+        return work(st, V)
+    hit = cache.get(key)
+    if hit is not None and st.steps + hit[1] <= STEP_LIMIT:
+        st.steps += hit[1]
+        return hit[0]
+    before = st.steps
+    vals = work(st, V)
+    if all(type(v) in _PLAIN for v in vals):
+        if len(cache) >= MEMO_SIZE:
+            cache.clear()
+        cache[key] = (vals, st.steps - before)
+    return vals
+
+
+def memoised(score_rows, bodies: list, ns: dict):
+    """``score_rows`` remembering its rows by the contents of exactly what the score items read
+    (:mod:`catrules.runtime.reads`): the same contents, the same rows, without working them out
+    again.  As written when what they read cannot be told."""
+    reads = reads_of(bodies, ns, frozenset({"player"}))
+    if reads is None:
+        return score_rows
+    key_of = eval("lambda st, V: " + key_code(reads), {**KEY_HELPERS, "__builtins__": {}})
+    cache: dict = {}
+    no_vars: dict = {}
+
+    def rows(st):
+        if st.stats is not None:            # a lint counts what the scoring does: every time
+            return score_rows(st)
+        try:
+            key = key_of(st, no_vars)
+        except NoKey:
+            return score_rows(st)
+        hit = cache.get(key)
+        # the steps the scoring counted (lists it built) are counted again, unless they would
+        # pass the limit: then it is worked out again, to stop where it stops
+        if hit is not None and st.steps + hit[1] <= STEP_LIMIT:
+            st.steps += hit[1]
+            return [dict(r) for r in hit[0]]
+        before = st.steps
+        out = score_rows(st)
+        if all(type(v) in _PLAIN for r in out for v in r.values()):
+            if len(cache) >= MEMO_SIZE:
+                cache.clear()
+            cache[key] = ([dict(r) for r in out], st.steps - before)
+        return out
+    rows.memo = cache
+    rows.fresh = score_rows             # without the memo (tests compare the two)
+    rows.reads = reads
+    return rows
 
 
 def written_rows(st, scorer) -> list:
