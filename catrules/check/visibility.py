@@ -11,6 +11,7 @@ games and the running score all ask.
 from __future__ import annotations
 
 from ..lang import ast
+from .reach import reached
 
 #: Visibility words of a zone, each one property: ``public``, ``owner``, ``hidden`` (language 1),
 #: ``secret`` and ``public top`` (language 4).
@@ -76,21 +77,14 @@ def check_secret_texts(game, names: dict, rep) -> None:
 def _secret_read(game, names: dict, roots: list):
     """The first node under ``roots`` (following definitions) that reads a secret counter or a
     secret zone, with its name; else None."""
-    seen: set = set()
-    stack = list(roots)
-    while stack:
-        for x in ast.walk(stack.pop()):
-            r = names.get(id(x))
-            if not r:
-                continue
-            kind, detail = r
-            if kind == "counter" and getattr(detail, "secret", False):
-                return detail.name
-            if kind == "zone" and getattr(detail, "visibility", None) == "secret":
-                return getattr(x, "name", "a secret zone")
-            if kind == "define" and id(detail) not in seen:
-                seen.add(id(detail))
-                stack.append(detail.body)
+    for x, r in reached(game, names, roots, plays=False):
+        if not r:
+            continue
+        kind, detail = r
+        if kind == "counter" and getattr(detail, "secret", False):
+            return detail.name
+        if kind == "zone" and getattr(detail, "visibility", None) == "secret":
+            return getattr(x, "name", "a secret zone")
     return None
 
 

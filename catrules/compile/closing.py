@@ -12,6 +12,7 @@ knows a game.  In a game that tallies each round, what a round's end does before
 
 from __future__ import annotations
 
+from ..check.reach import reached
 from ..lang import ast
 
 _LOOPS = (ast.RepeatTimes, ast.RepeatUntil)
@@ -60,28 +61,12 @@ def _reads_public(checked, phases: list) -> bool:
 def reads_public(checked, roots: list) -> bool:
     """Do ``roots`` (statements or expressions, with the phases, actions and definitions they
     use) read only public zones (counters but secret ones, options and tallies are public)?"""
-    g = checked.game
-    by_phase = {ph.name: ph for ph in g.phases}
-    by_action = {a.name: a for a in g.actions}
-    seen: set = set()
-    stack = list(roots)
-    while stack:
-        for n in ast.walk(stack.pop()):
-            if isinstance(n, ast.Play) and ("p", n.phase) not in seen and n.phase in by_phase:
-                seen.add(("p", n.phase))
-                stack.append(by_phase[n.phase].body)
-            elif isinstance(n, ast.Do) and ("a", n.action) not in seen and n.action in by_action:
-                seen.add(("a", n.action))
-                stack.append(by_action[n.action].body)
-            r = checked.names.get(id(n))
-            if r is None:
-                continue
-            kind, detail = r
-            if kind == "zone" and detail.visibility != "public":
-                return False
-            if kind == "counter" and getattr(detail, "secret", False):
-                return False            # a secret counter: not everyone sees it
-            if kind == "define" and id(detail) not in seen:
-                seen.add(id(detail))
-                stack.append(detail.body)
+    for _n, r in reached(checked.game, checked.names, roots):
+        if r is None:
+            continue
+        kind, detail = r
+        if kind == "zone" and detail.visibility != "public":
+            return False
+        if kind == "counter" and getattr(detail, "secret", False):
+            return False            # a secret counter: not everyone sees it
     return True

@@ -21,6 +21,7 @@ them), nothing is kept.  ``tests/test_envs_tensor.py`` checks the kept figure ag
 
 from __future__ import annotations
 
+from ..check.reach import reached
 from ..lang import ast
 from ..runtime.ending import running
 
@@ -34,7 +35,6 @@ def reads(prog):
     checked = prog.checked
     g = checked.game
     by_phase = {ph.name: ph for ph in g.phases}
-    by_action = {a.name: a for a in g.actions}
     zone_names = set(checked.zones)
     counter_names = set(checked.counters)
     roots = [item for item in g.score] + [by_phase[k.split(":", 1)[1]].body for k in prog.closing
@@ -42,37 +42,24 @@ def reads(prog):
     if prog.closing:
         roots += list(g.triggers)               # a move on the copy may set one off
     zones, counters, everywhere, places = set(), set(), False, False
-    seen: set = set()
-    stack = list(roots)
-    while stack:
-        for n in _walk(stack.pop()):
-            if isinstance(n, str):
-                if n in zone_names:
-                    zones.add(n)
-                if n in counter_names:
-                    counters.add(n)
-                continue
-            if isinstance(n, ast.Play) and ("p", n.phase) not in seen and n.phase in by_phase:
-                seen.add(("p", n.phase))
-                stack.append(by_phase[n.phase].body)
-            elif isinstance(n, ast.Do) and ("a", n.action) not in seen and n.action in by_action:
-                seen.add(("a", n.action))
-                stack.append(by_action[n.action].body)
-            r = checked.names.get(id(n))
-            if r is None:
-                continue
-            kind, detail = r
-            if kind == "zone":
-                zones.add(detail.name)
-            elif kind == "counter":
-                counters.add(detail.name)
-            elif kind == "family":
-                everywhere = True
-            elif kind == "builtin" and detail in _WHEREVER:
-                places = True
-            elif kind == "define" and id(detail) not in seen:
-                seen.add(id(detail))
-                stack.append(detail.body)
+    for n, r in reached(g, checked.names, roots, walk=_walk):
+        if isinstance(n, str):
+            if n in zone_names:
+                zones.add(n)
+            if n in counter_names:
+                counters.add(n)
+            continue
+        if r is None:
+            continue
+        kind, detail = r
+        if kind == "zone":
+            zones.add(detail.name)
+        elif kind == "counter":
+            counters.add(detail.name)
+        elif kind == "family":
+            everywhere = True
+        elif kind == "builtin" and detail in _WHEREVER:
+            places = True
     return (None if everywhere else zones), counters, places
 
 
