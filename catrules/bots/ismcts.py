@@ -54,7 +54,8 @@ from ..limits import SEARCH_DECISION_LIMIT
 from ..play.seats import Choice, Seat
 from .playout import Horizon as _Horizon, Policy, key_of, play_out, race_time as _race_time, results as _results  # noqa: F401
 from .alike import Alike
-from .runaway import check_can_end
+from .reuse import remember, reuse
+from .runaway import probe
 
 #: Seconds of work per decision when the spec gives no budget (``ismcts``): a second, as a
 #: person waits for a player at a table, and what the web lobby offers.
@@ -70,6 +71,12 @@ EXPLORATION = 0.7
 #: children (a choice among fewer options is searched in full at once).
 WIDEN = 3.0
 WIDEN_POWER = 0.5
+#: The playouts' horizon when the spec gives none, in a long game (see :data:`LONG_GAME`).
+DEFAULT_HORIZON = 40
+#: A game is *long* while a game played on at random from where it stands takes more than this
+#: many decisions to end: its playouts then stop at :data:`DEFAULT_HORIZON` (unless the spec
+#: says otherwise); nearer the end, they are played to the end.
+LONG_GAME = 150
 
 
 class _Node:
@@ -104,14 +111,17 @@ def parse_budget(text: str) -> tuple:
 
 
 def parse_horizon(text: str) -> int:
-    """The playouts' horizon from a seat spec (``ismcts:500:60``: 60 decisions)."""
+    """The playouts' horizon from a seat spec (``ismcts:500:60``: 60 decisions; ``ismcts:500:end``:
+    0, every playout to the end)."""
+    if text.strip().lower() == "end":
+        return 0
     try:
         n = int(text.strip())
         if n < 1:
             raise ValueError
     except ValueError:
         raise ValueError(f"unknown horizon {text!r}; a horizon is a whole number of decisions after "
-                         "the budget, e.g. ismcts:500:60") from None
+                         "the budget, e.g. ismcts:500:60, or end (every playout to the end)") from None
     return n
 
 
@@ -146,30 +156,40 @@ class ISMCTSBot(Seat):
         self.max_seconds = max_seconds
         #: Asked between iterations: a true answer ends the search at once (``None``: never).
         self.stop = stop
-        if horizon is not None and (not isinstance(horizon, int) or horizon < 1):
-            raise ValueError(f"a horizon is a whole number of decisions of at least 1, not {horizon!r}")
+        if horizon is not None and (not isinstance(horizon, int) or horizon < 0):
+            raise ValueError(f"a horizon is a whole number of decisions (0: to the end), not {horizon!r}")
         self.exploration = exploration
         self.horizon = horizon
         self.policy = policy
         self.name = f"ismcts:{seconds:g}s" if seconds is not None else f"ismcts:{iterations}"
         if horizon is not None:
-            self.name += f":h{horizon}"
+            self.name += f":h{horizon}" if horizon else ":end"
         #: Figures of the last search: iterations, work, seconds, imagined games that stopped on an error.
         self.last: dict = {}
         self._policy = None
         self._groups = Alike()
         self._chosen: dict = {}
+        #: The subtree kept for the next decision (:mod:`catrules.bots.reuse`), if any.
+        self._kept = None
+        self._view = None
+        #: Keep the tree between decisions where the information allows (see :mod:`~catrules.bots.reuse`).
+        self.reuse = True
 
     def start(self, table, player: int) -> None:
         super().start(table, player)
         self._policy = None             # a new game: nothing learnt yet
+        self._kept = None
 
     def decide(self, view, decision) -> Choice:
         options = decision.options
         if len(options) == 1:
             option = options[0].id
         else:
-            option = self.search([o.id for o in options], decision.default)
+            self._view = view
+            try:
+                option = self.search([o.id for o in options], decision.default)
+            finally:
+                self._view = None
         if decision.timed:
             return Choice(option, self.table.reaction_time("normal", len(options)))
         return Choice(option)
@@ -179,8 +199,13 @@ class ISMCTSBot(Seat):
         me = self.player
         rng = random.Random(self.table.rng.getrandbits(64))
         start = time.perf_counter()
-        work = check_can_end(self.table, me, rng)
-        root = _Node(me)
+        work, left = probe(self.table, me, rng, measure=self.horizon is None)
+        horizon = self.horizon or None  # 0: to the end
+        if self.horizon is None:        # by default, a horizon while the game is long
+            horizon = DEFAULT_HORIZON if left is not None and left > LONG_GAME else None
+        kept, self._kept = self._kept, None
+        root = (reuse(kept, self.table, self._view, me) if self.reuse else None) or _Node(me)
+        reused = root.visits
         self._chosen = {}               # the root's edges: the option each stood for
         deadline = start + self.max_seconds if self.max_seconds is not None else None
         iterations = self.iterations
@@ -206,19 +231,26 @@ class ISMCTSBot(Seat):
             policy.rng = rng
             before = st.decisions
             try:
-                self._iterate(st, root, me, rng, policy)
+                self._iterate(st, root, me, rng, policy, horizon)
             except RulesError:
                 errors += 1             # an imagined game the rules could not reach: left out
                 policy.moves = []
             imagined += st.decisions - before
             work += ITERATION_WORK + st.decisions - before
+        option, edge = self._best(root, legal, default)
+        if self.reuse:
+            try:
+                self._kept = remember(self.table, me, root.children.get(edge), option, rng)
+            except RulesError:
+                self._kept = None
         self.last = {"iterations": done, "work": work, "seconds": time.perf_counter() - start,
-                     "errors": errors, "imagined decisions": imagined}
-        return self._best(root, legal, default)
+                     "errors": errors, "imagined decisions": imagined, "reused visits": reused,
+                     "horizon": horizon}
+        return option
 
-    def _best(self, root: _Node, legal: list, default) -> str:
+    def _best(self, root: _Node, legal: list, default) -> tuple:
         """The legal option whose edge was visited most (an edge stands for options alike: the
-        first legal one of them; the default among equals)."""
+        first legal one of them; the default among equals), and its edge."""
         edge_of = {oid: e for e, oid in self._chosen.items()}
         best = None
         for oid in legal:
@@ -227,9 +259,10 @@ class ISMCTSBot(Seat):
             key = key + (oid == default,)
             if best is None or key > best[0]:
                 best = (key, oid)
-        return best[1]
+        return best[1], edge_of.get(best[1], best[1])
 
-    def _iterate(self, st, root: _Node, me: int, rng: random.Random, policy: Policy) -> None:
+    def _iterate(self, st, root: _Node, me: int, rng: random.Random, policy: Policy,
+                 horizon: int | None = None) -> None:
         st.known = None                 # nobody in an imagined game needs what players know
         node, path = root, []
         first = True
@@ -255,13 +288,15 @@ class ISMCTSBot(Seat):
             path.append(child)
             node.visits += node is root
             if node is root:
-                self._chosen.setdefault(a, edges[a][0])
+                chosen = self._chosen
+                for e, (oid, _v) in edges.items():
+                    chosen.setdefault(e, oid)
             st.apply(pl, edges[a][0], _race_time(st, len(ids)) if timed else None)
             if child.visits == 0:
                 break                   # a new node: the playout starts here
             node = child
         if not st.over:
-            play_out(st, policy, self.horizon)
+            play_out(st, policy, horizon)
         result = _results(st)
         for n in path:
             n.visits += 1
