@@ -21,7 +21,11 @@ Each iteration of its search
    players it is ahead of by the game's ``winner:`` block (ties count half).
 
 It then takes the option its player chose most often at the root.  The policy's means are
-kept from one decision to the next (the bot's own imagined games are all they come from).  Other players are
+kept from one decision to the next (the bot's own imagined games are all they come from), and
+so is the part of the tree under the option taken, when the bot's next decision follows it with
+nothing between and its view is the one its imagined games showed (:mod:`catrules.bots.reuse`).
+Without a horizon in its spec, the playouts stop at :data:`DEFAULT_HORIZON` decisions while the
+game is long (a game played on at random from here takes more than :data:`LONG_GAME` decisions).  Other players are
 searched as if they played by the same rule, from what the imagined game shows them; a
 simultaneous decision is searched in seat order, each answer hidden from the others in
 the real game but not in the tree (the usual simplification of single-observer ISMCTS).
