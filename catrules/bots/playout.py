@@ -30,9 +30,16 @@ UNSEEN = 0.45
 PRIOR = 2.0
 
 
+#: The normal reflex's median race time, by the number of options (worked out once each).
+_MEDIANS: dict = {}
+
+
 def race_time(st, options: int) -> float:
     """An imagined player's race time among ``options`` options (the normal reflex)."""
-    return st.reaction_time(reflex_median("normal", options), REFLEX_SPREAD, FASTEST)
+    median = _MEDIANS.get(options)
+    if median is None:
+        median = _MEDIANS[options] = reflex_median("normal", options)
+    return st.reaction_time(median, REFLEX_SPREAD, FASTEST)
 
 
 def key_of(value):
