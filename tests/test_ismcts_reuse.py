@@ -52,6 +52,15 @@ def test_a_long_game_has_a_horizon_by_default_and_end_plays_to_the_end(flapcat, 
     assert last["horizon"] == 60
 
 
+def test_playouts_to_a_horizon_are_random_and_teach_the_means_nothing(flapcat, meow):
+    bot = ISMCTSBot(iterations=8)
+    first_search(flapcat, bot)
+    assert bot.last["horizon"] and not any(bot._policy.stats)
+    bot = ISMCTSBot(iterations=8)
+    first_search(meow, bot)
+    assert bot.last["horizon"] is None and any(bot._policy.stats)
+
+
 def test_the_horizon_spec_end():
     assert parse_horizon("end") == 0 and parse_horizon("40") == 40
     bot = make_seat("ismcts:300:end")

@@ -25,7 +25,9 @@ kept from one decision to the next (the bot's own imagined games are all they co
 so is the part of the tree under the option taken, when the bot's next decision follows it with
 nothing between and its view is the one its imagined games showed (:mod:`catrules.bots.reuse`).
 Without a horizon in its spec, the playouts stop at :data:`DEFAULT_HORIZON` decisions while the
-game is long (a game played on at random from here takes more than :data:`LONG_GAME` decisions).  Other players are
+game is long (a game played on at random from here takes more than :data:`LONG_GAME` decisions).
+Playouts to a horizon are played at random (the policy's means learn only from games played to
+their end).  Other players are
 searched as if they played by the same rule, from what the imagined game shows them; a
 simultaneous decision is searched in seat order, each answer hidden from the others in
 the real game but not in the tree (the usual simplification of single-observer ISMCTS).
@@ -233,6 +235,8 @@ class ISMCTSBot(Seat):
             if policy is None or len(policy.stats) != st.n:
                 policy = self._policy = Policy(st.n, rng, learn=self.policy)
             policy.rng = rng
+            # at a horizon the means would learn from half-played games: random playouts then
+            policy.learn = self.policy and horizon is None
             before = st.decisions
             try:
                 self._iterate(st, root, me, rng, policy, horizon)
