@@ -133,3 +133,22 @@ def test_playout_ties_are_broken_at_random():
     assert pol.mean(0, 13) > UNSEEN
     assert {pol.best(0, values) for _ in range(50)} == {2}
     assert pol.mean(1, 13) == UNSEEN            # the other player learnt nothing
+
+
+def node_with(visits: int, wins: float):
+    n = ismcts._Node(0)
+    n.visits, n.wins = visits, wins
+    return n
+
+
+def test_the_default_stands_unless_the_search_found_better_beyond_its_noise():
+    bot = ISMCTSBot(iterations=5)
+    bot._chosen = {}
+    root = ismcts._Node(0)
+    root.children = {"a": node_with(30, 16.5), "b": node_with(20, 10.0)}      # 0.55 against 0.50
+    assert bot._best(root, ["a", "b"], "b")[0] == "b"       # within the noise: the default
+    assert bot._best(root, ["a", "b"], None)[0] == "a"      # no default: the most visited
+    root.children["a"] = node_with(30, 27.0)                 # 0.90 against 0.50
+    assert bot._best(root, ["a", "b"], "b")[0] == "a"
+    root.children["b"] = node_with(0, 0.0)                   # a default never tried tells nothing
+    assert bot._best(root, ["a", "b"], "b")[0] == "a"

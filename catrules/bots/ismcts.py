@@ -20,7 +20,9 @@ Each iteration of its search
    the win (``1/k`` among ``k`` winners), else 0; at a horizon, the share of the other
    players it is ahead of by the game's ``winner:`` block (ties count half).
 
-It then takes the option its player chose most often at the root.  The policy's means are
+It then takes the option its player chose most often at the root, unless the decision's default
+was not found worse by more than :data:`EVIDENCE` standard errors (the game's rule of thumb beats
+noise where the imagined games cannot tell options apart).  The policy's means are
 kept from one decision to the next (the bot's own imagined games are all they come from), and
 so is the part of the tree under the option taken, when the bot's next decision follows it with
 nothing between and its view is the one its imagined games showed (:mod:`catrules.bots.reuse`).
@@ -77,6 +79,9 @@ EXPLORATION = 0.7
 #: children (a choice among fewer options is searched in full at once).
 WIDEN = 3.0
 WIDEN_POWER = 0.5
+#: How far (in standard errors of the two means) the most visited option's mean must beat the
+#: decision's default's before the bot leaves the default (see ``_best``).
+EVIDENCE = 1.0
 #: The playouts' horizon when the spec gives none, in a long game (see :data:`LONG_GAME`).
 DEFAULT_HORIZON = 40
 #: A game is *long* while a game played on at random from where it stands takes more than this
@@ -267,7 +272,15 @@ class ISMCTSBot(Seat):
             key = key + (oid == default,)
             if best is None or key > best[0]:
                 best = (key, oid)
-        return best[1], edge_of.get(best[1], best[1])
+        oid = best[1]
+        if default is not None and default != oid and default in legal:
+            # the game's default stands unless the search found better, by more than its noise
+            b, d = root.children.get(edge_of.get(oid, oid)), root.children.get(edge_of.get(default, default))
+            if b is not None and d is not None and b.visits and d.visits:
+                gap = b.wins / b.visits - d.wins / d.visits
+                if gap <= EVIDENCE * math.sqrt(0.25 / b.visits + 0.25 / d.visits):
+                    oid = default
+        return oid, edge_of.get(oid, oid)
 
     def _iterate(self, st, root: _Node, me: int, rng: random.Random, policy: Policy,
                  horizon: int | None = None) -> None:
