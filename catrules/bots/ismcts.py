@@ -20,9 +20,10 @@ Each iteration of its search
    the win (``1/k`` among ``k`` winners), else 0; at a horizon, the share of the other
    players it is ahead of by the game's ``winner:`` block (ties count half).
 
-It then takes the option its player chose most often at the root, unless the decision's default
-was not found worse by more than :data:`EVIDENCE` standard errors (the game's rule of thumb beats
-noise where the imagined games cannot tell options apart).  The policy's means are
+It then takes the option its player chose most often at the root; when its playouts stop at a
+horizon, the decision's default instead, unless it was found worse by more than :data:`EVIDENCE`
+standard errors (the game's rule of thumb beats noise where half-played imagined games cannot
+tell options apart).  The policy's means are
 kept from one decision to the next (the bot's own imagined games are all they come from), and
 so is the part of the tree under the option taken, when the bot's next decision follows it with
 nothing between and its view is the one its imagined games showed (:mod:`catrules.bots.reuse`).
@@ -250,7 +251,8 @@ class ISMCTSBot(Seat):
                 policy.moves = []
             imagined += st.decisions - before
             work += ITERATION_WORK + st.decisions - before
-        option, edge = self._best(root, legal, default)
+        # at a horizon, the default stands unless the search found better (see _best)
+        option, edge = self._best(root, legal, default if horizon else None, default)
         if self.reuse:
             try:
                 self._kept = remember(self.table, me, root.children.get(edge), option, rng)
@@ -261,15 +263,17 @@ class ISMCTSBot(Seat):
                      "horizon": horizon}
         return option
 
-    def _best(self, root: _Node, legal: list, default) -> tuple:
+    def _best(self, root: _Node, legal: list, default, tie=None) -> tuple:
         """The legal option whose edge was visited most (an edge stands for options alike: the
-        first legal one of them; the default among equals), and its edge."""
+        first legal one of them; ``tie``, else the ``default``, among equals), and its edge; the
+        ``default`` instead, if given, unless the mean of the most visited beats it by more than
+        :data:`EVIDENCE` standard errors."""
         edge_of = {oid: e for e, oid in self._chosen.items()}
         best = None
         for oid in legal:
             c = root.children.get(edge_of.get(oid, oid))
             key = (c.visits, c.wins / c.visits) if c is not None and c.visits else (0, -1.0)
-            key = key + (oid == default,)
+            key = key + (oid == (default if tie is None else tie),)
             if best is None or key > best[0]:
                 best = (key, oid)
         oid = best[1]
