@@ -20,8 +20,17 @@ Each iteration of its search
    the win (``1/k`` among ``k`` winners), else 0; at a horizon, the share of the other
    players it is ahead of by the game's ``winner:`` block (ties count half).
 
-It then takes the option its player chose most often at the root.  The policy's means are
-kept from one decision to the next (the bot's own imagined games are all they come from).  Other players are
+It then takes the option its player chose most often at the root; when its playouts stop at a
+horizon, the decision's default instead, unless it was found worse by more than :data:`EVIDENCE`
+standard errors (the game's rule of thumb beats noise where half-played imagined games cannot
+tell options apart).  The policy's means are
+kept from one decision to the next (the bot's own imagined games are all they come from), and
+so is the part of the tree under the option taken, when the bot's next decision follows it with
+nothing between and its view is the one its imagined games showed (:mod:`catrules.bots.reuse`).
+Without a horizon in its spec, the playouts stop at :data:`DEFAULT_HORIZON` decisions while the
+game is long (a game played on at random from here takes more than :data:`LONG_GAME` decisions).
+Playouts to a horizon are played at random (the policy's means learn only from games played to
+their end).  Other players are
 searched as if they played by the same rule, from what the imagined game shows them; a
 simultaneous decision is searched in seat order, each answer hidden from the others in
 the real game but not in the tree (the usual simplification of single-observer ISMCTS).
@@ -54,7 +63,8 @@ from ..limits import SEARCH_DECISION_LIMIT
 from ..play.seats import Choice, Seat
 from .playout import Horizon as _Horizon, Policy, key_of, play_out, race_time as _race_time, results as _results  # noqa: F401
 from .alike import Alike
-from .runaway import check_can_end
+from .reuse import remember, reuse
+from .runaway import probe
 
 #: Seconds of work per decision when the spec gives no budget (``ismcts``): a second, as a
 #: person waits for a player at a table, and what the web lobby offers.
@@ -70,6 +80,15 @@ EXPLORATION = 0.7
 #: children (a choice among fewer options is searched in full at once).
 WIDEN = 3.0
 WIDEN_POWER = 0.5
+#: How far (in standard errors of the two means) the most visited option's mean must beat the
+#: decision's default's before the bot leaves the default (see ``_best``).
+EVIDENCE = 1.0
+#: The playouts' horizon when the spec gives none, in a long game (see :data:`LONG_GAME`).
+DEFAULT_HORIZON = 40
+#: A game is *long* while a game played on at random from where it stands takes more than this
+#: many decisions to end: its playouts then stop at :data:`DEFAULT_HORIZON` (unless the spec
+#: says otherwise); nearer the end, they are played to the end.
+LONG_GAME = 150
 
 
 class _Node:
@@ -104,14 +123,17 @@ def parse_budget(text: str) -> tuple:
 
 
 def parse_horizon(text: str) -> int:
-    """The playouts' horizon from a seat spec (``ismcts:500:60``: 60 decisions)."""
+    """The playouts' horizon from a seat spec (``ismcts:500:60``: 60 decisions; ``ismcts:500:end``:
+    0, every playout to the end)."""
+    if text.strip().lower() == "end":
+        return 0
     try:
         n = int(text.strip())
         if n < 1:
             raise ValueError
     except ValueError:
         raise ValueError(f"unknown horizon {text!r}; a horizon is a whole number of decisions after "
-                         "the budget, e.g. ismcts:500:60") from None
+                         "the budget, e.g. ismcts:500:60, or end (every playout to the end)") from None
     return n
 
 
@@ -146,30 +168,40 @@ class ISMCTSBot(Seat):
         self.max_seconds = max_seconds
         #: Asked between iterations: a true answer ends the search at once (``None``: never).
         self.stop = stop
-        if horizon is not None and (not isinstance(horizon, int) or horizon < 1):
-            raise ValueError(f"a horizon is a whole number of decisions of at least 1, not {horizon!r}")
+        if horizon is not None and (not isinstance(horizon, int) or horizon < 0):
+            raise ValueError(f"a horizon is a whole number of decisions (0: to the end), not {horizon!r}")
         self.exploration = exploration
         self.horizon = horizon
         self.policy = policy
         self.name = f"ismcts:{seconds:g}s" if seconds is not None else f"ismcts:{iterations}"
         if horizon is not None:
-            self.name += f":h{horizon}"
+            self.name += f":h{horizon}" if horizon else ":end"
         #: Figures of the last search: iterations, work, seconds, imagined games that stopped on an error.
         self.last: dict = {}
         self._policy = None
         self._groups = Alike()
         self._chosen: dict = {}
+        #: The subtree kept for the next decision (:mod:`catrules.bots.reuse`), if any.
+        self._kept = None
+        self._view = None
+        #: Keep the tree between decisions where the information allows (see :mod:`~catrules.bots.reuse`).
+        self.reuse = True
 
     def start(self, table, player: int) -> None:
         super().start(table, player)
         self._policy = None             # a new game: nothing learnt yet
+        self._kept = None
 
     def decide(self, view, decision) -> Choice:
         options = decision.options
         if len(options) == 1:
             option = options[0].id
         else:
-            option = self.search([o.id for o in options], decision.default)
+            self._view = view
+            try:
+                option = self.search([o.id for o in options], decision.default)
+            finally:
+                self._view = None
         if decision.timed:
             return Choice(option, self.table.reaction_time("normal", len(options)))
         return Choice(option)
@@ -179,8 +211,13 @@ class ISMCTSBot(Seat):
         me = self.player
         rng = random.Random(self.table.rng.getrandbits(64))
         start = time.perf_counter()
-        work = check_can_end(self.table, me, rng)
-        root = _Node(me)
+        work, left = probe(self.table, me, rng, measure=self.horizon is None)
+        horizon = self.horizon or None  # 0: to the end
+        if self.horizon is None:        # by default, a horizon while the game is long
+            horizon = DEFAULT_HORIZON if left is not None and left > LONG_GAME else None
+        kept, self._kept = self._kept, None
+        root = (reuse(kept, self.table, self._view, me) if self.reuse else None) or _Node(me)
+        reused = root.visits
         self._chosen = {}               # the root's edges: the option each stood for
         deadline = start + self.max_seconds if self.max_seconds is not None else None
         iterations = self.iterations
@@ -204,32 +241,53 @@ class ISMCTSBot(Seat):
             if policy is None or len(policy.stats) != st.n:
                 policy = self._policy = Policy(st.n, rng, learn=self.policy)
             policy.rng = rng
+            # at a horizon the means would learn from half-played games: random playouts then
+            policy.learn = self.policy and horizon is None
             before = st.decisions
             try:
-                self._iterate(st, root, me, rng, policy)
+                self._iterate(st, root, me, rng, policy, horizon)
             except RulesError:
                 errors += 1             # an imagined game the rules could not reach: left out
                 policy.moves = []
             imagined += st.decisions - before
             work += ITERATION_WORK + st.decisions - before
+        # at a horizon, the default stands unless the search found better (see _best)
+        option, edge = self._best(root, legal, default if horizon else None, default)
+        if self.reuse:
+            try:
+                self._kept = remember(self.table, me, root.children.get(edge), option, rng)
+            except RulesError:
+                self._kept = None
         self.last = {"iterations": done, "work": work, "seconds": time.perf_counter() - start,
-                     "errors": errors, "imagined decisions": imagined}
-        return self._best(root, legal, default)
+                     "errors": errors, "imagined decisions": imagined, "reused visits": reused,
+                     "horizon": horizon}
+        return option
 
-    def _best(self, root: _Node, legal: list, default) -> str:
+    def _best(self, root: _Node, legal: list, default, tie=None) -> tuple:
         """The legal option whose edge was visited most (an edge stands for options alike: the
-        first legal one of them; the default among equals)."""
+        first legal one of them; ``tie``, else the ``default``, among equals), and its edge; the
+        ``default`` instead, if given, unless the mean of the most visited beats it by more than
+        :data:`EVIDENCE` standard errors."""
         edge_of = {oid: e for e, oid in self._chosen.items()}
         best = None
         for oid in legal:
             c = root.children.get(edge_of.get(oid, oid))
             key = (c.visits, c.wins / c.visits) if c is not None and c.visits else (0, -1.0)
-            key = key + (oid == default,)
+            key = key + (oid == (default if tie is None else tie),)
             if best is None or key > best[0]:
                 best = (key, oid)
-        return best[1]
+        oid = best[1]
+        if default is not None and default != oid and default in legal:
+            # the game's default stands unless the search found better, by more than its noise
+            b, d = root.children.get(edge_of.get(oid, oid)), root.children.get(edge_of.get(default, default))
+            if b is not None and d is not None and b.visits and d.visits:
+                gap = b.wins / b.visits - d.wins / d.visits
+                if gap <= EVIDENCE * math.sqrt(0.25 / b.visits + 0.25 / d.visits):
+                    oid = default
+        return oid, edge_of.get(oid, oid)
 
-    def _iterate(self, st, root: _Node, me: int, rng: random.Random, policy: Policy) -> None:
+    def _iterate(self, st, root: _Node, me: int, rng: random.Random, policy: Policy,
+                 horizon: int | None = None) -> None:
         st.known = None                 # nobody in an imagined game needs what players know
         node, path = root, []
         first = True
@@ -255,13 +313,15 @@ class ISMCTSBot(Seat):
             path.append(child)
             node.visits += node is root
             if node is root:
-                self._chosen.setdefault(a, edges[a][0])
+                chosen = self._chosen
+                for e, (oid, _v) in edges.items():
+                    chosen.setdefault(e, oid)
             st.apply(pl, edges[a][0], _race_time(st, len(ids)) if timed else None)
             if child.visits == 0:
                 break                   # a new node: the playout starts here
             node = child
         if not st.over:
-            play_out(st, policy, self.horizon)
+            play_out(st, policy, horizon)
         result = _results(st)
         for n in path:
             n.visits += 1

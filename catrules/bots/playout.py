@@ -4,7 +4,7 @@ A playout's players choose by :class:`Policy`: the *move-average sampling techni
 (MAST, Finnsson and Björnsson, 2008).  The bot keeps, for each player and each value a
 choice can offer (a card, a player, a number...), the mean result that player had in the
 imagined games where they chose it.  A playout's player then takes the option of best mean
-(an option never seen counts as :data:`UNSEEN`), except that with chance
+(an option never seen counts as :data:`UNSEEN`; equals at random), except that with chance
 :data:`EXPLORE` it chooses at random, so that every option keeps being tried.  The means
 cost a dictionary look-up per option: far cheaper than trying each option on a copy, and
 they learn which cards or answers tend to win in *this* game, from the bot's own imagined
@@ -30,9 +30,16 @@ UNSEEN = 0.45
 PRIOR = 2.0
 
 
+#: The normal reflex's median race time, by the number of options (worked out once each).
+_MEDIANS: dict = {}
+
+
 def race_time(st, options: int) -> float:
     """An imagined player's race time among ``options`` options (the normal reflex)."""
-    return st.reaction_time(reflex_median("normal", options), REFLEX_SPREAD, FASTEST)
+    median = _MEDIANS.get(options)
+    if median is None:
+        median = _MEDIANS[options] = reflex_median("normal", options)
+    return st.reaction_time(median, REFLEX_SPREAD, FASTEST)
 
 
 def key_of(value):
@@ -43,7 +50,8 @@ def key_of(value):
 
 class Policy:
     """The playouts' players (what :class:`~catrules.play.autoplay.Autoplay` asks), and the means
-    they choose by: ``stats[player][key] = [sum of results, count]``, kept from search to search.
+    they choose by: ``stats[player][key] = [sum of results, count]`` and ``means[player][key]``,
+    the mean with its prior (:data:`PRIOR` results of :data:`UNSEEN`), kept from search to search.
 
     ``learn`` off: uniformly random choices (the plain playout), nothing kept."""
 
@@ -52,6 +60,7 @@ class Policy:
         self.rng = rng
         self.learn = learn
         self.stats = [{} for _ in range(n)]
+        self.means = [{} for _ in range(n)]
         #: ``(player, key)`` of the choices of the imagined game being played
         self.moves: list = []
 
@@ -59,41 +68,51 @@ class Policy:
         n = len(values)
         if n == 1:
             i = 0
-        elif not self.learn or self.rng.random() < EXPLORE:
+        elif not self.learn:
             i = self.rng.randrange(n)
+        elif self.rng.random() < EXPLORE:
+            i = self.rng.randrange(n)
+            v = values[i]
+            self.moves.append((player, v if type(v) is int or type(v) is str else None))
         else:
             i = self.best(player, values)
-        if self.learn:
-            self.moves.append((player, key_of(values[i])))
+            v = values[i]
+            self.moves.append((player, v if type(v) is int or type(v) is str else None))
         return i, (race_time(st, n) if kind == "race" else None)
 
     def best(self, player: int, values: list) -> int:
-        """The index of the value of best mean for ``player`` (the first of equals)."""
-        table = self.stats[player]
-        best_i, best_m = 0, -1.0
-        for i, v in enumerate(values):
-            s = table.get(key_of(v))
-            m = UNSEEN if s is None else (s[0] + UNSEEN * PRIOR) / (s[1] + PRIOR)
+        """The index of the value of best mean for ``player`` (equals: one of them at random,
+        so that a playout does not always take the first of options it knows nothing of)."""
+        means = self.means[player]
+        best_m, tied = -1.0, []
+        i = 0
+        for v in values:
+            t = type(v)
+            m = means.get(v, UNSEEN) if t is int or t is str else UNSEEN
             if m > best_m:
-                best_i, best_m = i, m
-        return best_i
+                best_m, tied = m, [i]
+            elif m == best_m:
+                tied.append(i)
+            i += 1
+        return tied[0] if len(tied) == 1 else tied[self.rng.randrange(len(tied))]
 
     def mean(self, player: int, value) -> float:
-        s = self.stats[player].get(key_of(value))
-        return UNSEEN if s is None else (s[0] + UNSEEN * PRIOR) / (s[1] + PRIOR)
+        key = key_of(value)
+        return UNSEEN if key is None else self.means[player].get(key, UNSEEN)
 
     def credit(self, result: list) -> None:
         """Add the imagined game's ``result`` (per player) to the means of its choices."""
-        stats = self.stats
+        stats, means = self.stats, self.means
         for player, key in self.moves:
             if key is None:
                 continue
             s = stats[player].get(key)
             if s is None:
-                stats[player][key] = [result[player], 1]
+                s = stats[player][key] = [result[player], 1]
             else:
                 s[0] += result[player]
                 s[1] += 1
+            means[player][key] = (s[0] + UNSEEN * PRIOR) / (s[1] + PRIOR)
         self.moves = []
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 
 from ..errors import OverBudget, RulesError
+from ..limits import PLAYOUT_LIMIT
 from .playout import Policy, play_out
 
 #: Imagined games played on to the budget before a game is taken for one that cannot end.
@@ -30,24 +31,35 @@ PROBES = 3
 def check_can_end(table, me: int, rng: random.Random) -> int:
     """Raise :class:`CannotEnd` if no imagined game played on from the table's game ends within
     its decision budget; else the decisions the probes imagined (work the search counts)."""
+    return probe(table, me, rng, measure=False)[0]
+
+
+def probe(table, me: int, rng: random.Random, measure: bool = True) -> tuple:
+    """``(work, left)``: as :func:`check_can_end` (which raises :class:`CannotEnd`), and ``left``,
+    the decisions that the first probe to end took from here (how long the game has to go, played on
+    at random; None if unknown: no probe ended, or one met an error).  With ``measure`` and no decision budget (a person plays), one probe is played all the
+    same, up to :data:`~catrules.limits.PLAYOUT_LIMIT` decisions, for ``left``."""
     limit = getattr(table, "decision_limit", None)
-    if not limit:
-        return 0
-    now = table.decisions
-    remaining = limit - now
+    now = table.decisions if limit else 0
+    remaining = limit - now if limit else 0
     if remaining <= 0:
-        return 0
+        if not measure:
+            return 0, None
+        limit, remaining = None, PLAYOUT_LIMIT
     imagined = 0
-    for _ in range(PROBES):
+    for _ in range(PROBES if limit else 1):
         st = table.sample(me, rng)
         before = st.decisions
         try:
             play_out(st, Policy(st.n, rng, learn=False), remaining)
         except RulesError:
-            return imagined     # an imagined game the rules could not reach: it tells nothing
-        imagined += st.decisions - before
+            return imagined, None   # an imagined game the rules could not reach: it tells nothing
+        took = st.decisions - before
+        imagined += took
         if st.over:
-            return imagined
+            return imagined, took
+    if not limit:
+        return imagined, None       # no end in sight: how long is not known
     raise CannotEnd(limit, now, remaining)
 
 
