@@ -49,7 +49,6 @@ if str(ROOT / "tools") not in sys.path:            # fuzz_saves, beside this fil
     sys.path.insert(0, str(ROOT / "tools"))
 
 from catrules import api, limits
-from catrules.compile import compiler  # noqa: E402
 from catrules.errors import CatrulesError, GameFileError, IllegalChoice, RulesError  # noqa: E402
 
 OUTCOMES = ("rejected", "rejected-unlocated", "played", "rules-error", "rules-unlocated", "traceback", "hang",
@@ -311,14 +310,14 @@ def mutant(seed: int, index: int, sources: list) -> tuple:
 
 @contextmanager
 def step_limit(limit: int):
-    """Lower the loop-round limit: the engine's, and the compiler's, which writes it into the
-    loops it compiles (so a game must be loaded inside this context)."""
-    old = limits.STEP_LIMIT, compiler.STEP_LIMIT
-    limits.STEP_LIMIT = compiler.STEP_LIMIT = limit
+    """Lower the loop-round limit: the engine's, which the compiler also writes into the loops it
+    compiles when a game is loaded (so a game must be loaded inside this context)."""
+    old = limits.STEP_LIMIT
+    limits.STEP_LIMIT = limit
     try:
         yield
     finally:
-        limits.STEP_LIMIT, compiler.STEP_LIMIT = old
+        limits.STEP_LIMIT = old
 
 
 def _located_rules(exc: RulesError) -> bool:

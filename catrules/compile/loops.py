@@ -6,7 +6,7 @@ pause can happen inside, else a head block that the blocks of the body come back
 from __future__ import annotations
 
 from ..lang import ast
-from ..limits import STEP_LIMIT
+from .. import limits
 from .units import Suite
 
 
@@ -21,7 +21,7 @@ class LoopStatements:
         back to the head."""
         w = self.w
         self.old += 2 if init else 1            # format 1: the start of the loop, its head
-        guard = [("st.steps += 1", line), (f"if st.steps > {STEP_LIMIT}: _loop_guard(st, {line})", line)]
+        guard = [("st.steps += 1", line), (f"if st.steps > {limits.STEP_LIMIT}: _loop_guard(st, {line})", line)]
         if not self.pauses(s):
             with Suite(w, native_head, line):
                 for text in each:
