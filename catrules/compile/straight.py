@@ -2,7 +2,7 @@
 
 Under the bot fast path where nobody looks between decisions (:attr:`Autoplay.plain
 <catrules.play.autoplay.Autoplay>`), a choice of one value never pauses: the bot answers where it
-arises.  A unit whose only pauses are such choices (Meow's turn, its fish) then needs none of its
+arises.  A unit whose only pauses are such choices (a trick game's turn, say) then needs none of its
 blocks: the lean compilation writes it a second time as one block, its loops as Python loops and
 its choices answered in place, and puts that run at the top of the unit's first block, taken
 when the run is plain.  A ``play`` of a unit written so runs it where it stands, with no frame on
