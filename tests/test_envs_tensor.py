@@ -142,6 +142,15 @@ def test_a_value_as_float32_is_what_tolist_gives_bit_for_bit():
             assert (got == want or (got != got and want != want)) and math.copysign(1, got) == math.copysign(1, want)
 
 
+def _catch_up(mem, slow, done, st, p) -> None:
+    """Bring player ``p``'s reference memory ``slow[p]`` up to ``st``'s log (``done[p]``: events read)."""
+    for ev in st.log[done[p]:]:
+        v = visible_event(st, ev, p)
+        if v is not None:
+            mem.note(slow[p], p, v)
+    done[p] = len(st.log)
+
+
 @pytest.mark.parametrize("path", GAMES)
 def test_the_tensor_lists_are_the_plain_vectors_tolist(path):
     """A :class:`TensorList` of each player, asked at random moments, gives the view's vector then
@@ -155,11 +164,7 @@ def test_the_tensor_lists_are_the_plain_vectors_tolist(path):
             slow = [mem.fresh() for _ in range(st.n)]
             done = [0] * st.n
         for p in range(st.n):
-            for ev in st.log[done[p]:]:
-                v = visible_event(st, ev, p)
-                if v is not None:
-                    mem.note(slow[p], p, v)
-            done[p] = len(st.log)
+            _catch_up(mem, slow, done, st, p)
             obs = sp.encoder.encode(st.view(p))
             for recall in (True, False):
                 if rng.random() < 0.5 and not st.finished:
@@ -205,11 +210,7 @@ def test_openspiel_tensors_are_the_plain_encoders_values(path, players):
         for p in range(players):
             if rng.random() < 0.5:
                 continue
-            for ev in st.log[done[p]:]:
-                v = visible_event(st, ev, p)
-                if v is not None:
-                    mem.note(slow[p], p, v)
-            done[p] = len(st.log)
+            _catch_up(mem, slow, done, st, p)
             obs = sp.encoder.encode(st.view(p))
             want = np.concatenate([obs, slow[p]])
             _same(want, np.array(state.information_state_tensor(p), np.float32), f"{path} ist {p}", [
