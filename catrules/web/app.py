@@ -122,6 +122,33 @@ def create_app(game_files: list, data_dir: str | Path, limits: Optional[Limits] 
     async def games(request: Request):
         return JSONResponse(registry.game_list())
 
+    routes = [Route("/", page("index.html")), Route("/play", page("play.html")),
+              Route("/api/games", games),
+              Route("/api/tables", _table_maker(registry, pool, rate), methods=["POST"]),
+              WebSocketRoute("/ws", _player_socket(limits, registry, hub)),
+              Mount("/static", StaticFiles(directory=STATIC), name="static")]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        await pool.close()      # every search ends at its next iteration; nothing after is saved
+        store.close()
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    inner = app.build_middleware_stack
+    app.build_middleware_stack = lambda: Guard(inner(), limits)    # outermost: even a 500 gets the headers
+    app.state.registry = registry
+    app.state.hub = hub
+    app.state.pool = pool
+    app.state.store = store
+    app.state.limits = limits
+    return app
+
+
+def _table_maker(registry, pool, rate):
+    """The endpoint that makes a table from the lobby's request (``rate`` limits a client
+    address; ``None``: no limit)."""
+
     async def new_table(request: Request):
         client = request.client.host if request.client else "?"
         wait = rate.take(client) if rate is not None else None
@@ -153,6 +180,12 @@ def create_app(game_files: list, data_dir: str | Path, limits: Optional[Limits] 
             rate.give_back(client)  # a table not made is not counted
         return JSONResponse({"error": why}, status_code=status)
 
+    return new_table
+
+
+def _player_socket(limits, registry, hub):
+    """The endpoint of a page's WebSocket: its messages, within ``limits``, to the tables."""
+
     async def play(ws: WebSocket):
         await ws.accept()
         conn = Conn(ws, limits)
@@ -172,25 +205,7 @@ def create_app(game_files: list, data_dir: str | Path, limits: Optional[Limits] 
             hub.remove(conn)
             await conn.finish()
 
-    routes = [Route("/", page("index.html")), Route("/play", page("play.html")),
-              Route("/api/games", games), Route("/api/tables", new_table, methods=["POST"]),
-              WebSocketRoute("/ws", play), Mount("/static", StaticFiles(directory=STATIC), name="static")]
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app):
-        yield
-        await pool.close()      # every search ends at its next iteration; nothing after is saved
-        store.close()
-
-    app = Starlette(routes=routes, lifespan=lifespan)
-    inner = app.build_middleware_stack
-    app.build_middleware_stack = lambda: Guard(inner(), limits)    # outermost: even a 500 gets the headers
-    app.state.registry = registry
-    app.state.hub = hub
-    app.state.pool = pool
-    app.state.store = store
-    app.state.limits = limits
-    return app
+    return play
 
 
 async def _act(conn, hub, work, *args) -> bool:
