@@ -98,8 +98,8 @@ def interpreter_playout(game, players: int, seed: int, options: tuple) -> int:
     inside the running game (the bot fast path, catrules/play/autoplay.py); returns the decisions made."""
     from catrules.bots.basic import make_seat
     from catrules.play.match import Match
-    state = game.new_state(players=players, seed=seed, options=options)
-    Match(game, state, [make_seat("random") for _ in range(players)]).run()
+    match = Match.new(game, players, [make_seat("random") for _ in range(players)], seed=seed, options=options)
+    state = match.run()
     state.winners(state.scores())  # part of a playout: the result is computed
     return state.decisions
 

@@ -64,7 +64,8 @@ class State:
     # ------------------------------------------------------------ creation
     @classmethod
     def new(cls, prog, players: int, options: Iterable[str] = (), seed: Optional[int] = None,
-            log: bool = False, ask_forced: bool = False, stats: Optional[dict] = None) -> "State":
+            log: bool = False, ask_forced: bool = False, stats: Optional[dict] = None, start=True) -> "State":
+        """A new game run to its first decision (``start`` False: not run; the caller runs it first, see Match.new)."""
         prog.check_start(players, options)
         st = cls()
         state_fields.start(st)              # the fields every game starts the same way
@@ -99,7 +100,8 @@ class State:
         st.frames.append(Frame("flow", 0, {}))
         if prog.has_setup:
             st.frames.append(Frame("setup", 0, {}))
-        st.run()
+        if start:
+            st.run()
         return st
 
     #: a copy to play on: each field copied as :data:`state_fields.FIELDS` says, written out once
