@@ -30,6 +30,8 @@ _LOCAL_OF = {"st.z[": "_S_z[", "st.c[": "_S_c[", "st.layout.base[": "_S_base["}
 _LOCALS = re.compile(r"(?<![\w.])(?:st\.z\[|st\.c\[|st\.layout\.base\[)")
 
 
+#: everyone's pile or row (what ``X of everyone`` is written as, see CodeGen)
+_EVERYONE = re.compile(r"_everyone\(st, (\d+), '(?:pile|row)'\)")
 #: a frame variable read or set in a straight run, a use of the frame's dictionary, of the frame
 _VAR = re.compile(r"V\[('[A-Za-z_][A-Za-z_0-9]*'|'#[0-9]+')\]")
 _V_USE = re.compile(r"(?<![\w.'])V(?!\w)")
@@ -158,6 +160,34 @@ class StraightUnits:
                 w.put(text, line)
         with Suite(w, "else:", line):
             w.put(f"_move1b(st, {c}, {to})", line)
+        return True
+
+    def move_all_straight(self, cards: str, slot: str, line: int) -> bool:
+        """In a straight pass, a move of everyone's pile or row (``X of everyone``) to ``slot``:
+        :func:`~catrules.runtime.moves.move_cards` written out pile by pile (while nobody keeps
+        track of what each player knows and nothing is logged, to a pile or row not among them;
+        else the call).  False: not a straight pass, or other cards."""
+        m = _EVERYONE.fullmatch(cards)
+        if not self.straight or m is None:
+            return False
+        t = self.tmp("m")
+        to, lo, d, into, s, zs, w, c = (f"{t}{x}" for x in ("s", "b", "d", "i", "o", "z", "w", "c"))
+        out = self.w
+        out.put(f"{to}, {lo} = {slot}, st.layout.base[{m.group(1)}]", line)
+        with Suite(out, f"if st.known is None and st.log is None and (_lay := st.layout).slot_simple[{to}] "
+                        f"and not {lo} <= {to} < {lo} + st.n:", line):
+            out.put(f"{d}, {into} = st.z[{to}], _lay.watchers[{to}]", line)
+            with Suite(out, f"for {s} in range({lo}, {lo} + st.n):", line):
+                out.put(f"{zs} = st.z[{s}]", line)
+                with Suite(out, f"if {zs}:", line):
+                    out.put(f"{w} = _lay.watchers[{s}] | {into}", line)
+                    with Suite(out, f"for {c} in {zs}:", line):
+                        out.put(f"st.loc[{c}] = {to}", line)
+                        out.put(f"st.saw[{c}] = {w}", line)
+                    out.put(f"{d} += {zs}", line)
+                    out.put(f"{zs}.clear()", line)
+        with Suite(out, "else:", line):
+            out.put(f"_move(st, fr, _cardlist(st, {cards}), {to}, None)", line)
         return True
 
     def best_straight(self, e, into: str, line: int) -> bool:
