@@ -45,6 +45,18 @@ def _uniform_draw(seat):
     return rng.getrandbits if type(rng) is random.Random else None
 
 
+_CARD_IDS: dict = {}
+
+
+def _card_ids(prog) -> tuple:
+    """Per card of ``prog``, its option id as :func:`option_id` writes it (kept per count of cards)."""
+    n = getattr(prog, "card_count", 0) if prog is not None else 0
+    ids = _CARD_IDS.get(n)
+    if ids is None:
+        ids = _CARD_IDS[n] = tuple(option_id("card", c) for c in range(n))
+    return ids
+
+
 class SeatFailed(Exception):
     """A seat failed while answering inside the running game: the match raises ``error``."""
 
@@ -75,6 +87,8 @@ class Autoplay:
         #: (``uniform_pick``: ``randrange(n)`` among two or more values, nothing for one), so that
         #: :meth:`choose` draws it in place; else None (the seat's ``pick`` is asked)
         self.draws = [_uniform_draw(s) for s in match.seats]
+        #: per card, its option id (``c`` and its number: see catrules.runtime.option_ids), made once
+        self.card_ids = _card_ids(getattr(getattr(match, "state", None), "prog", None))
 
     def choose(self, st, who: int, options: list, kind: str, V=None, prefers=None):
         """One player's choice among ``options`` (a ``chooses`` of one value), for a seat with a
@@ -109,8 +123,10 @@ class Autoplay:
         if prefers is not None and st.known is not None:
             note_choice(st, V, prefers, who, v)
         st.steps = st.steps_from
-        # a card's id written here (one call fewer per decision; see catrules.runtime.option_ids)
-        st.history.append([who, f"c{v}" if kind == "card" and type(v) is int else option_id(kind, v)])
+        # a card's id from those made once (no call, no new text per decision)
+        ids = self.card_ids
+        st.history.append([who, ids[v] if kind == "card" and type(v) is int and 0 <= v < len(ids)
+                           else option_id(kind, v)])
         return v
 
     def answer_pending(self, st, p=None):
@@ -147,7 +163,7 @@ class Autoplay:
         replay = object.__new__(Autoplay)
         replay.match, replay.seats, replay.after = self.match, self.seats, None
         replay.plain, replay.lean = False, False
-        replay.draws = [None] * len(self.pickers)
+        replay.draws, replay.card_ids = [None] * len(self.pickers), self.card_ids
         left = iter(answers)
 
         def pick(st, player, values, kind):

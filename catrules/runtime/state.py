@@ -59,7 +59,7 @@ class State:
     #: the game's random source (shuffles, draws) and the one of bots' race times; a clone
     #: shares them with its original until either draws (:mod:`catrules.runtime.randoms`)
     rng = CopyOnWrite("_rng", "_rng_frozen")
-    trng = CopyOnWrite("_trng", "_trng_frozen")
+    trng = CopyOnWrite("_trng", "_trng_frozen", lambda st: random.Random(st.seed * 7919 + 17))
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -77,7 +77,7 @@ class State:
         st.options = prog.normal_options(options)
         st.seed = seed if seed is not None else random.randrange(2 ** 31)
         st.rng = random.Random(st.seed)
-        st.trng = random.Random(st.seed * 7919 + 17)
+        st.trng = None                      # made when first drawn from (see the descriptor)
         st.layout = prog.layout(players)
         state_fields.start_cards(st, prog)  # st.z and st.loc: where the game file says cards start
         # per card, the players who know which slot it is in (a bitmask); the game file
