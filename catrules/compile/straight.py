@@ -223,6 +223,9 @@ class StraightUnits:
             body = [(i, _LOCALS.sub(lambda m: _LOCAL_OF[m.group(0)], t), ln) for i, t, ln in body]
             head.append((2, "_S_z, _S_c, _S_base = st.z, st.c, st.layout.base", line))
             body = _vars_in_locals(body)
+        # a loop over the players clockwise only goes through them: a list made once per first player
+        body = [(i, t.replace(" in _clockwise(st, ", " in _clockwise_seq(st, ") if t.startswith("for ") else t, ln)
+                for i, t, ln in body]
         head += [(i + 1, t, ln) for i, t, ln in body]
         head += [(2, "fr.pc = __END__", line), (2, "return False", line)]
         w.blocks[0][1][:0] = head
