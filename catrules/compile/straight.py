@@ -16,6 +16,7 @@ blocks (:mod:`catrules.runtime.lean_replay`); a check that stops the game betwee
 
 from __future__ import annotations
 
+import ast as pyast
 import re
 
 from ..lang import ast
@@ -188,6 +189,38 @@ class StraightUnits:
                     out.put(f"{zs}.clear()", line)
         with Suite(out, "else:", line):
             out.put(f"_move(st, fr, _cardlist(st, {cards}), {to}, None)", line)
+        return True
+
+    def move_top_straight(self, cards: str, slot: str, line: int) -> bool:
+        """In a straight pass, a move of ``top(Z, N)`` (a deal) to ``slot``: the top ``N`` cards of
+        the pile or row taken off as one slice, top first, as :func:`~catrules.runtime.moves.move_cards`
+        takes them one by one (while nobody keeps track or logs, between two piles or rows, with
+        cards enough; else the call).  False: not a straight pass, or other cards."""
+        try:
+            call = pyast.parse(cards, mode="eval").body
+        except SyntaxError:
+            return False
+        if not (self.straight and isinstance(call, pyast.Call) and isinstance(call.func, pyast.Name)
+                and call.func.id == "_top" and len(call.args) == 4 and not call.keywords
+                and isinstance(call.args[2], pyast.Name) and call.args[2].id == "st"):
+            return False
+        t = self.tmp("m")
+        z, n, to, at, cs, w, c = (f"{t}{x}" for x in ("z", "n", "s", "o", "l", "w", "c"))
+        zone, count = pyast.unparse(call.args[0]), pyast.unparse(call.args[1])
+        out = self.w
+        out.put(f"{z}, {n}, {to} = {zone}, {count}, {slot}", line)
+        with Suite(out, f"if st.known is None and st.log is None and 0 < {n} <= len({z}) "
+                        f"and (_lay := st.layout).slot_simple[{to}] and _lay.slot_simple[({at} := st.loc[{z}[-1]])] "
+                        f"and {at} != {to} and {z} is st.z[{at}]:", line):
+            for text in (f"{cs} = {z}[-{n}:]", f"del {z}[-{n}:]", f"{cs}.reverse()", f"st.z[{to}] += {cs}",
+                         f"{w} = _lay.watchers[{at}] | _lay.watchers[{to}]"):
+                out.put(text, line)
+            with Suite(out, f"for {c} in {cs}:", line):
+                out.put(f"st.loc[{c}] = {to}", line)
+                out.put(f"st.saw[{c}] = {w}", line)
+        with Suite(out, "else:", line):
+            rest = ", ".join(pyast.unparse(a) for a in call.args[2:])
+            out.put(f"_move(st, fr, _cardlist(st, _top({z}, {n}, {rest})), {to}, None)", line)
         return True
 
     def best_straight(self, e, into: str, line: int) -> bool:
