@@ -32,8 +32,7 @@ from catrules.play.match import Match
 game = catrules.load_game(sys.argv[1])
 players, first, n = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 for seed in range(first, first + n):
-    st = game.new_state(players, seed=seed)
-    Match(game, st, [make_seat("random") for _ in range(players)]).run()
+    st = Match.new(game, players, [make_seat("random") for _ in range(players)], seed=seed).run()
     st.winners(st.scores())
 """
 

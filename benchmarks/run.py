@@ -94,12 +94,13 @@ def import_catrules():
 
 
 def interpreter_playout(game, players: int, seed: int, options: tuple) -> int:
-    """One random playout as ``catrules simulate`` plays it: a match of random bots, which answer
-    inside the running game (the bot fast path, catrules/play/autoplay.py); returns the decisions made."""
+    """One random playout as ``catrules simulate`` plays it: a match of random bots made by
+    ``Match.new`` (the game starts inside the match's run), which answer inside the running game
+    (the bot fast path, catrules/play/autoplay.py); returns the decisions made."""
     from catrules.bots.basic import make_seat
     from catrules.play.match import Match
-    state = game.new_state(players=players, seed=seed, options=options)
-    Match(game, state, [make_seat("random") for _ in range(players)]).run()
+    match = Match.new(game, players, [make_seat("random") for _ in range(players)], seed=seed, options=options)
+    state = match.run()
     state.winners(state.scores())  # part of a playout: the result is computed
     return state.decisions
 

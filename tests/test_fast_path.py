@@ -361,3 +361,68 @@ def test_playouts_run_straight_and_note_what_choices_tell_as_the_blocks_do(monke
     assert any(facts for _h, facts, _s in straight)
     monkeypatch.setattr(Program, "lean_codes", lambda self: self.codes)
     assert straight == playouts()
+
+
+MOVES_ERROR = """\
+catrules 4
+game "Moves"
+players 2 to 4
+cards tile in deck:
+    for each value in 1 to 9:
+        card
+zone deck: shared, hidden, pile
+zone hand: per player, owner, pile
+zone played: per player, public, pile
+zone discard: shared, public, pile
+
+flow:
+    repeat 5 times:
+        play deal
+
+phase deal:
+    move discard to deck
+    for each player p:
+        move top(deck, 2) to hand of p
+    for each player p clockwise from 0:
+        p chooses c from hand of p default lowest c.value
+        move c to played of p
+    move played of everyone to discard
+score:
+    points = count(hand)
+"""
+
+
+def played_new(game, players: int, seed: int, lean: bool, monkeypatch) -> tuple:
+    """As :func:`play`, the game made as ``simulate`` makes it (:meth:`Match.new`: on the fast path
+    from its start)."""
+    if not lean:
+        monkeypatch.setattr(Program, "lean_codes", lambda self: self.codes)
+    try:
+        m = Match.new(game, players, [make_seat("random") for _ in range(players)], seed=seed)
+        st = m.run(decision_budget(m.state, BUDGET))
+        out = (st.history, st.scores() if st.finished else None)
+    except RulesError as exc:
+        out = ("error", exc.message, exc.line)
+    except (OverBudget, CatrulesError) as exc:
+        out = ("stopped", type(exc).__name__, str(exc))
+    finally:
+        monkeypatch.undo()
+    return out
+
+
+def test_moves_written_out_in_a_straight_run_fail_as_the_blocks_do(monkeypatch):
+    """A deal of ``top(deck, 2)`` and a move of everyone's piles, written out in the straight run:
+    the same games, and the deal that runs short names its line on every path."""
+    game = catrules.load_source(MOVES_ERROR, "moves.cat")
+    assert "del " in game.program.compile_game(game.program.checked, lean=True).unit_sources["phase:deal"]
+    for players in (2, 3):
+        out = play(game, players, 1, False, monkeypatch)
+        assert out[0] == "error" and out[2] == 19 and "deck" in out[1], out
+        assert play(game, players, 1, True, monkeypatch) == out
+        assert played_new(game, players, 1, True, monkeypatch) == out
+
+
+@pytest.mark.parametrize("name,game", GAMES[::3], ids=[n for n, _g in GAMES[::3]])
+def test_a_game_made_by_match_new_plays_the_same_on_both_paths(name, game, monkeypatch):
+    players = game.min_players
+    assert played_new(game, players, 1, True, monkeypatch) == play(game, players, 1, False, monkeypatch), name

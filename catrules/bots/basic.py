@@ -90,6 +90,9 @@ class RandomBot(Seat):
 
     #: Answers inside the running game when every seat can (see :meth:`catrules.play.match.Match.run`).
     inline = True
+    #: :meth:`pick` of a choice is ``table.rng.randrange(n)`` (no draw for one value): the fast
+    #: path may draw it itself (see :class:`catrules.play.autoplay.Autoplay`).
+    uniform_pick = True
 
     def pick(self, st, player: int, values: list, kind: str) -> tuple:
         """The fast path's :meth:`decide` (see :mod:`catrules.play.autoplay`): the same draws, on the

@@ -22,6 +22,7 @@ from ..runtime.places import PLACE_GETTERS
 from ..runtime.values import GUARDS
 from ..limits import NUMBER_LIMIT
 from . import families
+from .invariant import hoisted
 
 #: generated code that only reads a local or a card's column: pure and cheap to repeat
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\[[A-Za-z_][A-Za-z_0-9]*\])?")
@@ -115,9 +116,21 @@ class CodeGen:
         fn.source = src_text
         if self.lean:                   # the same as one expression, to write in a block
             o, ok = f"_o{self.count}", f"_ok{self.count}"
-            fn.inline = f"list({src})" if preferring is None else \
-                f"(({ok} if ({ok} := [_it for _it in {o} if {test}]) else list({o})) if ({o} := {src}) is not None else list({o}))"
+            fn.inline = f"list({src})" if preferring is None else self._inline_preferring(src, test)
         return fn
+
+    def _inline_preferring(self, src: str, test: str) -> str:
+        """The options of a choice ``preferring`` as one expression (see :meth:`options_function`),
+        the side of ``test`` that does not change from option to option read once when it can be
+        (:mod:`catrules.compile.invariant`)."""
+        o, ok, k = f"_o{self.count}", f"_ok{self.count}", f"_k{self.count}"
+        split = hoisted(test, k)
+        once = ""
+        if split is not None:
+            test, side = split
+            once = f" and (not {o} or [({k} := {side})])"
+        return (f"(({ok} if ({ok} := [_it for _it in {o} if {test}]) else list({o})) "
+                f"if ({o} := {src}) is not None{once} else list({o}))")
 
     def define(self, d) -> str:
         """The global name of the function for ``define`` d, compiling it on first use.

@@ -242,7 +242,8 @@ class _Compiler(ChoiceStatements, LoopStatements, StraightUnits, SaidStatements,
             if t is not None and t.kind == "card" and where is None:     # one card (or none)
                 if not self.move_one_straight(self.src(s.cards), slot, s.line):
                     self.w.put(f"{'_move1b' if self.lean else '_move1'}(st, {self.src(s.cards)}, {slot})", s.line)
-            else:
+            elif where is not None or not (self.move_all_straight(self.src(s.cards), slot, s.line)
+                                           or self.move_top_straight(self.src(s.cards), slot, s.line)):
                 self.w.put(f"_move(st, fr, _cardlist(st, {self.src(s.cards)}), {slot}, {where!r})", s.line)
             return
         cards = self.ex(s.cards)

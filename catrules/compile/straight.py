@@ -16,6 +16,7 @@ blocks (:mod:`catrules.runtime.lean_replay`); a check that stops the game betwee
 
 from __future__ import annotations
 
+import ast as pyast
 import re
 
 from ..lang import ast
@@ -30,6 +31,8 @@ _LOCAL_OF = {"st.z[": "_S_z[", "st.c[": "_S_c[", "st.layout.base[": "_S_base["}
 _LOCALS = re.compile(r"(?<![\w.])(?:st\.z\[|st\.c\[|st\.layout\.base\[)")
 
 
+#: everyone's pile or row (what ``X of everyone`` is written as, see CodeGen)
+_EVERYONE = re.compile(r"_everyone\(st, (\d+), '(?:pile|row)'\)")
 #: a frame variable read or set in a straight run, a use of the frame's dictionary, of the frame
 _VAR = re.compile(r"V\[('[A-Za-z_][A-Za-z_0-9]*'|'#[0-9]+')\]")
 _V_USE = re.compile(r"(?<![\w.'])V(?!\w)")
@@ -160,6 +163,66 @@ class StraightUnits:
             w.put(f"_move1b(st, {c}, {to})", line)
         return True
 
+    def move_all_straight(self, cards: str, slot: str, line: int) -> bool:
+        """In a straight pass, a move of everyone's pile or row (``X of everyone``) to ``slot``:
+        :func:`~catrules.runtime.moves.move_cards` written out pile by pile (while nobody keeps
+        track of what each player knows and nothing is logged, to a pile or row not among them;
+        else the call).  False: not a straight pass, or other cards."""
+        m = _EVERYONE.fullmatch(cards)
+        if not self.straight or m is None:
+            return False
+        t = self.tmp("m")
+        to, lo, d, into, s, zs, w, c = (f"{t}{x}" for x in ("s", "b", "d", "i", "o", "z", "w", "c"))
+        out = self.w
+        out.put(f"{to}, {lo} = {slot}, st.layout.base[{m.group(1)}]", line)
+        with Suite(out, f"if st.known is None and st.log is None and (_lay := st.layout).slot_simple[{to}] "
+                        f"and not {lo} <= {to} < {lo} + st.n:", line):
+            out.put(f"{d}, {into} = st.z[{to}], _lay.watchers[{to}]", line)
+            with Suite(out, f"for {s} in range({lo}, {lo} + st.n):", line):
+                out.put(f"{zs} = st.z[{s}]", line)
+                with Suite(out, f"if {zs}:", line):
+                    out.put(f"{w} = _lay.watchers[{s}] | {into}", line)
+                    with Suite(out, f"for {c} in {zs}:", line):
+                        out.put(f"st.loc[{c}] = {to}", line)
+                        out.put(f"st.saw[{c}] = {w}", line)
+                    out.put(f"{d} += {zs}", line)
+                    out.put(f"{zs}.clear()", line)
+        with Suite(out, "else:", line):
+            out.put(f"_move(st, fr, _cardlist(st, {cards}), {to}, None)", line)
+        return True
+
+    def move_top_straight(self, cards: str, slot: str, line: int) -> bool:
+        """In a straight pass, a move of ``top(Z, N)`` (a deal) to ``slot``: the top ``N`` cards of
+        the pile or row taken off as one slice, top first, as :func:`~catrules.runtime.moves.move_cards`
+        takes them one by one (while nobody keeps track or logs, between two piles or rows, with
+        cards enough; else the call).  False: not a straight pass, or other cards."""
+        try:
+            call = pyast.parse(cards, mode="eval").body
+        except SyntaxError:
+            return False
+        if not (self.straight and isinstance(call, pyast.Call) and isinstance(call.func, pyast.Name)
+                and call.func.id == "_top" and len(call.args) == 4 and not call.keywords
+                and isinstance(call.args[2], pyast.Name) and call.args[2].id == "st"):
+            return False
+        t = self.tmp("m")
+        z, n, to, at, cs, w, c = (f"{t}{x}" for x in ("z", "n", "s", "o", "l", "w", "c"))
+        zone, count = pyast.unparse(call.args[0]), pyast.unparse(call.args[1])
+        out = self.w
+        out.put(f"{z}, {n}, {to} = {zone}, {count}, {slot}", line)
+        with Suite(out, f"if st.known is None and st.log is None and 0 < {n} <= len({z}) "
+                        f"and (_lay := st.layout).slot_simple[{to}] and _lay.slot_simple[({at} := st.loc[{z}[-1]])] "
+                        f"and {at} != {to} and {z} is st.z[{at}]:", line):
+            for text in (f"{cs} = {z}[-{n}:]", f"del {z}[-{n}:]", f"{cs}.reverse()", f"st.z[{to}] += {cs}",
+                         f"{w} = _lay.watchers[{at}] | _lay.watchers[{to}]"):
+                out.put(text, line)
+            with Suite(out, f"for {c} in {cs}:", line):
+                out.put(f"st.loc[{c}] = {to}", line)
+                out.put(f"st.saw[{c}] = {w}", line)
+        with Suite(out, "else:", line):
+            rest = ", ".join(pyast.unparse(a) for a in call.args[2:])
+            out.put(f"_move(st, fr, _cardlist(st, _top({z}, {n}, {rest})), {to}, None)", line)
+        return True
+
     def best_straight(self, e, into: str, line: int) -> bool:
         """In a straight pass, ``best(L, key)`` or ``worst`` whose value is stored in ``into``: the
         loop of :func:`~catrules.runtime.values._best_rt` written out (no function per item).
@@ -193,6 +256,9 @@ class StraightUnits:
             body = [(i, _LOCALS.sub(lambda m: _LOCAL_OF[m.group(0)], t), ln) for i, t, ln in body]
             head.append((2, "_S_z, _S_c, _S_base = st.z, st.c, st.layout.base", line))
             body = _vars_in_locals(body)
+        # a loop over the players clockwise only goes through them: a list made once per first player
+        body = [(i, t.replace(" in _clockwise(st, ", " in _clockwise_seq(st, ") if t.startswith("for ") else t, ln)
+                for i, t, ln in body]
         head += [(i + 1, t, ln) for i, t, ln in body]
         head += [(2, "fr.pc = __END__", line), (2, "return False", line)]
         w.blocks[0][1][:0] = head

@@ -265,15 +265,15 @@ class PlayGame:
         seats = [make_seat(x, programs=True) for x in specs]
         # a seat that is shown the game (a program's) needs its events even with no log written
         shown = self.log or any(getattr(x, "wants_events", True) for x in seats)
-        state = game.new_state(self.players, seed=s, options=self.options, log=shown)
         try:
-            return self._play(game, state, seats, s, specs)
+            return self._play(game, Match.new(game, self.players, seats, seed=s, options=self.options,
+                                              log=shown), s, specs)
         finally:
             close_seats(seats)
 
-    def _play(self, game, state, seats: list, s: int, specs: tuple) -> tuple:
+    def _play(self, game, match: Match, s: int, specs: tuple) -> tuple:
         from ..play.logs import LogWriter
-        match = Match(game, state, seats)
+        state = match.state
         out = io.StringIO() if self.log else None
         writer = None
         if out is not None:

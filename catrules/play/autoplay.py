@@ -16,11 +16,13 @@ of its value (and a race time); any other bot is asked through its
 
 from __future__ import annotations
 
+import random
 from typing import Callable, Optional
 
 from ..errors import RulesError
 from ..runtime.inference import note_choice
 from ..runtime.option_ids import option_id
+from ..runtime.randoms import PLAIN_RANDBELOW
 from .reflexes import race_time_of
 from .seats import Choice
 from .views import LazyView
@@ -28,6 +30,31 @@ from .views import LazyView
 
 #: the kinds of value an option id may be of (see :mod:`catrules.runtime.option_ids`)
 _KINDS = ("card", "player", "number", "value")
+
+
+def _uniform_draw(seat):
+    """``getrandbits`` of the seat's random source when its ``pick`` is ``randrange(n)`` drawn from
+    it (``uniform_pick``, said by the class that writes ``pick``) and a plain :class:`random.Random` draws ``randrange`` so; else None."""
+    if not PLAIN_RANDBELOW or "pick" in getattr(seat, "__dict__", {}):
+        return None
+    # the class that writes ``pick`` says it is uniform (not a subclass with a pick of its own)
+    owner = next((c for c in type(seat).__mro__ if "pick" in c.__dict__), None)
+    if owner is None or owner.__dict__.get("uniform_pick") is not True:
+        return None
+    rng = getattr(getattr(seat, "table", None), "rng", None)
+    return rng.getrandbits if type(rng) is random.Random else None
+
+
+_CARD_IDS: dict = {}
+
+
+def _card_ids(prog) -> tuple:
+    """Per card of ``prog``, its option id as :func:`option_id` writes it (kept per count of cards)."""
+    n = getattr(prog, "card_count", 0) if prog is not None else 0
+    ids = _CARD_IDS.get(n)
+    if ids is None:
+        ids = _CARD_IDS[n] = tuple(option_id("card", c) for c in range(n))
+    return ids
 
 
 class SeatFailed(Exception):
@@ -56,33 +83,50 @@ class Autoplay:
         self.plain = not looks and None not in self.pickers
         # every seat only picks: the game runs the lean blocks (see State.run)
         self.lean = None not in self.pickers
+        #: per seat, ``getrandbits`` of its random source when its pick is a uniform draw from it
+        #: (``uniform_pick``: ``randrange(n)`` among two or more values, nothing for one), so that
+        #: :meth:`choose` draws it in place; else None (the seat's ``pick`` is asked)
+        self.draws = [_uniform_draw(s) for s in match.seats]
+        #: per card, its option id (``c`` and its number: see catrules.runtime.option_ids), made once
+        self.card_ids = _card_ids(getattr(getattr(match, "state", None), "prog", None))
 
     def choose(self, st, who: int, options: list, kind: str, V=None, prefers=None):
         """One player's choice among ``options`` (a ``chooses`` of one value), for a seat with a
         ``pick`` (``pickers[who]``): the value chosen, answered as the engine would take it.
-        ``V`` and ``prefers``: for a choice ``preferring`` (see :mod:`catrules.runtime.inference`)."""
-        pick = self.pickers[who]
-        vals = options or [None]
+        ``V`` and ``prefers``: for a choice ``preferring`` (see :mod:`catrules.runtime.inference`).
+        A seat whose pick is a uniform draw (:attr:`draws`) is answered here with the same draw."""
+        if not options:
+            options = [None]
         st.decisions += 1
         st.actor = who
-        if len(vals) == 1:          # forced: the engine's own answer (see State.answer_forced)
+        n = len(options)
+        if n == 1:                  # forced: the engine's own answer (see State.answer_forced)
             if prefers is not None and st.known is not None:
-                note_choice(st, V, prefers, who, vals[0])
-            return vals[0]
+                note_choice(st, V, prefers, who, options[0])
+            return options[0]
         if self.after is not None:
             self.after()
-        try:
-            i = pick(st, who, vals, "choose")[0]
-        except RulesError:
-            raise
-        except Exception as exc:
-            raise SeatFailed(exc) from None
-        v = vals[i]
+        draw = self.draws[who]
+        if draw is not None:        # randrange(n) written out: the seat's own draws
+            k = n.bit_length()
+            i = draw(k)
+            while i >= n:
+                i = draw(k)
+        else:
+            try:
+                i = self.pickers[who](st, who, options, "choose")[0]
+            except RulesError:
+                raise
+            except Exception as exc:
+                raise SeatFailed(exc) from None
+        v = options[i]
         if prefers is not None and st.known is not None:
             note_choice(st, V, prefers, who, v)
         st.steps = st.steps_from
-        # a card's id written here (one call fewer per decision; see catrules.runtime.option_ids)
-        st.history.append([who, f"c{v}" if kind == "card" and type(v) is int else option_id(kind, v)])
+        # a card's id from those made once (no call, no new text per decision)
+        ids = self.card_ids
+        st.history.append([who, ids[v] if kind == "card" and type(v) is int and 0 <= v < len(ids)
+                           else option_id(kind, v)])
         return v
 
     def answer_pending(self, st, p=None):
@@ -119,6 +163,7 @@ class Autoplay:
         replay = object.__new__(Autoplay)
         replay.match, replay.seats, replay.after = self.match, self.seats, None
         replay.plain, replay.lean = False, False
+        replay.draws, replay.card_ids = [None] * len(self.pickers), self.card_ids
         left = iter(answers)
 
         def pick(st, player, values, kind):

@@ -55,6 +55,29 @@ class Match:
         for i, s in enumerate(seats):
             s.start(self, i)
 
+    #: a state made by :meth:`new` and not run yet: :meth:`run` starts it with the bots answering
+    unstarted = False
+
+    @classmethod
+    def new(cls, game, players: int, seats: list, *, seed: int, options=(), log: bool = False) -> "Match":
+        """A match of a new game (:meth:`catrules.api.Game.new_state`'s arguments).  When the match
+        will take the fast path (every seat a bot answering inline that wants no events, no log),
+        the game does not run to its first decision here but in :meth:`run`, its bots answering
+        from the start: the same game, with no decision paused for and no one to apply."""
+        fast = not log and all(getattr(s, "inline", False) and not getattr(s, "wants_events", True)
+                               and not getattr(s, "interactive", False) for s in seats)
+        state = State.new(game.program, players, options, seed, log, start=not fast)
+        m = cls(game, state, seats)
+        m.unstarted = fast
+        return m
+
+    def _start(self) -> None:
+        """Run a game made by :meth:`new` to its first decision (with :attr:`State.auto` set by
+        :meth:`run`, to its end)."""
+        if self.unstarted:
+            self.unstarted = False
+            self.state.run()
+
     # ----------------------------------------------------------- the table
     @property
     def decisions(self) -> int:
@@ -139,6 +162,7 @@ class Match:
     def step(self) -> bool:
         """Ask the seats for the pending decision(s) and apply them; False when the game is over
         (or a seat is still to answer that is never asked, see :class:`~catrules.play.core.Referee`)."""
+        self._start()
         core, st = self.core, self.state
         core.flush()
         decisions = core.decisions()
@@ -188,6 +212,7 @@ class Match:
         try:
             if after_step is not None:
                 after_step()            # the game as it starts (or resumes) may already be stopped
+            self._start()
             while self.step():
                 if after_step is not None:
                     after_step()
@@ -210,6 +235,7 @@ class Match:
     # ---------------------------------------------------------- save/resume
     def save(self, path: str | Path, extra: Optional[dict] = None) -> None:
         """Write a save file from which :meth:`resume` continues this game exactly."""
+        self._start()
         extra = dict(extra or {})
         if self.pace is not None:
             extra.update(race_level=self.pace.level, pace=self.pace.record())

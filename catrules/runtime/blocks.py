@@ -51,6 +51,21 @@ def _clockwise(st, first) -> list:
     return [(first + i) % n for i in range(n)]
 
 
+#: per number of players, the players clockwise from each (lists that nobody changes)
+_ROUNDS: dict = {}
+
+
+def _clockwise_seq(st, first):
+    """The players clockwise from ``first``, for a loop that only goes through them: one list per
+    number of players and first player, made once (a straight run's ``for each player``)."""
+    rounds = _ROUNDS.get(st.n)
+    if rounds is None:
+        n = st.n
+        rounds = _ROUNDS[n] = {f: [*range(f, n), *range(f)] for f in range(n)}
+    seq = rounds.get(first) if type(first) is int else None
+    return seq if seq is not None else _clockwise(st, first)
+
+
 def _do_now(st, fr, key: str, V: dict) -> None:
     """Run an action that never pauses where it is called: its unit is a single block."""
     st.prog.codes[key][0](st, Frame(key, 0, V, fr.depth))
@@ -85,4 +100,5 @@ def _frame_vars(loc: dict) -> dict:
 
 UNIT_HELPERS = {"_do_now": _do_now, "_move": move_cards, "_move1": move_one, "_move1b": move_one_blind, "_cardlist": _cardlist, "_kept": _kept, "_fits": _fits, "_addv": _add, "_log_counter": log_counter,
                 "_loop_guard": _loop_guard, "_times": _times, "_clockwise": _clockwise,
+                "_clockwise_seq": _clockwise_seq,
                 "_frame_vars": _frame_vars, "_locals": locals}

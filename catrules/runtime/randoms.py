@@ -45,10 +45,13 @@ def shuffle(rng, x: list) -> None:
 class CopyOnWrite:
     """The descriptor of one random source of a ``__slots__`` class, kept in two slots: ``own``
     (a ``random.Random`` that only this object draws from) or ``frozen`` (one that nobody draws
-    from any more, shared with clones); exactly one of them is set."""
+    from any more, shared with clones); exactly one of them is set, or neither when ``make`` is
+    given: ``make(obj)`` then makes the source the first time it is asked for (a game's source
+    of race times, seeded from its seed: most games never draw from it)."""
 
-    def __init__(self, own: str, frozen: str):
+    def __init__(self, own: str, frozen: str, make=None):
         self.names = (own, frozen)
+        self.make = make
 
     def __set_name__(self, owner, name: str) -> None:
         self.own = owner.__dict__[self.names[0]]
@@ -59,7 +62,8 @@ class CopyOnWrite:
             return self
         r = self.own.__get__(obj)
         if r is None:                   # first draw since a clone: a copy of its own
-            r = thaw(self.frozen.__get__(obj))
+            f = self.frozen.__get__(obj)
+            r = thaw(f) if f is not None else self.make(obj)
             self.own.__set__(obj, r)
             self.frozen.__set__(obj, None)
         return r
@@ -81,6 +85,8 @@ class CopyOnWrite:
     def state(self, obj) -> tuple:
         """The source's ``getstate()``, without making a copy for ``obj``."""
         r = self.own.__get__(obj)
+        if r is None and self.frozen.__get__(obj) is None:
+            r = self.__get__(obj)       # never made yet: made now
         return r.getstate() if r is not None else frozen_state(self.frozen.__get__(obj))
 
 

@@ -59,12 +59,13 @@ class State:
     #: the game's random source (shuffles, draws) and the one of bots' race times; a clone
     #: shares them with its original until either draws (:mod:`catrules.runtime.randoms`)
     rng = CopyOnWrite("_rng", "_rng_frozen")
-    trng = CopyOnWrite("_trng", "_trng_frozen")
+    trng = CopyOnWrite("_trng", "_trng_frozen", lambda st: random.Random(st.seed * 7919 + 17))
 
     # ------------------------------------------------------------ creation
     @classmethod
     def new(cls, prog, players: int, options: Iterable[str] = (), seed: Optional[int] = None,
-            log: bool = False, ask_forced: bool = False, stats: Optional[dict] = None) -> "State":
+            log: bool = False, ask_forced: bool = False, stats: Optional[dict] = None, start=True) -> "State":
+        """A new game run to its first decision (``start`` False: not run; the caller runs it first, see Match.new)."""
         prog.check_start(players, options)
         st = cls()
         state_fields.start(st)              # the fields every game starts the same way
@@ -76,7 +77,7 @@ class State:
         st.options = prog.normal_options(options)
         st.seed = seed if seed is not None else random.randrange(2 ** 31)
         st.rng = random.Random(st.seed)
-        st.trng = random.Random(st.seed * 7919 + 17)
+        st.trng = None                      # made when first drawn from (see the descriptor)
         st.layout = prog.layout(players)
         state_fields.start_cards(st, prog)  # st.z and st.loc: where the game file says cards start
         # per card, the players who know which slot it is in (a bitmask); the game file
@@ -99,7 +100,8 @@ class State:
         st.frames.append(Frame("flow", 0, {}))
         if prog.has_setup:
             st.frames.append(Frame("setup", 0, {}))
-        st.run()
+        if start:
+            st.run()
         return st
 
     #: a copy to play on: each field copied as :data:`state_fields.FIELDS` says, written out once

@@ -152,11 +152,26 @@ def clone_function(namespace: dict, fields=FIELDS, fresh: Optional[dict] = None)
     return fn
 
 
-def start(st) -> None:
-    """Set the fields every new game starts the same way."""
-    for f in FIELDS:
-        if f.start is not FROM_NEW:
-            setattr(st, f.name, copy.copy(f.start))
+def _start_function():
+    """:func:`start` written out once as Python source: a new empty list or dictionary, an
+    unchanging value as it is, anything else copied."""
+    lines, ns = ["def start(st):", '    """Set the fields every new game starts the same way."""'], {"copy": copy}
+    for i, f in enumerate(FIELDS):
+        v = f.start
+        if v is FROM_NEW:
+            continue
+        if type(v) in (list, dict) and not v:
+            lines.append(f"    st.{f.name} = {'[]' if type(v) is list else '{}'}")
+        else:
+            ns[f"_v{i}"] = v
+            fixed = v is None or type(v) in (bool, int, float, str) or v == () and type(v) is tuple
+            lines.append(f"    st.{f.name} = {f'_v{i}' if fixed else f'copy.copy(_v{i})'}")
+    exec(compile("\n".join(lines) + "\n", "<State start>", "exec"), ns)
+    return ns["start"]
+
+
+#: Set the fields every new game starts the same way (each field's ``start``, copied).
+start = _start_function()
 
 
 def start_cards(st, prog) -> None:
