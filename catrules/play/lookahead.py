@@ -9,6 +9,7 @@ single choices the best ones by the game's ranking (:func:`lead`).
 from __future__ import annotations
 
 from ..errors import RulesError
+from ..runtime.scoring import outcome
 from ..runtime.state import State
 
 #: How many of its own follow-up choices a look-ahead makes (a menu, then a place...).
@@ -52,8 +53,7 @@ def _num(v):
 
 
 def _outcome(st: State) -> Outcome:
-    sc = st.scores()
-    return Outcome(sc, st.rank_keys(sc))
+    return Outcome(*outcome(st))
 
 
 def outcomes(state: State, player: int, options: list, samples: int, rng, timed) -> tuple:

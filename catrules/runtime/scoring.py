@@ -72,7 +72,9 @@ def write_scorer(items: list, ranking: list):
               "    return out"]
     local: dict = {}
     exec(compile("\n".join(lines) + "\n", "<catrules score>", "exec"), ns, local)
-    return memoised(local["score_rows"], [fn.body for _n, _c, fn in items], ns), local["rank_keys"]
+    rows = memoised(local["score_rows"], [fn.body for _n, _c, fn in items], ns)
+    rows.with_keys = outcome_memo(items, ranking, ns)
+    return rows, local["rank_keys"]
 
 
 def player_groups(items: list, ns: dict) -> list:
@@ -154,6 +156,54 @@ def memoised(score_rows, bodies: list, ns: dict):
     rows.fresh = score_rows             # without the memo (tests compare the two)
     rows.reads = reads
     return rows
+
+
+def outcome_memo(items: list, ranking: list, ns: dict):
+    """A memo of whole outcomes, rows and ranking keys together (:func:`outcome`), keyed by the
+    contents of exactly what the score items and the ``winner:`` keys read (the keys also read
+    the player's row: no more than the rows do); None when that cannot be told."""
+    names = frozenset({"player", "total"} | {name for name, _c, _f in items})
+    reads = reads_of([fn.body for _n, _c, fn in items] + [fn.body for _d, fn in ranking], ns, names)
+    if reads is None:
+        return None
+    return {"key_of": eval("lambda st, V: " + key_code(reads), {**KEY_HELPERS, "__builtins__": {}}),
+            "memo": {}}
+
+
+def outcome(st) -> tuple:
+    """``(rows, keys)``: every player's score (:func:`scores`) and ranking key (:func:`rank_keys`)
+    for a bot's look-ahead, the same values.  Where the game neither tallies nor is counted by a
+    lint, they are remembered together by the contents of what they read (:func:`outcome_memo`),
+    with the steps they counted (counted again on a hit, unless past the limit: then worked out
+    again, to stop where it stops); the rows given are copies."""
+    prog = st.prog
+    scorer = None if prog.tallies or st.stats is not None else prog.scorer(st.options)
+    both = getattr(scorer[0], "with_keys", None) if scorer is not None else None
+    if both is None:
+        rows = scores(st)
+        return rows, rank_keys(st, rows)
+    try:
+        key = both["key_of"](st, _NO_VARS)
+    except NoKey:
+        rows = scores(st)
+        return rows, rank_keys(st, rows)
+    memo = both["memo"]
+    hit = memo.get(key)
+    if hit is not None and st.steps + hit[2] <= STEP_LIMIT:
+        st.steps += hit[2]
+        return [dict(r) for r in hit[0]], list(hit[1])
+    before = st.steps
+    rows = scores(st)
+    keys = rank_keys(st, rows)
+    if all(type(v) in _PLAIN for r in rows for v in r.values()) and \
+            all(type(v) in _PLAIN for k in keys for v in k):
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[key] = ([dict(r) for r in rows], tuple(keys), st.steps - before)
+    return rows, keys
+
+
+_NO_VARS: dict = {}
 
 
 def written_rows(st, scorer) -> list:
