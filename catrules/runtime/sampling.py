@@ -49,19 +49,33 @@ def redeal(st, player: int, rng: random.Random) -> None:
         zone = z[s]
         if not zone:
             continue
-        for c in (zone if simple[s] and None not in zone else cards_in(zone)):
-            if not known[c] & bit:
-                if pinned is None:
-                    pinned = _referenced_unsure(st) | shown
-                if c in pinned:
-                    continue
-                g = group_of[c]
-                got = groups.get(g)
-                if got is None:
-                    groups[g] = ([c], [s])
-                else:
-                    got[0].append(c)
-                    got[1].append(s)
+        unknown = [c for c in (zone if simple[s] and None not in zone else cards_in(zone)) if not known[c] & bit]
+        if not unknown:
+            continue
+        if pinned is None:
+            pinned = _referenced_unsure(st) | shown
+        if pinned:
+            unknown = [c for c in unknown if c not in pinned]
+            if not unknown:
+                continue
+        kinds = set(map(group_of.__getitem__, unknown))
+        if len(kinds) == 1:                 # one group (the common case): in one go
+            g = kinds.pop()
+            got = groups.get(g)
+            if got is None:
+                groups[g] = (unknown, [s] * len(unknown))
+            else:
+                got[0].extend(unknown)
+                got[1].extend([s] * len(unknown))
+            continue
+        for c in unknown:
+            g = group_of[c]
+            got = groups.get(g)
+            if got is None:
+                groups[g] = ([c], [s])
+            else:
+                got[0].append(c)
+                got[1].append(s)
     shuffle = _shuffler(rng)
     excluded = exclusions(st, player) if st.facts else None
     perm = {}
