@@ -94,7 +94,7 @@ class Seeded:
     """A frozen source not made yet (see :meth:`CopyOnWrite.seed_later`): its state is that of
     ``random.Random(seed)``, worked out when first asked."""
 
-    __slots__ = ("seed", "made")
+    __slots__ = ("made", "seed")
 
     def __init__(self, seed: int):
         self.seed = seed

@@ -26,7 +26,6 @@ def redeal(st, player: int, rng: random.Random) -> None:
     prog, lay = st.prog, st.layout
     unseen = _unseen(lay, player)
     bit = 1 << player
-    known = st.known
     if not unseen:
         return                              # the player sees every place: nothing to imagine
     # the cards of the player's own pending decision are in front of them: known, and kept
@@ -40,10 +39,35 @@ def redeal(st, player: int, rng: random.Random) -> None:
     facts = _facts(prog, lay)
     if facts.secret:
         resplit_secret(st, player, rng, shown | _referenced_unsure(st))
-    group_of = facts.group_of
-    simple = lay.slot_simple
+    groups = _unknown_groups(st, unseen, bit, shown, facts.group_of)
+    shuffle = _shuffler(rng)
+    excluded = exclusions(st, player) if st.facts else None
+    perm = {}
+    for g in (sorted(groups, key=sorted) if len(groups) > 1 else groups):   # in an order the hidden cards do not set
+        cs, slots = groups[g]
+        if len(cs) > 1:
+            # dealt from the cards in order of their number, not of where they are: the same
+            # imagined game whatever the player cannot see (a bot's choice cannot depend on it)
+            new = sorted(cs)
+            shuffle(new)
+            if excluded and not excluded.keys().isdisjoint(slots):
+                new = _respecting(new, slots, excluded)
+            for old, nw in zip(cs, new):
+                if old != nw:
+                    perm[old] = nw
+    if perm:
+        _rename(st, perm, unseen)
+    if prog.counter_secret:
+        imagine_secret_counters(st, player)
+    _shuffle_unseen(st, lay, unseen, shown, shuffle)
+
+
+def _unknown_groups(st, unseen: list, bit: int, shown: set, group_of: list) -> dict:
+    """The cards of the slots ``unseen`` that the player (``bit``) does not know, but for those
+    ``shown`` or held by a value of unsure kind, by group: group -> (cards, their slots), in the
+    order of the slots and of the cards in each."""
+    known, z, simple = st.known, st.z, st.layout.slot_simple
     groups: dict = {}                       # where the cards may be -> (cards, their slots)
-    z = st.z
     pinned = None                           # worked out only if some card is unknown: it reads every value
     for s in unseen:
         zone = z[s]
@@ -76,26 +100,7 @@ def redeal(st, player: int, rng: random.Random) -> None:
             else:
                 got[0].append(c)
                 got[1].append(s)
-    shuffle = _shuffler(rng)
-    excluded = exclusions(st, player) if st.facts else None
-    perm = {}
-    for g in (sorted(groups, key=sorted) if len(groups) > 1 else groups):   # in an order the hidden cards do not set
-        cs, slots = groups[g]
-        if len(cs) > 1:
-            # dealt from the cards in order of their number, not of where they are: the same
-            # imagined game whatever the player cannot see (a bot's choice cannot depend on it)
-            new = sorted(cs)
-            shuffle(new)
-            if excluded and not excluded.keys().isdisjoint(slots):
-                new = _respecting(new, slots, excluded)
-            for old, nw in zip(cs, new):
-                if old != nw:
-                    perm[old] = nw
-    if perm:
-        _rename(st, perm, unseen)
-    if prog.counter_secret:
-        imagine_secret_counters(st, player)
-    _shuffle_unseen(st, lay, unseen, shown, shuffle)
+    return groups
 
 
 def _shuffle_unseen(st, lay, unseen: list, shown: set, shuffle) -> None:
