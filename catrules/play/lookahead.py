@@ -8,6 +8,8 @@ single choices the best ones by the game's ranking (:func:`lead`).
 
 from __future__ import annotations
 
+from ..errors import RulesError
+from ..runtime.scoring import outcome
 from ..runtime.state import State
 
 #: How many of its own follow-up choices a look-ahead makes (a menu, then a place...).
@@ -51,8 +53,34 @@ def _num(v):
 
 
 def _outcome(st: State) -> Outcome:
-    sc = st.scores()
-    return Outcome(sc, st.rank_keys(sc))
+    return Outcome(*outcome(st))
+
+
+def outcomes(state: State, player: int, options: list, samples: int, rng, timed) -> tuple:
+    """``(per option, its :class:`Outcome` in each of ``samples`` imagined games; how many
+    imagined games stopped with a rules error)``: the work of
+    :meth:`catrules.play.match.Match.lookahead_options`.
+
+    Each sample is drawn once from ``rng`` (:meth:`State.sample_for`) and copied for each
+    option (the last option plays on in the sample itself), so the options are compared on the
+    same imagined deals and the same imagined future.  Nobody deals an imagined game from these
+    ones, so none keeps what each player knows of where cards are (``known``): the sample drops
+    it before the first answer, not after it (:func:`follow`), which is the same game."""
+    n = len(options)
+    out: list = [[] for _ in options]
+    errors = 0
+    last = n - 1
+    for _ in range(max(1, samples)):
+        base = state.sample_for(player, rng)
+        base.known = None
+        for i in range(n):
+            st = base.clone() if i < last else base
+            try:
+                st.apply(player, options[i], timed)
+                out[i].append(follow(st, player, LOOKAHEAD_FOLLOW))
+            except RulesError:
+                errors += 1
+    return out, errors
 
 
 def follow(st: State, me: int, depth: int) -> Outcome:

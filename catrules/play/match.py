@@ -19,7 +19,7 @@ from typing import Callable, Optional
 from . import saves
 from .autoplay import Autoplay, SeatFailed
 from .core import Referee
-from .lookahead import LOOKAHEAD_FOLLOW, follow
+from .lookahead import LOOKAHEAD_FOLLOW, follow, outcomes
 from .pace import DEFAULT_LEVEL, Pace, words
 from .reflexes import REFLEX_OPTIONS, reaction_time
 from .views import LazyView, visible_event  # noqa: F401  (visible_event: imported from here by the command line)
@@ -122,17 +122,8 @@ class Match:
         Each sample is drawn once and copied for each option (a copy costs a few microseconds,
         a sample a hundred), so the options are compared on the same imagined deals and the
         same imagined future, as in :meth:`lookahead` otherwise."""
-        out: list = [[] for _ in options]
-        timed = 0.0 if self._is_race() else None
-        for _ in range(max(1, samples)):
-            base = self.state.sample_for(player, self.rng)
-            for i, option in enumerate(options):
-                st = base.clone() if i < len(options) - 1 else base
-                try:
-                    st.apply(player, option, timed)
-                    out[i].append(follow(st, player, LOOKAHEAD_FOLLOW))
-                except RulesError:
-                    self.lookahead_errors += 1
+        out, errors = outcomes(self.state, player, options, samples, self.rng, 0.0 if self._is_race() else None)
+        self.lookahead_errors += errors
         return out
 
     def sample(self, player: int, rng: Optional[random.Random] = None) -> State:

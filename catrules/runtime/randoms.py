@@ -72,6 +72,12 @@ class CopyOnWrite:
         self.own.__set__(obj, r)
         self.frozen.__set__(obj, None)
 
+    def seed_later(self, obj, seed: int) -> None:
+        """Give ``obj`` the source ``random.Random(seed)``, made only when it first draws (an
+        imagined game seldom draws: seeding costs as much as a copy)."""
+        self.own.__set__(obj, None)
+        self.frozen.__set__(obj, Seeded(seed))
+
     def share(self, obj) -> random.Random:
         """The frozen source to give a clone of ``obj``; ``obj`` keeps it too, so that neither
         sees the other's draws."""
@@ -88,6 +94,22 @@ class CopyOnWrite:
         if r is None and self.frozen.__get__(obj) is None:
             r = self.__get__(obj)       # never made yet: made now
         return r.getstate() if r is not None else frozen_state(self.frozen.__get__(obj))
+
+
+class Seeded:
+    """A frozen source not made yet (see :meth:`CopyOnWrite.seed_later`): its state is that of
+    ``random.Random(seed)``, worked out when first asked."""
+
+    __slots__ = ("made", "seed")
+
+    def __init__(self, seed: int):
+        self.seed = seed
+        self.made = None
+
+    def getstate(self) -> tuple:
+        if self.made is None:
+            self.made = random.Random(self.seed).getstate()
+        return self.made
 
 
 #: the frozen source thawed last and its state: a search thaws the clones of one state again

@@ -100,8 +100,9 @@ def _zk_slot(s):
 
 
 def _zk_zone(st, k):
-    b = st.layout.base[k]
-    if st.layout.slot_spec[b].shape == "lines":
+    lay = st.layout
+    b = lay.base[k]
+    if lay.slot_shape[b] == "lines":
         return tuple(_zk_slot(s) for s in st.z[b:b + st.n])
     return tuple(map(tuple, st.z[b:b + st.n]))
 

@@ -11,6 +11,7 @@ have produced.  Nothing here knows any game.
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 from .randoms import shuffler as _shuffler
 from .frames import cards_in
@@ -25,7 +26,6 @@ def redeal(st, player: int, rng: random.Random) -> None:
     prog, lay = st.prog, st.layout
     unseen = _unseen(lay, player)
     bit = 1 << player
-    known = st.known
     if not unseen:
         return                              # the player sees every place: nothing to imagine
     # the cards of the player's own pending decision are in front of them: known, and kept
@@ -36,30 +36,14 @@ def redeal(st, player: int, rng: random.Random) -> None:
         _card_ids(pend.options[player], shown, prog.card_count)
         _card_ids(pend.chosen[player], shown, prog.card_count)
     shown |= face_up_tops(st, unseen)            # a `public top` pile's top: everyone sees it
-    if prog.counter_secret or any(sp.visibility == "secret" for sp in lay.slot_spec):
+    facts = _facts(prog, lay)
+    if facts.secret:
         resplit_secret(st, player, rng, shown | _referenced_unsure(st))
-    tz = prog.zone_types
-    ctype = prog.card_type
-    groups: dict = {}                       # where the cards may be -> (cards, their slots)
-    z = st.z
-    pinned = None                           # worked out only if some card is unknown: it reads every value
-    for s in unseen:
-        for c in cards_in(z[s]):
-            if not known[c] & bit:
-                if pinned is None:
-                    pinned = _referenced_unsure(st) | shown
-                if c in pinned:
-                    continue
-                g = tz[ctype[c]]
-                if g in groups:
-                    groups[g][0].append(c)
-                    groups[g][1].append(s)
-                else:
-                    groups[g] = ([c], [s])
+    groups = _unknown_groups(st, unseen, bit, shown, facts.group_of)
     shuffle = _shuffler(rng)
     excluded = exclusions(st, player) if st.facts else None
     perm = {}
-    for g in sorted(groups, key=sorted):         # in an order the hidden cards do not set
+    for g in (sorted(groups, key=sorted) if len(groups) > 1 else groups):   # in an order the hidden cards do not set
         cs, slots = groups[g]
         if len(cs) > 1:
             # dealt from the cards in order of their number, not of where they are: the same
@@ -73,13 +57,61 @@ def redeal(st, player: int, rng: random.Random) -> None:
                     perm[old] = nw
     if perm:
         _rename(st, perm, unseen)
-    imagine_secret_counters(st, player)
-    # the order of a slot the player cannot see is unknown to them: shuffle it in place
-    # (but for the cards in front of them)
-    simple = lay.slot_simple
+    if prog.counter_secret:
+        imagine_secret_counters(st, player)
+    _shuffle_unseen(st, lay, unseen, shown, shuffle)
+
+
+def _unknown_groups(st, unseen: list, bit: int, shown: set, group_of: list) -> dict:
+    """The cards of the slots ``unseen`` that the player (``bit``) does not know, but for those
+    ``shown`` or held by a value of unsure kind, by group: group -> (cards, their slots), in the
+    order of the slots and of the cards in each."""
+    known, z, simple = st.known, st.z, st.layout.slot_simple
+    groups: dict = {}                       # where the cards may be -> (cards, their slots)
+    pinned = None                           # worked out only if some card is unknown: it reads every value
     for s in unseen:
         zone = z[s]
-        # from the cards in order of their number: an order that hidden cards did not set
+        if not zone:
+            continue
+        unknown = [c for c in (zone if simple[s] and None not in zone else cards_in(zone)) if not known[c] & bit]
+        if not unknown:
+            continue
+        if pinned is None:
+            pinned = _referenced_unsure(st) | shown
+        if pinned:
+            unknown = [c for c in unknown if c not in pinned]
+            if not unknown:
+                continue
+        kinds = set(map(group_of.__getitem__, unknown))
+        if len(kinds) == 1:                 # one group (the common case): in one go
+            g = kinds.pop()
+            got = groups.get(g)
+            if got is None:
+                groups[g] = (unknown, [s] * len(unknown))
+            else:
+                got[0].extend(unknown)
+                got[1].extend([s] * len(unknown))
+            continue
+        for c in unknown:
+            g = group_of[c]
+            got = groups.get(g)
+            if got is None:
+                groups[g] = ([c], [s])
+            else:
+                got[0].append(c)
+                got[1].append(s)
+    return groups
+
+
+def _shuffle_unseen(st, lay, unseen: list, shown: set, shuffle) -> None:
+    """The order of a slot the player cannot see is unknown to them: each is shuffled in place,
+    but for the cards in front of them, from the cards in order of their number (an order that
+    hidden cards did not set)."""
+    z, simple = st.z, lay.slot_simple
+    for s in unseen:
+        zone = z[s]
+        if not zone:
+            continue                        # nothing to shuffle: no draws either
         if simple[s] and None not in zone and (not shown or shown.isdisjoint(zone)):
             zone.sort()
             shuffle(zone)                   # every card of a pile or row: the same draws, in place
@@ -93,6 +125,34 @@ def redeal(st, player: int, rng: random.Random) -> None:
             shuffle(cs)
             for (z_, k), c in zip(places, cs):
                 z_[k] = c
+
+
+class _Facts(NamedTuple):
+    """What :func:`redeal` asks of a game again and again, worked out once per layout."""
+    layout: object
+    secret: bool                # a secret counter or zone: the others' secret cards are split again
+    group_of: list              # per card, where cards of its type may ever be (its group)
+    card_counters: tuple        # counters that hold cards or a value per card (renamed)
+    plain_counters: frozenset   # counters known to hold no card ids (never pinned)
+
+
+#: per layout (by id, the layout kept to check): its :class:`_Facts`
+_FACTS: dict = {}
+
+
+def _facts(prog, lay) -> _Facts:
+    got = _FACTS.get(id(lay))
+    if got is not None and got.layout is lay:
+        return got
+    tz, ctype = prog.zone_types, prog.card_type
+    kind, per = prog.counter_kind, prog.counter_per
+    names = set(kind) | set(per)
+    got = _FACTS[id(lay)] = _Facts(
+        lay, bool(prog.counter_secret) or any(sp.visibility == "secret" for sp in lay.slot_spec),
+        [tz[ctype[c]] for c in range(prog.card_count)],
+        tuple(sorted(n for n in names if per.get(n) == "card" or kind.get(n) == "card")),
+        frozenset(n for n in names if kind.get(n, "value") != "value"))
+    return got
 
 
 def _respecting(cards: list, slots: list, excluded: dict) -> list:
@@ -160,8 +220,9 @@ def _referenced_unsure(st) -> set:
                 continue
             if kinds.get(k, "value") == "value":
                 _card_ids(v, out, n)
+    plain = _facts(prog, st.layout).plain_counters
     for name, v in st.c.items():
-        if name[:1] != "#" and prog.counter_kind.get(name, "value") == "value":
+        if name[:1] != "#" and name not in plain:
             _card_ids(v, out, n)
     return out
 
@@ -189,16 +250,15 @@ def _rename(st, perm: dict, slots=None) -> None:
     zones (only ``slots``, if given: the cards renamed lie there) and in every value that holds
     cards (by its kind)."""
     prog = st.prog
+    get = perm.get
     for zone in (st.z if slots is None else [st.z[s] for s in slots]):
-        if zone and type(zone[0]) is list:
+        if not zone:
+            continue
+        if type(zone[0]) is list:
             for line in zone:
-                for k, c in enumerate(line):
-                    if c in perm:
-                        line[k] = perm[c]
+                line[:] = map(get, line, line)
         else:
-            for k, c in enumerate(zone):
-                if c is not None and c in perm:
-                    zone[k] = perm[c]
+            zone[:] = map(get, zone, zone)          # none (an empty cell) stays none
     loc, known, saw = st.loc, st.known, st.saw
     oloc, oknown, osaw = list(loc), list(known), list(saw)
     for old, new in perm.items():
@@ -209,23 +269,28 @@ def _rename(st, perm: dict, slots=None) -> None:
     for fr in st.frames:
         V = fr.vars
         for k, v in V.items():
-            if k.startswith("#move@"):
-                V[k] = v[:2] + _ren(v[2:], perm)
-            elif k.startswith("#exchange@"):
-                V[k] = [perm.get(v[0], v[0])] + v[1:]
+            if k[:1] == "#":
+                if k.startswith("#move@"):
+                    V[k] = v[:2] + _ren(v[2:], perm)
+                elif k.startswith("#exchange@"):
+                    V[k] = [get(v[0], v[0])] + v[1:]
+                elif kinds.get(k) == "card":
+                    V[k] = _ren(v, perm)
             elif kinds.get(k) == "card":
                 V[k] = _ren(v, perm)
-    per = prog.counter_per
-    for name in list(st.c):
-        v = st.c[name]
+    per, c = prog.counter_per, st.c
+    for name in _facts(prog, st.layout).card_counters:
+        if name not in c:
+            continue
+        v = c[name]
         card_valued = prog.counter_kind.get(name) == "card"
         if per.get(name) == "card":
             col = list(v)
             for old, new in perm.items():
                 col[new] = v[old]
-            st.c[name] = _ren(col, perm) if card_valued else col
+            c[name] = _ren(col, perm) if card_valued else col
         elif card_valued:
-            st.c[name] = _ren(v, perm)
+            c[name] = _ren(v, perm)
     p = st.pending_
     if p is not None and p.okind == "card":
         p.options = [_ren(o, perm) if o is not None else None for o in p.options]

@@ -15,7 +15,7 @@ failed and its line.
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import Callable, NamedTuple, Optional
 
 from ..errors import RulesError
 from ..limits import STEP_LIMIT
@@ -72,7 +72,9 @@ def write_scorer(items: list, ranking: list):
               "    return out"]
     local: dict = {}
     exec(compile("\n".join(lines) + "\n", "<catrules score>", "exec"), ns, local)
-    return memoised(local["score_rows"], [fn.body for _n, _c, fn in items], ns), local["rank_keys"]
+    rows = memoised(local["score_rows"], [fn.body for _n, _c, fn in items], ns)
+    rows.with_keys = outcome_memo(items, ranking, ns, getattr(rows, "reads", None))
+    return rows, local["rank_keys"]
 
 
 def player_groups(items: list, ns: dict) -> list:
@@ -137,6 +139,9 @@ def memoised(score_rows, bodies: list, ns: dict):
             key = key_of(st, no_vars)
         except NoKey:
             return score_rows(st)
+        return by_key(st, key)
+
+    def by_key(st, key):
         hit = cache.get(key)
         # the steps the scoring counted (lists it built) are counted again, unless they would
         # pass the limit: then it is worked out again, to stop where it stops
@@ -150,10 +155,82 @@ def memoised(score_rows, bodies: list, ns: dict):
                 cache.clear()
             cache[key] = ([dict(r) for r in out], st.steps - before)
         return out
+    rows.by_key = by_key                # the rows of a key worked out already (see outcome)
     rows.memo = cache
     rows.fresh = score_rows             # without the memo (tests compare the two)
     rows.reads = reads
     return rows
+
+
+class _Both(NamedTuple):
+    """The memo of whole outcomes (:func:`outcome`)."""
+    key_of: Callable            # f(st, V): the key of what the rows and the keys read
+    memo: dict                  # key -> (rows, keys, steps counted)
+    same: bool                  # the same key as the rows' memo (a miss looks there with it)
+
+
+def outcome_memo(items: list, ranking: list, ns: dict, rows_reads) -> Optional[_Both]:
+    """A memo of whole outcomes, rows and ranking keys together (:func:`outcome`), keyed by the
+    contents of exactly what the score items and the ``winner:`` keys read (the keys also read
+    the player's row: no more than the rows do); None when that cannot be told."""
+    names = frozenset({"player", "total"} | {name for name, _c, _f in items})
+    reads = reads_of([fn.body for _n, _c, fn in items] + [fn.body for _d, fn in ranking], ns, names)
+    if reads is None:
+        return None
+    return _Both(eval("lambda st, V: " + key_code(reads), {**KEY_HELPERS, "__builtins__": {}}), {},
+                 reads == rows_reads)
+
+
+def outcome(st) -> tuple:
+    """``(rows, keys)``: every player's score (:func:`scores`) and ranking key (:func:`rank_keys`)
+    for a bot's look-ahead, the same values.  Unless a lint counts what the game does or the game
+    tallies (its rows add the tallies so far: the rows' memo alone), they are remembered
+    together by the contents of what they read (:func:`outcome_memo`), with the steps they
+    counted (counted again on a hit, unless past the limit: then worked out again, to stop where
+    it stops).  The rows given are copies."""
+    prog = st.prog
+    scorer = prog.scorer(st.options) if st.stats is None and not prog.tallies else None
+    both = getattr(scorer[0], "with_keys", None) if scorer is not None else None
+    if both is None:
+        rows = scores(st)
+        return rows, rank_keys(st, rows)
+    try:
+        key = both.key_of(st, _NO_VARS)
+    except NoKey:
+        rows = scores(st)
+        return rows, rank_keys(st, rows)
+    memo = both.memo
+    hit = memo.get(key)
+    if hit is not None and st.steps + hit[2] <= STEP_LIMIT:
+        st.steps += hit[2]
+        return [dict(r) for r in hit[0]], list(hit[1])
+    before = st.steps
+    rows = _rows_of_key(st, scorer, key) if both.same else score_now(st)
+    keys = rank_keys(st, rows)
+    if all(type(v) in _PLAIN for r in rows for v in r.values()) and \
+            all(type(v) in _PLAIN for k in keys for v in k):
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[key] = ([dict(r) for r in rows], tuple(keys), st.steps - before)
+    return rows, keys
+
+
+def _rows_of_key(st, scorer, key) -> list:
+    """:func:`score_now` for a table whose rows' memo key is ``key``, worked out already."""
+    by_key = getattr(scorer[0], "by_key", None)
+    if by_key is None:
+        return score_now(st)
+    st.memo = {}
+    try:
+        return by_key(st, key)
+    except Exception:               # noqa: BLE001 - item by item below names the item that failed
+        pass
+    finally:
+        st.memo = None
+    return _item_by_item(st)
+
+
+_NO_VARS: dict = {}
 
 
 def written_rows(st, scorer) -> list:
@@ -183,6 +260,11 @@ def score_now(st) -> list:
             return written_rows(st, scorer)
         except Exception:           # noqa: BLE001 - item by item below names the item that failed
             pass
+    return _item_by_item(st)
+
+
+def _item_by_item(st) -> list:
+    """The score block item by item, as the game file says (an error names its item and line)."""
     out = []
     for pl in range(st.n):
         V = {"player": pl}

@@ -533,8 +533,8 @@ class State:
         if not keep_future:
             sort_others_options(st, player)
             # the future is unknown too: later shuffles and draws use a fresh random source
-            st.rng = random.Random(rng.getrandbits(64))
-            st.trng = random.Random(rng.getrandbits(64))
+            State.rng.seed_later(st, rng.getrandbits(64))     # made if it draws
+            State.trng.seed_later(st, rng.getrandbits(64))
             p = st.pending_
             if p is not None and p.kind != "choose":
                 for pl in p.players:
