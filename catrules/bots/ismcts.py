@@ -62,7 +62,7 @@ from ..errors import RulesError
 from ..limits import PLAYOUT_LIMIT, SEARCH_DECISION_LIMIT
 from ..play.seats import Choice, Seat
 from ..play.autoplay import Autoplay
-from .playout import Horizon as _Horizon, Policy, key_of, play_out, race_time as _race_time, results as _results  # noqa: F401
+from .playout import Horizon as _Horizon, Policy, chooser, key_of, play_out, race_time as _race_time, results as _results  # noqa: F401
 from .alike import Alike
 from .reuse import remember, reuse
 from .runaway import probe
@@ -384,8 +384,9 @@ class _Walk:
         self.seats = [self] * n
         self.node = None                # the tree node of the next decision; None: the playout
         self.path: list = []
+        self.state = None               # the imagined game, once in the playout
         self.okind = None               # the kind of the options of the choice being asked
-        self.limit = None               # the decision that ends the playout (at the horizon)
+        self.limit = [None]             # the decision that ends the playout (at the horizon)
         self.auto = auto = Autoplay(self, self.check)
         auto.plain = True               # nothing looks between steps (see check)
         auto.choose = self.choose_in_tree
@@ -397,12 +398,11 @@ class _Walk:
 
     def check(self) -> None:
         """Between steps: the playout stops at its horizon (it reads the count of decisions only)."""
-        limit = self.limit
-        if limit is not None:
-            if limit is True:           # the first check of the playout: its horizon from here
-                st = self.state
-                limit = self.limit = st.decisions - (st.pending_ is None) + self.horizon
-            if self.state.decisions >= limit:
+        if self.node is None and self.state is not None:
+            st, limit = self.state, self.limit
+            if limit[0] is None:        # the first check of the playout: its horizon from here
+                limit[0] = st.decisions - (st.pending_ is None) + self.horizon
+            if st.decisions >= limit[0]:
                 raise _Horizon
     check.looks = False
 
@@ -411,9 +411,9 @@ class _Walk:
         self.node = None
         auto = self.auto
         auto.pickers = [self.policy.pick] * len(self.seats)
-        del auto.choose                 # Autoplay's own: no kind of option needed any more
+        # the policy's choices written in (Autoplay's own where a player knows something)
+        auto.choose = chooser(self.policy, self.horizon, self.limit) if st.known is None else self._choose
         self.state = st
-        self.limit = True
 
     def pick(self, st, pl: int, values: list, kind: str) -> tuple:
         node = self.node
