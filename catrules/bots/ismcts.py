@@ -84,6 +84,9 @@ WIDEN_POWER = 0.5
 #: How far (in standard errors of the two means) the most visited option's mean must beat the
 #: decision's default's before the bot leaves the default (see ``_best``).
 EVIDENCE = 1.0
+#: Iterations that share one imagined game (each on a copy with a future of its own): drawing
+#: one (dealing the unseen cards again) costs more than copying it.
+SHARED = 4
 #: The playouts' horizon when the spec gives none, in a long game (see :data:`LONG_GAME`).
 DEFAULT_HORIZON = 40
 #: A game is *long* while a game played on at random from where it stands takes more than this
@@ -225,6 +228,7 @@ class ISMCTSBot(Seat):
         units = None if self.seconds is None else self.seconds * WORK_PER_SECOND
         stop = self.stop
         done = errors = imagined = 0
+        drawn = None
         policy = self._policy
         while True:
             if iterations is not None:
@@ -237,8 +241,17 @@ class ISMCTSBot(Seat):
                 break
             if stop is not None and stop():
                 break
+            # an imagined game drawn for SHARED iterations: a copy for each but the last, with a
+            # future of its own (later shuffles and draws from a fresh source)
+            if done % SHARED == 0:
+                drawn = self.table.sample(me, rng)
+            if done % SHARED == SHARED - 1:
+                st = drawn
+            else:
+                st = drawn.clone()
+                st.rng = random.Random(rng.getrandbits(64))
+                st.trng = random.Random(rng.getrandbits(64))
             done += 1
-            st = self.table.sample(me, rng)
             if policy is None or len(policy.stats) != st.n:
                 policy = self._policy = Policy(st.n, rng, learn=self.policy)
             policy.rng = rng
