@@ -16,6 +16,7 @@ Nothing here knows any game.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from ..limits import PLAYOUT_LIMIT
@@ -30,6 +31,9 @@ UNSEEN = 0.45
 #: Results a value needs before its mean is trusted over :data:`UNSEEN` (a prior of that weight).
 PRIOR = 2.0
 
+
+#: UNSEEN as often as asked (the default of each look-up of the means, see :func:`chooser`).
+_UNSEENS = itertools.repeat(UNSEEN)
 
 #: The normal reflex's median race time, by the number of options (worked out once each).
 _MEDIANS: dict = {}
@@ -160,7 +164,10 @@ def chooser(policy: Policy, horizon: int, limit: list):
             moves.append((who, v if type(v) is int or type(v) is str else None))
         else:
             mine = means[who]
-            ms = [mine.get(v, UNSEEN) if type(v) is int or type(v) is str else UNSEEN for v in vals]
+            if kind == "card" or kind == "player":  # numbers, or none (never learnt): a look-up each
+                ms = list(map(mine.get, vals, _UNSEENS))
+            else:
+                ms = [mine.get(v, UNSEEN) if type(v) is int or type(v) is str else UNSEEN for v in vals]
             top = max(ms)
             if ms.count(top) == 1:      # most often, once the means are learnt: no list of ties
                 i = ms.index(top)
