@@ -7,7 +7,8 @@ Each iteration of its search
    its player has seen (:meth:`catrules.play.match.Match.sample`, on
    :meth:`catrules.runtime.state.State.sample_for`: the cards it cannot see dealt again, no card
    where a choice showed it is not, see :mod:`catrules.runtime.inference`, and a fresh
-   future);
+   future); one is drawn for :data:`SHARED` iterations, each playing a copy of it with a
+   future of its own (drawing costs more than copying);
 2. goes down one tree shared by all the imagined games, a node per decision as its player
    sees them, choosing at each node by UCB among the options legal in *this* imagined game
    (a child counts how often it was available, so options that are rarely legal are not
@@ -15,7 +16,8 @@ Each iteration of its search
 3. adds one node (on a wide choice, only as many children as its visits allow: progressive
    widening, the most promising first), plays the imagined game to its end by a cheap policy
    (:mod:`catrules.bots.playout`: the mean result of each value chosen so far, some choices at
-   random), or, with a *horizon*, for that many more decisions, and
+   random), or, with a *horizon*, for that many more decisions (the tree's decisions and the
+   playout's are answered inside the running game, on the lean blocks: :class:`_Walk`), and
 4. credits every node on the way with the result for the player who chose it: a share of
    the win (``1/k`` among ``k`` winners), else 0; at a horizon, the share of the other
    players it is ahead of by the game's ``winner:`` block (ties count half).
