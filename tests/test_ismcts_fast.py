@@ -109,13 +109,13 @@ def test_copies_of_a_drawn_game_have_futures_of_their_own(meow, monkeypatch):
     iterate = ISMCTSBot._iterate
 
     def noted(self, st, *a, **k):
-        seen.append((id(st), st.rng.getstate()))
+        seen.append((st, st.rng.getstate()))     # kept alive: no id used twice
         return iterate(self, st, *a, **k)
     monkeypatch.setattr(ISMCTSBot, "_iterate", noted)
     bot = ISMCTSBot(iterations=8)
     m, d = _first_table(meow, bot)
     bot.search([o.id for o in d.options], d.default)
-    assert len({i for i, _s in seen}) == 8           # a state of its own for each iteration
+    assert len({id(st) for st, _s in seen}) == 8     # a state of its own for each iteration
     assert len({s for _i, s in seen}) == 8           # and a random source of its own
 
 

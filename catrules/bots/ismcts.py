@@ -333,6 +333,8 @@ class ISMCTSBot(Seat):
         try:
             if st.take(me, v, t):
                 st.run()
+            elif walk.node is None and walk.limit[0] is None:
+                walk.limit[0] = st.decisions + walk.horizon     # the horizon from my answer
             while st.decision_kind() is not None:
                 auto.answer_pending(st)     # the decision the game paused at, answered as later ones
                 st.run()
@@ -450,5 +452,10 @@ class _Walk:
             self.node = child
         else:
             self.to_playout(st)
+            if p is not None:
+                ahead = st.choosers()
+                j = ahead.index(pl)
+                if j < len(ahead) - 1:  # others answer after: the horizon from this answer
+                    self.limit[0] = st.decisions + j + 1 + self.horizon
         return i, t
 
