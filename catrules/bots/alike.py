@@ -42,3 +42,21 @@ class Alike:
             if edge not in out:
                 out[edge] = (oid, v)
         return out
+
+    def edges_of(self, st, values: list, okind: str) -> dict:
+        """``{edge: (index, value)}`` for the ``values`` (of kind ``okind``) of a choice of the
+        imagined game ``st`` answered inside the running game (no pending decision: no ids built
+        but for options that are not cards), in their order; as :meth:`edges` otherwise."""
+        out: dict = {}
+        option_id = st.prog.option_id
+        if okind != "card":
+            for i, v in enumerate(values):
+                out[option_id(okind, v)] = (i, v)
+            return out
+        kinds, loc = self._kinds(st.prog), st.loc
+        for i, v in enumerate(values):
+            edge = (loc[v], kinds[v]) if type(v) is int else option_id(okind, v)
+            if edge not in out:
+                out[edge] = (i, v)
+        return out
+

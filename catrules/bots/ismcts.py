@@ -7,7 +7,8 @@ Each iteration of its search
    its player has seen (:meth:`catrules.play.match.Match.sample`, on
    :meth:`catrules.runtime.state.State.sample_for`: the cards it cannot see dealt again, no card
    where a choice showed it is not, see :mod:`catrules.runtime.inference`, and a fresh
-   future);
+   future); one is drawn for :data:`SHARED` iterations, each playing a copy of it with a
+   future of its own (drawing costs more than copying);
 2. goes down one tree shared by all the imagined games, a node per decision as its player
    sees them, choosing at each node by UCB among the options legal in *this* imagined game
    (a child counts how often it was available, so options that are rarely legal are not
@@ -15,7 +16,8 @@ Each iteration of its search
 3. adds one node (on a wide choice, only as many children as its visits allow: progressive
    widening, the most promising first), plays the imagined game to its end by a cheap policy
    (:mod:`catrules.bots.playout`: the mean result of each value chosen so far, some choices at
-   random), or, with a *horizon*, for that many more decisions, and
+   random), or, with a *horizon*, for that many more decisions (the tree's decisions and the
+   playout's are answered inside the running game, on the lean blocks: :class:`_Walk`), and
 4. credits every node on the way with the result for the player who chose it: a share of
    the win (``1/k`` among ``k`` winners), else 0; at a horizon, the share of the other
    players it is ahead of by the game's ``winner:`` block (ties count half).
@@ -59,9 +61,10 @@ import random
 import time
 
 from ..errors import RulesError
-from ..limits import SEARCH_DECISION_LIMIT
+from ..limits import PLAYOUT_LIMIT, SEARCH_DECISION_LIMIT
 from ..play.seats import Choice, Seat
-from .playout import Horizon as _Horizon, Policy, key_of, play_out, race_time as _race_time, results as _results  # noqa: F401
+from ..play.autoplay import Autoplay
+from .playout import Horizon as _Horizon, Policy, chooser, key_of, play_out, race_time as _race_time, results as _results  # noqa: F401
 from .alike import Alike
 from .reuse import remember, reuse
 from .runaway import probe
@@ -83,6 +86,9 @@ WIDEN_POWER = 0.5
 #: How far (in standard errors of the two means) the most visited option's mean must beat the
 #: decision's default's before the bot leaves the default (see ``_best``).
 EVIDENCE = 1.0
+#: Iterations that share one imagined game (each on a copy with a future of its own): drawing
+#: one (dealing the unseen cards again) costs more than copying it.
+SHARED = 4
 #: The playouts' horizon when the spec gives none, in a long game (see :data:`LONG_GAME`).
 DEFAULT_HORIZON = 40
 #: A game is *long* while a game played on at random from where it stands takes more than this
@@ -224,6 +230,7 @@ class ISMCTSBot(Seat):
         units = None if self.seconds is None else self.seconds * WORK_PER_SECOND
         stop = self.stop
         done = errors = imagined = 0
+        drawn = None
         policy = self._policy
         while True:
             if iterations is not None:
@@ -236,8 +243,17 @@ class ISMCTSBot(Seat):
                 break
             if stop is not None and stop():
                 break
+            # an imagined game drawn for SHARED iterations: a copy for each but the last, with a
+            # future of its own (later shuffles and draws from a fresh source)
+            if done % SHARED == 0:
+                drawn = self.table.sample(me, rng)
+            if done % SHARED == SHARED - 1:
+                st = drawn
+            else:
+                st = drawn.clone()
+                st.rng = random.Random(rng.getrandbits(64))
+                st.trng = random.Random(rng.getrandbits(64))
             done += 1
-            st = self.table.sample(me, rng)
             if policy is None or len(policy.stats) != st.n:
                 policy = self._policy = Policy(st.n, rng, learn=self.policy)
             policy.rng = rng
@@ -288,45 +304,49 @@ class ISMCTSBot(Seat):
 
     def _iterate(self, st, root: _Node, me: int, rng: random.Random, policy: Policy,
                  horizon: int | None = None) -> None:
+        """One iteration on the imagined game ``st`` (paused at ``me``'s decision): the root's
+        choice here, then every later decision inside the running game (the lean blocks, see
+        :class:`_Walk`): down the tree, then by the policy to the end or the horizon."""
         st.known = None                 # nobody in an imagined game needs what players know
-        node, path = root, []
-        first = True
-        c = self.exploration
-        moves = policy.moves
-        learn = policy.learn
-        while True:
-            choosers = st.choosers()
-            if not choosers:
-                break
-            pl = me if first else choosers[0]
-            first = False
-            ids = st.option_ids_for(pl)
-            timed = st.decision_kind() == "race"
-            if len(ids) == 1:
-                st.apply(pl, ids[0], _race_time(st, 1) if timed else None)
-                continue
-            vals = st.values_for(pl)
-            edges = self._groups.edges(st, ids, vals)
-            a, child = self._select(node, pl, edges, rng, policy, c)
-            if learn:
-                moves.append((pl, key_of(edges[a][1])))
-            path.append(child)
-            node.visits += node is root
-            if node is root:
-                chosen = self._chosen
-                for e, (oid, _v) in edges.items():
-                    chosen.setdefault(e, oid)
-            st.apply(pl, edges[a][0], _race_time(st, len(ids)) if timed else None)
-            if child.visits == 0:
-                break                   # a new node: the playout starts here
-            node = child
-        if not st.over:
-            play_out(st, policy, horizon)
+        walk = _Walk(self, st.n, root, me, rng, policy, horizon)
+        p = st.pending_
+        vals = st.values_for(me)
+        edges = self._groups.edges_of(st, vals, p.okind)
+        a, child = self._select(root, me, edges, rng, policy, self.exploration)
+        i, v = edges[a]
+        if policy.learn:
+            policy.moves.append((me, key_of(v)))
+        walk.path.append(child)
+        root.visits += 1
+        chosen, option_id = self._chosen, st.prog.option_id
+        for e, (_i, ev) in edges.items():
+            if e not in chosen:
+                chosen[e] = option_id(p.okind, ev)
+        timed = p.kind == "race"
+        t = _race_time(st, len(vals)) if timed else None
+        if child.visits:
+            walk.node = child
+        else:
+            walk.to_playout(st)
+        auto = walk.auto
+        st.auto = auto
+        try:
+            if st.take(me, v, t):
+                st.run()
+            elif walk.node is None and walk.limit[0] is None:
+                walk.limit[0] = st.decisions + walk.horizon     # the horizon from my answer
+            while st.decision_kind() is not None:
+                auto.answer_pending(st)     # the decision the game paused at, answered as later ones
+                st.run()
+        except _Horizon:
+            pass                        # the table as it is: scored by results
+        finally:
+            st.auto = None
         result = _results(st)
-        for n in path:
+        for n in walk.path:
             n.visits += 1
             n.wins += result[n.player]
-        if learn:
+        if policy.learn:
             policy.credit(result)
 
     @staticmethod
@@ -364,4 +384,78 @@ class ISMCTSBot(Seat):
     def _play_out(st, rng: random.Random, horizon: int | None = None) -> None:
         """Play the imagined game to its end with random choices (see :func:`~catrules.bots.playout.play_out`)."""
         play_out(st, Policy(st.n, rng, learn=False), horizon)
+
+
+class _Walk:
+    """The players of one iteration's imagined game, answering inside the running game (as
+    :class:`~catrules.play.autoplay.Autoplay` asks, on the lean blocks: no pending decision,
+    no option ids but at the tree's nodes): down the tree by UCB while its nodes have visits
+    (:meth:`ISMCTSBot._select`), from the new node on by the ``policy`` (the playout), stopped
+    at the ``horizon`` if any."""
+
+    def __init__(self, bot: ISMCTSBot, n: int, root: _Node, me: int, rng: random.Random,
+                 policy: Policy, horizon: int | None):
+        self.bot, self.rng, self.policy = bot, rng, policy
+        # without a horizon a playout stops after PLAYOUT_LIMIT decisions all the same
+        self.horizon = PLAYOUT_LIMIT if horizon is None else horizon
+        self.seats = [self] * n
+        self.node = None                # the tree node of the next decision; None: the playout
+        self.path: list = []
+        self.state = None               # the imagined game, once in the playout
+        self.okind = None               # the kind of the options of the choice being asked
+        self.limit = [None]             # the decision that ends the playout (at the horizon)
+        self.auto = auto = Autoplay(self, self.check)
+        auto.plain = True               # nothing looks between steps (see check)
+        auto.choose = self.choose_in_tree
+        self._choose = Autoplay.choose.__get__(auto)
+
+    def choose_in_tree(self, st, who: int, options: list, kind: str, V=None, prefers=None):
+        self.okind = kind               # the kind of option (a card, a player...) for the edges
+        return self._choose(st, who, options, kind, V, prefers)
+
+    def check(self) -> None:
+        """Between steps: the playout stops at its horizon (it reads the count of decisions only)."""
+        if self.node is None and self.state is not None:
+            st, limit = self.state, self.limit
+            if limit[0] is None:        # the first check of the playout: its horizon from here
+                limit[0] = st.decisions - (st.pending_ is None) + self.horizon
+            if st.decisions >= limit[0]:
+                raise _Horizon
+    check.looks = False
+
+    def to_playout(self, st) -> None:
+        """From now on the policy answers (the tree's new node was just chosen)."""
+        self.node = None
+        auto = self.auto
+        auto.pickers = [self.policy.pick] * len(self.seats)
+        # the policy's choices written in (Autoplay's own where a player knows something)
+        auto.choose = chooser(self.policy, self.horizon, self.limit) if st.known is None else self._choose
+        self.state = st
+
+    def pick(self, st, pl: int, values: list, kind: str) -> tuple:
+        node = self.node
+        if node is None:                # a simultaneous decision's others, after the new node
+            return self.policy.pick(st, pl, values, kind)
+        n = len(values)
+        if n == 1:
+            return 0, (_race_time(st, 1) if kind == "race" else None)
+        p = st.pending_
+        bot, policy = self.bot, self.policy
+        edges = bot._groups.edges_of(st, values, p.okind if p is not None else self.okind)
+        a, child = bot._select(node, pl, edges, self.rng, policy, bot.exploration)
+        i, v = edges[a]
+        if policy.learn:
+            policy.moves.append((pl, key_of(v)))
+        self.path.append(child)
+        t = _race_time(st, n) if kind == "race" else None
+        if child.visits:
+            self.node = child
+        else:
+            self.to_playout(st)
+            if p is not None:
+                ahead = st.choosers()
+                j = ahead.index(pl)
+                if j < len(ahead) - 1:  # others answer after: the horizon from this answer
+                    self.limit[0] = st.decisions + j + 1 + self.horizon
+        return i, t
 

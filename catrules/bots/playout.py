@@ -16,11 +16,13 @@ Nothing here knows any game.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from ..limits import PLAYOUT_LIMIT
 from ..play.autoplay import Autoplay
 from ..play.reflexes import FASTEST, REFLEX_SPREAD, reflex_median
+from ..runtime.randoms import PLAIN_RANDBELOW
 
 #: How often a playout's player ignores the means and chooses at random.
 EXPLORE = 0.25
@@ -29,6 +31,9 @@ UNSEEN = 0.45
 #: Results a value needs before its mean is trusted over :data:`UNSEEN` (a prior of that weight).
 PRIOR = 2.0
 
+
+#: UNSEEN as often as asked (the default of each look-up of the means, see :func:`chooser`).
+_UNSEENS = itertools.repeat(UNSEEN)
 
 #: The normal reflex's median race time, by the number of options (worked out once each).
 _MEDIANS: dict = {}
@@ -114,6 +119,66 @@ class Policy:
                 s[1] += 1
             means[player][key] = (s[0] + UNSEEN * PRIOR) / (s[1] + PRIOR)
         self.moves = []
+
+
+def chooser(policy: Policy, horizon: int, limit: list):
+    """``choose(st, who, options, kind, V=None, prefers=None)`` as
+    :meth:`~catrules.play.autoplay.Autoplay.choose` answers a choice inside the running game, for
+    the playout of the imagined game ``st`` (nobody knows anything in it: ``st.known`` is None)
+    by ``policy``, with :meth:`Policy.pick` and the horizon's check written in (the same draws,
+    the same choices): stopped (:class:`Horizon`) ``horizon`` decisions after the first it is
+    asked (``limit[0]``: that decision's number, None until then; shared with the check of the
+    decisions it does not answer).  It keeps no history: nobody reads an imagined game's
+    answers, and the game is dropped once scored."""
+    rng, learn, means = policy.rng, policy.learn, policy.means
+    moves = policy.moves
+    getrandbits, random_ = rng.getrandbits, rng.random
+    plain = type(rng) is random.Random and PLAIN_RANDBELOW   # randrange(n), written out
+
+    def below(n):
+        if not plain:
+            return rng.randrange(n)
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
+
+    def choose(st, who: int, options: list, kind: str, V=None, prefers=None):
+        vals = options or [None]
+        st.decisions += 1
+        st.actor = who
+        n = len(vals)
+        if n == 1:                      # forced: the engine's own answer
+            return vals[0]
+        last = limit[0]
+        if last is None:                # the first decision asked: the horizon from there
+            last = limit[0] = st.decisions - 1 + horizon
+        if st.decisions >= last:
+            raise Horizon
+        if not learn:
+            i = below(n)
+        elif random_() < EXPLORE:
+            i = below(n)
+            v = vals[i]
+            moves.append((who, v if type(v) is int or type(v) is str else None))
+        else:
+            mine = means[who]
+            if kind == "card" or kind == "player":  # numbers, or none (never learnt): a look-up each
+                ms = list(map(mine.get, vals, _UNSEENS))
+            else:
+                ms = [mine.get(v, UNSEEN) if type(v) is int or type(v) is str else UNSEEN for v in vals]
+            top = max(ms)
+            if ms.count(top) == 1:      # most often, once the means are learnt: no list of ties
+                i = ms.index(top)
+            else:
+                tied = [j for j, m in enumerate(ms) if m == top]
+                i = tied[below(len(tied))]
+            v = vals[i]
+            moves.append((who, v if type(v) is int or type(v) is str else None))
+        st.steps = st.steps_from
+        return vals[i]
+    return choose
 
 
 def play_out(st, policy, horizon: int | None = None) -> None:
