@@ -5,7 +5,9 @@ OpenSpiel's own C++ hearts, in the same Python loop (random legal actions).
 
 Each row: the loop ``while not terminal: apply_action(random legal action)``; then the same loop
 reading the information-state tensor of the player to act at every step, as an RL agent would
-(hearts has no observation tensor; both give an information-state tensor).
+(hearts has no observation tensor; both give an information-state tensor): as pyspiel's list of
+floats, then (catrules games registered with ``tensors="array"``) as a read-only array that is
+not copied (hearts' tensor is always a list).
 A step is one decision answered (a chance outcome counts as a step for OpenSpiel's hearts).
 ``--repeat K``: each figure is the best of K runs (the one least slowed by other work on the machine).
 """
@@ -66,22 +68,26 @@ def main(argv=None) -> None:
     def best(fn, *args) -> float:
         return max(fn(*args) for _ in range(max(a.repeat, 1)))
 
-    rows = [("OpenSpiel hearts (C++)", lambda o: spiel_loop(pyspiel.load_game("hearts"), a.seconds, o))]
+    rows = [("OpenSpiel hearts (C++)", pyspiel.load_game("hearts"), None)]
     for path, n in [("games/meow.cat", 4), ("games/catlady.cat", 3), ("games/flapcat.cat", 4)]:
-        g = pyspiel.load_game(register(str(ROOT / path), players=n, chance="deal", vocabulary="compact"))
-        rows.append((f"catrules {Path(path).stem} {n}p (OpenSpiel)", lambda o, g=g: spiel_loop(g, a.seconds, o)))
-    print(f"{'env':38} {'steps/s':>10} {'with info tensor':>18}")
-    seen = {}
-    for name, fn in rows:
-        raw, tensor = best(fn, False), best(fn, True)
+        g, ga = (pyspiel.load_game(register(str(ROOT / path), players=n, chance="deal", vocabulary="compact",
+                                            tensors=t)) for t in ("list", "array"))
+        rows.append((f"catrules {Path(path).stem} {n}p (OpenSpiel)", g, ga))
+    print(f"{'env':38} {'steps/s':>10} {'with info tensor':>18} {'as arrays':>10}")
+    seen, arrays = {}, {}
+    for name, g, ga in rows:
+        raw, tensor = best(spiel_loop, g, a.seconds, False), best(spiel_loop, g, a.seconds, True)
         seen[name] = tensor
-        print(f"{name:38} {raw:10,.0f} {tensor:18,.0f}", flush=True)
+        if ga is not None:
+            arrays[name] = best(spiel_loop, ga, a.seconds, True)
+        print(f"{name:38} {raw:10,.0f} {tensor:18,.0f} {arrays.get(name, 0):10,.0f}", flush=True)
     e = gym_env(str(ROOT / "games/meow.cat"), players=4, seed=0)
     print(f"{'catrules meow 4p (Gymnasium, 3 random bots)':38} {best(gym_loop, e, a.seconds):10,.0f} {'(always)':>18}")
     hearts = seen[rows[0][0]]
-    print("with the tensor, against hearts (the goal: 1/3 or more): " +
-          ", ".join(f"{name.split(' (')[0].removeprefix('catrules ')} {v / hearts:.2f}"
-                    for name, v in seen.items() if name != rows[0][0]))
+    for what, figures in (("lists", seen), ("arrays", arrays)):
+        print(f"with the tensor ({what}), against hearts' list (the goal: 1/3 or more): " +
+              ", ".join(f"{name.split(' (')[0].removeprefix('catrules ')} {v / hearts:.2f}"
+                        for name, v in figures.items() if name != rows[0][0]))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""One player's tensor as the list of floats ``pyspiel`` returns, brought up to date in place.
+"""One player's tensor as the list of floats ``pyspiel`` returns (or as an array), brought up to date in place.
 
 OpenSpiel's Python API gives a tensor as a new list of floats at every call.  Made from the
 array (``x.tolist()``), that is a new float object per entry each time, and the array itself is
@@ -11,12 +11,20 @@ and the end (written anew), and the memory (:meth:`Memory.catch_up_list
 the float32 vector holds, so that the list is ``vector.tolist()``, bit for bit
 (``tests/test_envs_tensor.py``).  (Entries do not share float objects: a list of distinct
 objects copies faster than one whose entries are the same few, whose counts of references
-every copy then changes one after the other.)  Nothing here knows any game.
+every copy then changes one after the other.)
+
+A :class:`TensorArray` does the same with one float32 array per player and game, and hands out
+that array itself, read-only, without copying (``register(..., tensors="array")``): the next call
+changes it in place when the caller no longer holds it (its count of references says so: a
+loop that reads the tensor and lets it go), and otherwise leaves the caller's array as it is and
+goes on with a copy.  So an array a caller keeps (in a replay buffer, a view of it, a tensor
+made from it) never changes under them.  Nothing here knows any game.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
@@ -76,3 +84,44 @@ def as_float32(v, memo: dict) -> float:
             memo.clear()
         f = memo[v] = float(np.float32(v))
     return f
+
+
+class TensorArray:
+    """Player ``p``'s observation (and memory, with ``recall``) in one game, as a read-only
+    float32 array handed out without a copy (see the module's docstring)."""
+
+    __slots__ = ("p", "recall", "x", "seen", "mem_at")
+
+    def __init__(self, p, recall: bool):
+        self.p, self.recall = p, recall
+        self.x, self.seen, self.mem_at = None, Seen(), 0
+
+    def get(self, enc, memory, st, rows, remembered=None) -> np.ndarray:
+        """The tensor of ``st`` (the arguments as :meth:`TensorList.get`'s), read-only: the array
+        handed out last, changed in place, unless the caller still holds that one."""
+        p = self.p
+        if self.x is None:
+            x = enc.fresh(st, p)
+            enc.remember(st, p, self.seen)
+            if self.recall:
+                x = np.concatenate([x, remembered()])
+        else:
+            if sys.getrefcount(self.x) > 2:         # held elsewhere too: theirs stays as it is
+                x = self.x.copy()
+            else:
+                x = self.x
+                x.flags.writeable = True
+            w = enc.changes(st, p, self.seen)
+            if w:
+                n = len(w)
+                x[np.fromiter(w, np.intp, n)] = np.fromiter(w.values(), np.float32, n)
+            if self.recall:
+                memory.catch_up(x[enc.enc.size:], p, st.layout, st.log[self.mem_at:])
+        if self.recall:
+            self.mem_at = len(st.log)
+        t0, t1 = enc.tail
+        x[t0:t1] = 0
+        enc._tail(x, st, p, rows)
+        x.flags.writeable = False
+        self.x = x
+        return x

@@ -92,6 +92,12 @@ class RunningScore:
         self.counters = sorted(counters)
         self.cards = prog.card_count
 
+    def now(self, st):
+        """:meth:`rows` of ``st``, kept for the last state asked about (an env's one game)."""
+        if getattr(self, "_last", None) is not st:
+            self._last, self._kept = st, Kept()
+        return self.rows(st, self._kept)
+
     def rows(self, st, kept: "Kept | None" = None):
         """The score rows a view shows (:func:`catrules.envs.tensor.scores_now`); ``kept``: what
         this gave last for the same game (brought up to date)."""
