@@ -17,7 +17,7 @@ import pytest
 
 from catrules.api import load_game
 from catrules.envs.encoding import spec
-from catrules.envs.history import Memory
+from catrules.envs.history import Memory, ParsedLog
 from catrules.envs.running import Kept, RunningScore, reads
 from catrules.envs.lists import TensorArray, TensorList, as_float32
 from catrules.envs.tensor import Seen, StateEncoder, scores_now
@@ -153,30 +153,35 @@ def _catch_up(mem, slow, done, st, p) -> None:
 
 @pytest.mark.parametrize("path", GAMES)
 def test_the_tensor_lists_are_the_plain_vectors_tolist(path):
-    """A :class:`TensorList` of each player, asked at random moments, gives the view's vector then
-    the memory of every visible event, as ``tolist()`` gives it (compared bit for bit)."""
+    """A :class:`TensorList` and a :class:`TensorArray` of each player and of a spectator, asked at
+    random moments, give the view's vector then the memory of every visible event, as
+    ``tolist()`` gives it (bit for bit); an array the caller kept does not change."""
     fast, mem, checked = None, None, 0
     for sp, st, rng in _games_states(path):
         if fast is None:
             fast, mem = StateEncoder(sp.encoder), Memory(sp)
         if not st.history:
-            lists = {(p, r, kind): kind(p, r) for p in range(st.n) for r in (True, False)
-                     for kind in (TensorList, TensorArray)}
+            lists = {(p, r, kind): kind(p, r) for p in [None, *range(st.n)] for r in (True, False)
+                     for kind in (TensorList, TensorArray) if p is not None or not r}
+            parsed = ParsedLog(mem, st)         # the log parsed once, for every reader's memory
             slow = [mem.fresh() for _ in range(st.n)]
             done = [0] * st.n
             held = []
-        for p in range(st.n):
-            _catch_up(mem, slow, done, st, p)
+        for p in [*range(st.n), None]:
+            if p is not None:
+                _catch_up(mem, slow, done, st, p)
             obs = sp.encoder.encode(st.view(p))
-            for recall in (True, False):
+            for recall in (True, False) if p is not None else (False,):
                 if rng.random() < 0.5 and not st.finished:
                     continue
                 want = np.concatenate([obs, slow[p]]) if recall else obs
                 segments = [*sp.encoder.segments, *((n, s + sp.encoder.size, k) for n, s, k in mem.segments)]
-                got = lists[(p, recall, TensorList)].get(fast, mem, st, scores_now(st), lambda p=p: _memory(mem, st, p))
+                got = lists[(p, recall, TensorList)].get(fast, mem, st, scores_now(st), lambda p=p: _memory(mem, st, p),
+                                                         parsed if rng.random() < 0.7 else None)
                 assert all(type(v) is float for v in got)
                 _same(want, np.array(got, np.float32), f"{path} player {p} recall {recall}", segments)
-                arr = lists[(p, recall, TensorArray)].get(fast, mem, st, scores_now(st), lambda p=p: _memory(mem, st, p))
+                arr = lists[(p, recall, TensorArray)].get(fast, mem, st, scores_now(st),
+                                                          lambda p=p: _memory(mem, st, p), parsed)
                 assert arr.dtype == np.float32 and not arr.flags.writeable
                 _same(want, arr, f"{path} player {p} recall {recall} array", segments)
                 if rng.random() < 0.3:                  # kept by the caller: it must not change

@@ -43,20 +43,24 @@ class TensorList:
         self.p, self.recall = p, recall
         self.lst, self.seen, self.tail, self.mem_at, self.memo = None, Seen(), {}, 0, {}
 
-    def get(self, enc, memory, st, rows, remembered=None) -> list:
+    def get(self, enc, memory, st, rows, remembered=None, parsed=None) -> list:
         """The tensor of ``st`` as a new list (``enc``: the :class:`StateEncoder`, ``memory``: the
         :class:`~catrules.envs.history.Memory`, ``rows``: the scores as they stand,
-        ``remembered()``: the player's memory as it stands, asked for the first list only)."""
+        ``remembered()``: the player's memory as it stands, asked for the first list only;
+        ``parsed``: the game's :class:`~catrules.envs.history.ParsedLog`, if kept)."""
         lst, p = self.lst, self.p
         if lst is None:
             x = enc.fresh(st, p)
             enc.remember(st, p, self.seen)
-            lst = self.lst = (np.concatenate([x, remembered()]) if self.recall else x).tolist()
+            lst = self.lst = _as_list(np.concatenate([x, remembered()]) if self.recall else x, enc, memory)
         else:
             for i, v in enc.changes(st, p, self.seen).items():
                 lst[i] = v
             if self.recall:
-                memory.catch_up_list(lst, enc.enc.size, p, st.layout, st.log[self.mem_at:])
+                if parsed is not None:
+                    memory.catch_up_list(lst, enc.enc.size, p, None, parsed.since(self.mem_at), True)
+                else:
+                    memory.catch_up_list(lst, enc.enc.size, p, st.layout, st.log[self.mem_at:])
         if self.recall:
             self.mem_at = len(st.log)
         t: dict = {}
@@ -72,6 +76,22 @@ class TensorList:
             lst[i] = f
         self.tail = t
         return lst.copy()
+
+
+def _as_list(x: np.ndarray, enc, memory) -> list:
+    """``x.tolist()``, made faster: a copy of the list of a player who has seen nothing yet (the
+    encoder's static vector, then a fresh memory), with the entries where ``x`` differs (by their
+    bits) written from ``x``."""
+    cache = enc.base_lists
+    base = cache.get(len(x))
+    if base is None:
+        arr = enc.base if len(x) == len(enc.base) else np.concatenate([enc.base, memory.fresh()])
+        base = cache[len(x)] = (arr, arr.tolist())
+    arr, lst = base[0], base[1].copy()
+    at = np.flatnonzero(x.view(np.uint32) != arr.view(np.uint32))
+    for i, v in zip(at.tolist(), x[at].tolist()):
+        lst[i] = v
+    return lst
 
 
 def as_float32(v, memo: dict) -> float:
@@ -96,7 +116,7 @@ class TensorArray:
         self.p, self.recall = p, recall
         self.x, self.seen, self.mem_at = None, Seen(), 0
 
-    def get(self, enc, memory, st, rows, remembered=None) -> np.ndarray:
+    def get(self, enc, memory, st, rows, remembered=None, parsed=None) -> np.ndarray:
         """The tensor of ``st`` (the arguments as :meth:`TensorList.get`'s), read-only: the array
         handed out last, changed in place, unless the caller still holds that one."""
         p = self.p
@@ -116,7 +136,10 @@ class TensorArray:
                 n = len(w)
                 x[np.fromiter(w, np.intp, n)] = np.fromiter(w.values(), np.float32, n)
             if self.recall:
-                memory.catch_up(x[enc.enc.size:], p, st.layout, st.log[self.mem_at:])
+                if parsed is not None:
+                    memory.catch_up(x[enc.enc.size:], p, None, parsed.since(self.mem_at), True)
+                else:
+                    memory.catch_up(x[enc.enc.size:], p, st.layout, st.log[self.mem_at:])
         if self.recall:
             self.mem_at = len(st.log)
         t0, t1 = enc.tail

@@ -67,7 +67,7 @@ import pyspiel
 from ..errors import CatrulesError
 from ..play.views import visible_event
 from ..runtime.option_ids import card_of
-from .history import Memory
+from .history import Memory, ParsedLog
 from .running import Kept, RunningScore
 from .lists import TensorArray, TensorList
 from .tensor import Seen, StateEncoder
@@ -217,16 +217,17 @@ class _Core:
     plus the log and the players' histories.  ``turn`` caches the decision to answer now and its
     actions (until the next action); ``lists`` the tensors given as lists, per player (see
     :class:`~catrules.envs.lists.TensorList`); ``kept`` the last running score
-    (:class:`~catrules.envs.running.RunningScore`)."""
+    (:class:`~catrules.envs.running.RunningScore`); ``parsed`` the log as every player's memory
+    reads it, parsed once (:class:`~catrules.envs.history.ParsedLog`)."""
 
-    __slots__ = ("setup", "st", "seen", "mem", "mem_at", "turn", "acts", "rows", "obs", "lists", "kept")
+    __slots__ = ("setup", "st", "seen", "mem", "mem_at", "turn", "acts", "rows", "obs", "lists", "kept", "parsed")
 
     def __init__(self, setup, st, seen, mem=None, mem_at=None):
         self.setup, self.st, self.seen = setup, st, seen
         self.mem = mem if mem is not None else [setup.memory.fresh() for _ in seen]
         self.mem_at = list(mem_at) if mem_at is not None else [x[0] for x in seen]
         self.turn, self.acts, self.rows, self.obs, self.lists = None, None, None, {}, {}
-        self.kept = Kept()
+        self.kept, self.parsed = Kept(), None
 
     def __deepcopy__(self, memo):
         return _Core(self.setup, self.st.clone(), [list(x) for x in self.seen], [m.copy() for m in self.mem],
@@ -280,11 +281,17 @@ class _Core:
             self.rows = [self.setup.running.rows(self.st, self.kept)]
         return self.setup.tensor.encode(self.st, p, seen, self.rows[0])
 
+    def log(self) -> ParsedLog:
+        """The log, parsed once for every player's memory."""
+        if self.parsed is None:
+            self.parsed = ParsedLog(self.setup.memory, self.st)
+        return self.parsed
+
     def memory(self, p: int) -> np.ndarray:
         """Player ``p``'s memory, brought up to date with the log."""
         log, done = self.st.log, self.mem_at[p]
         if done < len(log):
-            self.setup.memory.catch_up(self.mem[p], p, self.st.layout, log[done:])
+            self.setup.memory.catch_up(self.mem[p], p, None, self.log().since(done), True)
             self.mem_at[p] = len(log)
         return self.mem[p]
 
@@ -454,7 +461,7 @@ class CatrulesState(pyspiel.State):
         if core.rows is None:
             core.rows = [core.setup.running.rows(core.st, core.kept)]
         setup = core.setup
-        return tl.get(setup.tensor, setup.memory, core.st, core.rows[0], lambda: core.memory(player))
+        return tl.get(setup.tensor, setup.memory, core.st, core.rows[0], lambda: core.memory(player), core.log())
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state that ``player_id`` cannot tell from this one, the unknown drawn at random
