@@ -17,6 +17,12 @@ is that those counters hold (any whole number that could be a card: the cards th
 hold are where those zones are).  Once the end's rules have started (the state stands inside
 them), nothing is kept.  ``tests/test_envs_tensor.py`` checks the kept figure against
 :func:`running` at every step of many games.  Nothing here knows any game.
+
+The score memo's analysis (:mod:`catrules.runtime.reads`) reads the Python the compiler wrote
+for expressions (the score items, an allotment's keys); the end's rules are phases, statements
+that move cards and ask choices, which it answers "reads everything" for: so the phases are
+read here, on the checked game, with :func:`catrules.check.reach.reached` (what they and
+everything they use name).
 """
 
 from __future__ import annotations
