@@ -315,3 +315,23 @@ def test_openspiel_tensors_as_arrays_are_the_lists_values():
     assert steps > 10
     with pytest.raises(CatrulesError, match="unknown tensors 'lists'"):
         register(path, players=3, tensors="lists")
+
+
+def test_the_running_score_an_env_keeps_is_the_running_score_of_its_game():
+    """``RunningScore.now`` (the Gymnasium and PettingZoo envs') keeps one figure per game: asked
+    about two games in turn, or a new game, it gives each one's own running score."""
+    g = load_game(str(ROOT / "games/meow.cat"))
+    rs = RunningScore(g.program, 4)
+    games = [g.new_state(4, seed=s) for s in (1, 2)]
+    rng = random.Random(3)
+    checked = 0
+    while not all(st.finished for st in games):
+        for st in games:
+            assert rs.now(st) == scores_now(st)
+            if rng.random() < 0.5 and not st.finished:
+                assert rs.now(st) == scores_now(st)             # asked again, same game
+            if not st.finished:
+                d = st.pending()[0]
+                st.apply(d.player, rng.choice(d.options).id)
+            checked += 1
+    assert checked > 100
