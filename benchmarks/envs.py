@@ -5,9 +5,21 @@ OpenSpiel's own C++ hearts, in the same Python loop (random legal actions).
 
 Each row: the loop ``while not terminal: apply_action(random legal action)``; then the same loop
 reading the information-state tensor of the player to act at every step, as an RL agent would
-(hearts has no observation tensor; both give an information-state tensor).
+(hearts has no observation tensor; both give an information-state tensor): as pyspiel's list of
+floats, then (catrules games registered with ``tensors="array"``) as a read-only array that is
+not copied (hearts' tensor is always a list).  ``--bound``: also the same loop working out only
+the running score at every step (``core.setup.running.rows``, the part of the tensor that the
+engine's end rules and score cost), the most a catrules row could reach with a tensor costing
+nothing else.
 A step is one decision answered (a chance outcome counts as a step for OpenSpiel's hearts).
 ``--repeat K``: each figure is the best of K runs (the one least slowed by other work on the machine).
+
+For counts of instructions, which other work on the machine does not change, ``--fixed PATH``
+plays a fixed workload instead: ``--games K`` games of the game file (4 players; deals 0 to K-1,
+the same random actions), reading the tensor as ``--tensor`` says (``none``, ``list``, ``array``)::
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
+        python benchmarks/envs.py --fixed games/meow.cat --games 10 --tensor list
 """
 
 from __future__ import annotations
@@ -27,7 +39,7 @@ from catrules.envs.openspiel import register  # noqa: E402
 from catrules.envs.single import gym_env  # noqa: E402
 
 
-def spiel_loop(game, seconds: float, observe: bool) -> float:
+def spiel_loop(game, seconds: float, observe, running: bool = False) -> float:
     rng = random.Random(0)
     steps, t0 = 0, time.process_time()
     while time.process_time() - t0 < seconds:
@@ -37,11 +49,31 @@ def spiel_loop(game, seconds: float, observe: bool) -> float:
                 outcomes = state.chance_outcomes()
                 state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
             else:
-                if observe:
+                if running:
+                    core = state._core
+                    if core.rows is None:
+                        core.rows = [core.setup.running.rows(core.st, core.kept)]
+                elif observe:
                     state.information_state_tensor(state.current_player())
                 state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
     return steps / (time.process_time() - t0)
+
+
+def fixed(path: str, games: int, tensor: str) -> int:
+    """Play ``games`` games of ``path`` (4 players, deals 0, 1...), reading the tensor or not; the steps."""
+    g = pyspiel.load_game(register(str(ROOT / path), players=4, chance="deal", vocabulary="compact",
+                                   tensors="array" if tensor == "array" else "list"))
+    rng, steps = random.Random(0), 0
+    for k in range(games):
+        state = g.new_initial_state()
+        state.apply_action(k)
+        while not state.is_terminal():
+            if tensor != "none":
+                state.information_state_tensor(state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+    return steps
 
 
 def gym_loop(env, seconds: float) -> float:
@@ -61,27 +93,46 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=10.0, help="CPU seconds per run")
     ap.add_argument("--repeat", type=int, default=1, help="runs per figure, the best kept")
+    ap.add_argument("--bound", action="store_true", help="also the loop working out only the running score")
+    ap.add_argument("--fixed", metavar="PATH", help="a fixed workload of this game file instead (see above)")
+    ap.add_argument("--games", type=int, default=10, help="games of the fixed workload")
+    ap.add_argument("--tensor", choices=("none", "list", "array"), default="list", help="what it reads")
     a = ap.parse_args(argv)
+    if a.fixed:
+        print("steps", fixed(a.fixed, a.games, a.tensor))
+        return
 
     def best(fn, *args) -> float:
         return max(fn(*args) for _ in range(max(a.repeat, 1)))
 
-    rows = [("OpenSpiel hearts (C++)", lambda o: spiel_loop(pyspiel.load_game("hearts"), a.seconds, o))]
+    rows = [("OpenSpiel hearts (C++)", pyspiel.load_game("hearts"), None)]
     for path, n in [("games/meow.cat", 4), ("games/catlady.cat", 3), ("games/flapcat.cat", 4)]:
-        g = pyspiel.load_game(register(str(ROOT / path), players=n, chance="deal", vocabulary="compact"))
-        rows.append((f"catrules {Path(path).stem} {n}p (OpenSpiel)", lambda o, g=g: spiel_loop(g, a.seconds, o)))
-    print(f"{'env':38} {'steps/s':>10} {'with info tensor':>18}")
-    seen = {}
-    for name, fn in rows:
-        raw, tensor = best(fn, False), best(fn, True)
+        g, ga = (pyspiel.load_game(register(str(ROOT / path), players=n, chance="deal", vocabulary="compact",
+                                            tensors=t)) for t in ("list", "array"))
+        rows.append((f"catrules {Path(path).stem} {n}p (OpenSpiel)", g, ga))
+    print(f"{'env':38} {'steps/s':>10} {'with info tensor':>18} {'as arrays':>10}" +
+          (f" {'step + running score':>21}" if a.bound else ""))
+    seen, arrays, bounds = {}, {}, {}
+    for name, g, ga in rows:
+        raw, tensor = best(spiel_loop, g, a.seconds, False), best(spiel_loop, g, a.seconds, True)
         seen[name] = tensor
-        print(f"{name:38} {raw:10,.0f} {tensor:18,.0f}", flush=True)
+        if ga is not None:
+            arrays[name] = best(spiel_loop, ga, a.seconds, True)
+        if a.bound and ga is not None:
+            bounds[name] = best(spiel_loop, g, a.seconds, False, True)
+        shown = f"{arrays[name]:10,.0f}" if name in arrays else f"{'(list)':>10}"
+        bound = f" {bounds[name]:21,.0f}" if name in bounds else ""
+        print(f"{name:38} {raw:10,.0f} {tensor:18,.0f} {shown}{bound}", flush=True)
     e = gym_env(str(ROOT / "games/meow.cat"), players=4, seed=0)
     print(f"{'catrules meow 4p (Gymnasium, 3 random bots)':38} {best(gym_loop, e, a.seconds):10,.0f} {'(always)':>18}")
     hearts = seen[rows[0][0]]
-    print("with the tensor, against hearts (the goal: 1/3 or more): " +
-          ", ".join(f"{name.split(' (')[0].removeprefix('catrules ')} {v / hearts:.2f}"
-                    for name, v in seen.items() if name != rows[0][0]))
+    for what, figures in (("with the tensor (lists)", seen), ("with the tensor (arrays)", arrays),
+                          ("step + running score only", bounds)):
+        if not figures:
+            continue
+        print(f"{what}, against hearts' list (the goal: 1/3 or more): " +
+              ", ".join(f"{name.split(' (')[0].removeprefix('catrules ')} {v / hearts:.2f}"
+                        for name, v in figures.items() if name != rows[0][0]))
 
 
 if __name__ == "__main__":

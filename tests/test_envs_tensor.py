@@ -17,9 +17,9 @@ import pytest
 
 from catrules.api import load_game
 from catrules.envs.encoding import spec
-from catrules.envs.history import Memory
+from catrules.envs.history import Memory, ParsedLog
 from catrules.envs.running import Kept, RunningScore, reads
-from catrules.envs.lists import TensorList, as_float32
+from catrules.envs.lists import TensorArray, TensorList, as_float32
 from catrules.envs.tensor import Seen, StateEncoder, scores_now
 from catrules.errors import CatrulesError
 from catrules.play.views import visible_event
@@ -153,29 +153,69 @@ def _catch_up(mem, slow, done, st, p) -> None:
 
 @pytest.mark.parametrize("path", GAMES)
 def test_the_tensor_lists_are_the_plain_vectors_tolist(path):
-    """A :class:`TensorList` of each player, asked at random moments, gives the view's vector then
-    the memory of every visible event, as ``tolist()`` gives it (compared bit for bit)."""
+    """A :class:`TensorList` and a :class:`TensorArray` of each player and of a spectator, asked at
+    random moments, give the view's vector then the memory of every visible event, as
+    ``tolist()`` gives it (bit for bit); an array the caller kept does not change."""
     fast, mem, checked = None, None, 0
     for sp, st, rng in _games_states(path):
         if fast is None:
             fast, mem = StateEncoder(sp.encoder), Memory(sp)
         if not st.history:
-            lists = {(p, r): TensorList(p, r) for p in range(st.n) for r in (True, False)}
+            lists = {(p, r, kind): kind(p, r) for p in [None, *range(st.n)] for r in (True, False)
+                     for kind in (TensorList, TensorArray) if p is not None or not r}
+            parsed = ParsedLog(mem, st)         # the log parsed once, for every reader's memory
             slow = [mem.fresh() for _ in range(st.n)]
             done = [0] * st.n
-        for p in range(st.n):
-            _catch_up(mem, slow, done, st, p)
+            held = []
+        for p in [*range(st.n), None]:
+            if p is not None:
+                _catch_up(mem, slow, done, st, p)
             obs = sp.encoder.encode(st.view(p))
-            for recall in (True, False):
+            for recall in (True, False) if p is not None else (False,):
                 if rng.random() < 0.5 and not st.finished:
                     continue
                 want = np.concatenate([obs, slow[p]]) if recall else obs
-                got = lists[(p, recall)].get(fast, mem, st, scores_now(st), lambda p=p: _memory(mem, st, p))
+                segments = [*sp.encoder.segments, *((n, s + sp.encoder.size, k) for n, s, k in mem.segments)]
+                got = lists[(p, recall, TensorList)].get(fast, mem, st, scores_now(st), lambda p=p: _memory(mem, st, p),
+                                                         parsed if rng.random() < 0.7 else None)
                 assert all(type(v) is float for v in got)
-                _same(want, np.array(got, np.float32), f"{path} player {p} recall {recall}", [
-                    *sp.encoder.segments, *((n, s + sp.encoder.size, k) for n, s, k in mem.segments)])
+                _same(want, np.array(got, np.float32), f"{path} player {p} recall {recall}", segments)
+                arr = lists[(p, recall, TensorArray)].get(fast, mem, st, scores_now(st),
+                                                          lambda p=p: _memory(mem, st, p), parsed)
+                assert arr.dtype == np.float32 and not arr.flags.writeable
+                _same(want, arr, f"{path} player {p} recall {recall} array", segments)
+                if rng.random() < 0.3:                  # kept by the caller: it must not change
+                    held.append((arr, arr.copy()))
                 checked += 1
+        for arr, was in held:
+            _same(was, arr, f"{path}: an array the caller kept changed", sp.encoder.segments)
     assert checked > 0
+
+
+def test_an_array_nobody_holds_is_changed_in_place_and_one_held_is_left_alone():
+    """``tensors="array"``: the array handed out last is brought up to date in place when the
+    caller let it go, and left as it was (the next one a copy) when the caller kept it."""
+    g = load_game(str(ROOT / "games/meow.cat"))
+    sp = spec(g, 4, explore=2)
+    fast, mem = StateEncoder(sp.encoder), Memory(sp)
+    st = g.new_state(4, seed=1, options=sp.options, log=True)
+    ta = TensorArray(0, True)
+
+    def play(k):
+        for _ in range(k):
+            d = st.pending()[0]
+            st.apply(d.player, d.options[0].id)
+
+    first = id(ta.get(fast, mem, st, scores_now(st), lambda: _memory(mem, st, 0)))
+    play(2)
+    assert id(ta.get(fast, mem, st, scores_now(st), lambda: _memory(mem, st, 0))) == first    # let go: reused
+    kept = ta.get(fast, mem, st, scores_now(st), None)
+    was = kept.copy()
+    play(4)
+    now = ta.get(fast, mem, st, scores_now(st), None)
+    assert now is not kept and np.array_equal(kept, was) and not np.array_equal(now, was)
+    with pytest.raises(ValueError):
+        now[0] = 1.0
 
 
 def _memory(mem, st, p):
@@ -242,3 +282,56 @@ def test_reading_a_tensor_from_python_takes_the_game_seeds_pyspiels_call_takes()
         seeds.append((first.engine_state().seed, game.new_initial_state().engine_state().seed))
     assert seeds[0] == seeds[1] == seeds[2] == seeds[3]
     assert seeds[0][1] > seeds[0][0] + 1
+
+
+def test_openspiel_tensors_as_arrays_are_the_lists_values():
+    """``register(..., tensors="array")``: the same values as the lists, as read-only float32
+    arrays (before the deal too); an unknown ``tensors`` is refused in words."""
+    import pyspiel
+    from catrules.envs.openspiel import register
+
+    path = str(ROOT / "games/flapcat.cat")
+    games = [pyspiel.load_game(register(path, players=3, explore=2, chance="deal", tensors=t,
+                                        name=f"tensor_test_arrays_{t}")) for t in ("list", "array")]
+    states = [g.new_initial_state() for g in games]
+    rng = random.Random(5)
+    arr = states[1].information_state_tensor(0)
+    assert isinstance(arr, np.ndarray) and not arr.flags.writeable
+    assert arr.tolist() == states[0].information_state_tensor(0)
+    steps = 0
+    while not states[0].is_terminal() and steps < 80:
+        if states[0].is_chance_node():
+            action = 7
+        else:
+            for p in range(3):
+                for call in ("information_state_tensor", "observation_tensor"):
+                    lst, arr = (getattr(s, call)(p) for s in states)
+                    assert isinstance(arr, np.ndarray) and arr.dtype == np.float32 and not arr.flags.writeable
+                    assert arr.tolist() == lst, f"{call} {p} at step {steps}"
+            action = rng.choice(states[0].legal_actions())
+        for s in states:
+            s.apply_action(action)
+        steps += 1
+    assert steps > 10
+    with pytest.raises(CatrulesError, match="unknown tensors 'lists'"):
+        register(path, players=3, tensors="lists")
+
+
+def test_the_running_score_an_env_keeps_is_the_running_score_of_its_game():
+    """``RunningScore.now`` (the Gymnasium and PettingZoo envs') keeps one figure per game: asked
+    about two games in turn, or a new game, it gives each one's own running score."""
+    g = load_game(str(ROOT / "games/meow.cat"))
+    rs = RunningScore(g.program, 4)
+    games = [g.new_state(4, seed=s) for s in (1, 2)]
+    rng = random.Random(3)
+    checked = 0
+    while not all(st.finished for st in games):
+        for st in games:
+            assert rs.now(st) == scores_now(st)
+            if rng.random() < 0.5 and not st.finished:
+                assert rs.now(st) == scores_now(st)             # asked again, same game
+            if not st.finished:
+                d = st.pending()[0]
+                st.apply(d.player, rng.choice(d.options).id)
+            checked += 1
+    assert checked > 100

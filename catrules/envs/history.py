@@ -32,7 +32,7 @@ class Memory:
         self.segments = [("went to", 0, C * (S + 1)), ("moved by", C * (S + 1), C * (N + 1)),
                          ("my actions", C * (S + 2 + N), A), ("my decisions", C * (S + 2 + N) + A, 1)]
         self.size = C * (S + 2 + N) + A + 1
-        self._seen: dict = {}                           # player -> names of the slots they see
+        self._mask: dict | None = None                  # zone name -> a bit per player who sees it
 
     def fresh(self) -> np.ndarray:
         """The memory of a player who has seen nothing yet."""
@@ -42,12 +42,13 @@ class Memory:
         m[C * (S + 1) + N:C * (S + 1) + C * (N + 1):N + 1] = 1   # moved by nobody seen
         return m
 
-    def catch_up(self, m: np.ndarray, player: int, lay, events) -> None:
+    def catch_up(self, m: np.ndarray, player: int, lay, events, parsed: bool = False) -> None:
         """Change ``m`` by ``events`` of the engine's log, as ``player`` saw them: the same as
         :meth:`note` of each event's visible part (:func:`catrules.play.views.visible_event`), one
         after the other, without making that part (see :meth:`changes`), and written at once:
-        where each card went last, and the choices counted."""
-        went, chose = self.changes(player, lay, events)
+        where each card went last, and the choices counted.  ``parsed``: ``events`` are
+        :meth:`parse`'s items rather than the log's events."""
+        went, chose = self.changes(player, lay, events, parsed)
         if went:
             C, N = self.C, self.N
             S1, N1, base = self.S + 1, N + 1, C * (self.S + 1)
@@ -62,10 +63,10 @@ class Memory:
         for i in chose:
             m[i] += 1
 
-    def catch_up_list(self, lst: list, at: int, player: int, lay, events) -> None:
+    def catch_up_list(self, lst: list, at: int, player: int, lay, events, parsed: bool = False) -> None:
         """:meth:`catch_up` of a memory held as a list of floats from ``lst[at]`` (the values the
         array would hold)."""
-        went, chose = self.changes(player, lay, events)
+        went, chose = self.changes(player, lay, events, parsed)
         if went:
             S1, N1 = self.S + 1, self.N + 1
             base = at + self.C * S1
@@ -85,38 +86,68 @@ class Memory:
                                  [[1.0 if j == i else 0.0 for j in range(N1)] for i in range(N1)])
         return rows
 
-    def changes(self, player: int, lay, events) -> tuple:
-        """``(went, chose)``: what ``events`` change in ``player``'s memory: ``{card: (slot, seat
-        of who moved it)}`` of the moves they saw (the last of each card), and the entries of
-        their choices (an entry as often as it is added one).  A move shows its
-        cards to who sees either zone; a player's own choices are always theirs to see; nothing
-        else changes a memory."""
-        seen = self._seen.get(player)
-        if seen is None:
-            seen = self._seen[player] = {name for name, s in self.slot_of.items() if lay.visible(s, player)}
-        went, chose = {}, []
+    def parse(self, lay, events, out: list) -> None:
+        """Add to ``out`` one item per event, what it can change in any player's memory: None
+        (nothing), ``(cards, slot, who, seers)`` for a move (``seers``: a bit per player who sees
+        either zone), or ``(choices,)``, the ``(player, option)`` of a decision or a reveal.
+        Worked out once per game, read by every player (:meth:`changes`)."""
+        masks = self._masks(lay)
         C, N, slot_of = self.C, self.N, self.slot_of
+        add = out.append
         for ev in events:
             t = ev["t"]
             if t == "move":
                 cards = ev.get("cards")
-                if not cards or not (ev["from"] in seen or ev["to"] in seen):
-                    continue
                 slot = slot_of.get(ev.get("to"))
-                if slot is None:
+                seers = masks.get(ev["from"], 0) | masks.get(ev["to"], 0) if cards else 0
+                if not seers or slot is None:
+                    add(None)
                     continue
                 actor = ev.get("actor")
                 who = actor if isinstance(actor, int) and 0 <= actor < N else N
-                for c in cards:
-                    if isinstance(c, int) and 0 <= c < C:
-                        went[c] = (slot, who)
+                add(([c for c in cards if isinstance(c, int) and 0 <= c < C], slot, who, seers))
             elif t == "decision":
-                if ev.get("player") == player and ev.get("option") is not None:
-                    chose += self._chosen(player, ev["option"])
+                option = ev.get("option")
+                add((((ev.get("player"), option),),) if option is not None else None)
             elif t in ("reveal", "race"):
-                for ch in ev.get("choices", ()):
-                    if ch.get("player") == player and ch.get("option") is not None:
-                        chose += self._chosen(player, ch["option"])
+                chosen = tuple((ch.get("player"), ch.get("option")) for ch in ev.get("choices", ())
+                               if ch.get("option") is not None)
+                add((chosen,) if chosen else None)
+            else:
+                add(None)
+
+    def _masks(self, lay) -> dict:
+        """Per zone name, a bit per player who sees it."""
+        masks = self._mask
+        if masks is None:
+            masks = self._mask = {name: sum(1 << p for p in range(self.N) if lay.visible(s, p))
+                                           for name, s in self.slot_of.items()}
+        return masks
+
+    def changes(self, player: int, lay, events, parsed: bool = False) -> tuple:
+        """``(went, chose)``: what ``events`` (or :meth:`parse`'s items, ``parsed``) change in
+        ``player``'s memory: ``{card: (slot, seat of who moved it)}`` of the moves they saw (the
+        last of each card), and the entries of their choices (an entry as often as it is added
+        one).  A move shows its cards to who sees either zone; a player's own choices are always
+        theirs to see; nothing else changes a memory."""
+        if not parsed:
+            items: list = []
+            self.parse(lay, events, items)
+            events = items
+        went, chose = {}, []
+        bit = 1 << player
+        for it in events:
+            if it is None:
+                continue
+            if len(it) == 4:
+                if it[3] & bit:
+                    where = it[1], it[2]
+                    for c in it[0]:
+                        went[c] = where
+            else:
+                for q, option in it[0]:
+                    if q == player:
+                        chose += self._chosen(player, option)
         return went, chose
 
     def note(self, m: np.ndarray, player: int, ev: dict) -> None:
@@ -158,3 +189,21 @@ class Memory:
                 out.append(at + i)
         out.append(at + self.A)
         return out
+
+
+class ParsedLog:
+    """The log of one game, parsed once (:meth:`Memory.parse`) for every player's memory."""
+
+    __slots__ = ("memory", "st", "items")
+
+    def __init__(self, memory: Memory, st):
+        self.memory, self.st, self.items = memory, st, []
+
+    def since(self, i: int) -> list:
+        """The items of the log's events from the ``i``-th on."""
+        log, items = self.st.log, self.items
+        if len(items) > len(log):                   # (the log never shrinks; if it did, parse again)
+            del items[:]
+        if len(items) < len(log):
+            self.memory.parse(self.st.layout, log[len(items):], items)
+        return items[i:]

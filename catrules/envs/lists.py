@@ -1,4 +1,4 @@
-"""One player's tensor as the list of floats ``pyspiel`` returns, brought up to date in place.
+"""One player's tensor as the list of floats ``pyspiel`` returns (or as an array), brought up to date in place.
 
 OpenSpiel's Python API gives a tensor as a new list of floats at every call.  Made from the
 array (``x.tolist()``), that is a new float object per entry each time, and the array itself is
@@ -11,12 +11,20 @@ and the end (written anew), and the memory (:meth:`Memory.catch_up_list
 the float32 vector holds, so that the list is ``vector.tolist()``, bit for bit
 (``tests/test_envs_tensor.py``).  (Entries do not share float objects: a list of distinct
 objects copies faster than one whose entries are the same few, whose counts of references
-every copy then changes one after the other.)  Nothing here knows any game.
+every copy then changes one after the other.)
+
+A :class:`TensorArray` does the same with one float32 array per player and game, and hands out
+that array itself, read-only, without copying (``register(..., tensors="array")``): the next call
+changes it in place when the caller no longer holds it (its count of references says so: a
+loop that reads the tensor and lets it go), and otherwise leaves the caller's array as it is and
+goes on with a copy.  So an array a caller keeps (in a replay buffer, a view of it, a tensor
+made from it) never changes under them.  Nothing here knows any game.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
@@ -35,20 +43,24 @@ class TensorList:
         self.p, self.recall = p, recall
         self.lst, self.seen, self.tail, self.mem_at, self.memo = None, Seen(), {}, 0, {}
 
-    def get(self, enc, memory, st, rows, remembered=None) -> list:
+    def get(self, enc, memory, st, rows, remembered=None, parsed=None) -> list:
         """The tensor of ``st`` as a new list (``enc``: the :class:`StateEncoder`, ``memory``: the
         :class:`~catrules.envs.history.Memory`, ``rows``: the scores as they stand,
-        ``remembered()``: the player's memory as it stands, asked for the first list only)."""
+        ``remembered()``: the player's memory as it stands, asked for the first list only;
+        ``parsed``: the game's :class:`~catrules.envs.history.ParsedLog`, if kept)."""
         lst, p = self.lst, self.p
         if lst is None:
             x = enc.fresh(st, p)
             enc.remember(st, p, self.seen)
-            lst = self.lst = (np.concatenate([x, remembered()]) if self.recall else x).tolist()
+            lst = self.lst = _as_list(np.concatenate([x, remembered()]) if self.recall else x, enc, memory)
         else:
             for i, v in enc.changes(st, p, self.seen).items():
                 lst[i] = v
             if self.recall:
-                memory.catch_up_list(lst, enc.enc.size, p, st.layout, st.log[self.mem_at:])
+                if parsed is not None:
+                    memory.catch_up_list(lst, enc.enc.size, p, None, parsed.since(self.mem_at), True)
+                else:
+                    memory.catch_up_list(lst, enc.enc.size, p, st.layout, st.log[self.mem_at:])
         if self.recall:
             self.mem_at = len(st.log)
         t: dict = {}
@@ -66,6 +78,22 @@ class TensorList:
         return lst.copy()
 
 
+def _as_list(x: np.ndarray, enc, memory) -> list:
+    """``x.tolist()``, made faster: a copy of the list of a player who has seen nothing yet (the
+    encoder's static vector, then a fresh memory), with the entries where ``x`` differs (by their
+    bits) written from ``x``."""
+    cache = enc.base_lists
+    base = cache.get(len(x))
+    if base is None:
+        arr = enc.base if len(x) == len(enc.base) else np.concatenate([enc.base, memory.fresh()])
+        base = cache[len(x)] = (arr, arr.tolist())
+    arr, lst = base[0], base[1].copy()
+    at = np.flatnonzero(x.view(np.uint32) != arr.view(np.uint32))
+    for i, v in zip(at.tolist(), x[at].tolist()):
+        lst[i] = v
+    return lst
+
+
 def as_float32(v, memo: dict) -> float:
     """``v`` as a float32 array would hold it, as a float (-0.0 and NaN kept as they are)."""
     if math.isnan(v) or (not v and math.copysign(1.0, v) < 0):
@@ -76,3 +104,47 @@ def as_float32(v, memo: dict) -> float:
             memo.clear()
         f = memo[v] = float(np.float32(v))
     return f
+
+
+class TensorArray:
+    """Player ``p``'s observation (and memory, with ``recall``) in one game, as a read-only
+    float32 array handed out without a copy (see the module's docstring)."""
+
+    __slots__ = ("p", "recall", "x", "seen", "mem_at")
+
+    def __init__(self, p, recall: bool):
+        self.p, self.recall = p, recall
+        self.x, self.seen, self.mem_at = None, Seen(), 0
+
+    def get(self, enc, memory, st, rows, remembered=None, parsed=None) -> np.ndarray:
+        """The tensor of ``st`` (the arguments as :meth:`TensorList.get`'s), read-only: the array
+        handed out last, changed in place, unless the caller still holds that one."""
+        p = self.p
+        if self.x is None:
+            x = enc.fresh(st, p)
+            enc.remember(st, p, self.seen)
+            if self.recall:
+                x = np.concatenate([x, remembered()])
+        else:
+            if sys.getrefcount(self.x) > 2:         # held elsewhere too: theirs stays as it is
+                x = self.x.copy()
+            else:
+                x = self.x
+                x.flags.writeable = True
+            w = enc.changes(st, p, self.seen)
+            if w:
+                n = len(w)
+                x[np.fromiter(w, np.intp, n)] = np.fromiter(w.values(), np.float32, n)
+            if self.recall:
+                if parsed is not None:
+                    memory.catch_up(x[enc.enc.size:], p, None, parsed.since(self.mem_at), True)
+                else:
+                    memory.catch_up(x[enc.enc.size:], p, st.layout, st.log[self.mem_at:])
+        if self.recall:
+            self.mem_at = len(st.log)
+        t0, t1 = enc.tail
+        x[t0:t1] = 0
+        enc._tail(x, st, p, rows)
+        x.flags.writeable = False
+        self.x = x
+        return x

@@ -38,9 +38,11 @@ sequential game.  Races are answered with a reaction time from the game's seeded
 * ``information_state_tensor``: the observation, then a fixed-size summary of that history
   (:mod:`catrules.envs.history`: where the player last saw each card go and who moved it, how
   often they chose each action).  Called from Python, it and ``observation_tensor`` are answered
-  here (lists of floats, as pyspiel's), the observation written from the state and brought up
-  to date from the player's last one (:mod:`catrules.envs.tensor`), the memory from the events
-  since their last look (no digest); the C++ algorithms get the same through the observer;
+  here (lists of floats, as pyspiel's; with ``tensors="array"``, a read-only float32 array that
+  is not copied: :class:`~catrules.envs.lists.TensorArray`), the observation written from the
+  state and brought up to date from the player's last one (:mod:`catrules.envs.tensor`), the
+  memory from the events since their last look (no digest); the C++ algorithms get the same
+  through the observer;
 * ``resample_from_infostate(player, sampler)``: a state ``player`` cannot tell from this one
   (:meth:`State.sample_for`); answers that others gave already to a simultaneous decision are
   drawn again at random, so that the same player is to answer.  In it the other players'
@@ -65,9 +67,9 @@ import pyspiel
 from ..errors import CatrulesError
 from ..play.views import visible_event
 from ..runtime.option_ids import card_of
-from .history import Memory
+from .history import Memory, ParsedLog
 from .running import Kept, RunningScore
-from .lists import TensorList
+from .lists import TensorArray, TensorList
 from .tensor import Seen, StateEncoder
 from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_returns, load, spec as make_spec
 
@@ -81,31 +83,39 @@ CHANCE_MODES = ("sampled", "deal")
 #: The deals of ``chance="deal"``: how many game seeds the first chance node draws from, by default, at most.
 DEALS = 1000
 MAX_DEALS = 1_000_000
+#: What the tensors called from Python are: pyspiel's new list, or a read-only array (not copied).
+TENSOR_TYPES = ("list", "array")
 
 
 def default_name(game, players: int, options=(), reward: str = "win", chance: str = "sampled",
-                 deals: int = DEALS, vocabulary: str = "ids") -> str:
+                 deals: int = DEALS, vocabulary: str = "ids", tensors: str = "list") -> str:
     """``catrules_<title>_<N>p`` (plus the options, ``_score`` for score rewards, ``_deal``,
-    or ``_deal<K>`` with other than 1000 deals, for chance nodes, and ``_compact``)."""
+    or ``_deal<K>`` with other than 1000 deals, for chance nodes, ``_compact`` and ``_arrays``)."""
     words = [game.title, *sorted(options)]
     slug = "_".join(re.sub(r"[^a-z0-9]+", "_", w.lower()).strip("_") for w in words)
     deal = "" if chance != "deal" else "_deal" if deals == DEALS else f"_deal{deals}"
     return f"catrules_{slug}_{players}p" + ("_score" if reward == "score" else "") + deal + (
-        "_compact" if vocabulary == "compact" else "")
+        "_compact" if vocabulary == "compact" else "") + ("_arrays" if tensors == "array" else "")
 
 
 def register(path, players: int | None = None, options=(), name: str | None = None, reward: str = "win",
              reaction_time: float | None = None, explore: int = EXPLORE_GAMES, extra_actions=(),
              max_game_length: int | None = None, chance: str = "sampled", deals: int = DEALS,
-             vocabulary: str = "ids") -> str:
+             vocabulary: str = "ids", tensors: str = "list") -> str:
     """Register the game file at ``path`` (or a loaded :class:`~catrules.Game`) with OpenSpiel,
     for ``players`` players (default: the game's least) and game ``options``; returns its short
     name for ``pyspiel.load_game``.  Registering the same game the same way again returns the
     same name.  ``max_game_length``: the most decisions a game takes (default: twice the most
     that the explored games took, plus 100).  ``chance``: ``"sampled"`` (no chance nodes, the
     game's seeded randomness inside the state) or ``"deal"`` (a chance node first, the deal: one
-    of ``deals`` game seeds, uniformly; see the module's docstring)."""
+    of ``deals`` game seeds, uniformly; see the module's docstring).  ``tensors``: what
+    ``information_state_tensor`` and ``observation_tensor`` return from Python: ``"list"`` (a new
+    list of floats, as pyspiel's) or ``"array"`` (a read-only float32 array, not copied: see
+    :class:`~catrules.envs.lists.TensorArray`)."""
     game = load(path)
+    if tensors not in TENSOR_TYPES:
+        raise CatrulesError(f"unknown tensors {tensors!r}: use 'list' (a new list of floats, as pyspiel's) "
+                            "or 'array' (a read-only numpy array, not copied)")
     if chance not in CHANCE_MODES:
         raise CatrulesError(f"unknown chance mode {chance!r}: use 'sampled' (no chance nodes) or 'deal' "
                             "(a chance node first that deals one of `deals` game seeds)")
@@ -114,7 +124,7 @@ def register(path, players: int | None = None, options=(), name: str | None = No
     players = game.min_players if players is None else players
     check_reward(reward)
     sp = make_spec(game, players, options, explore, extra_actions, vocabulary)
-    short = name or default_name(game, players, sp.options, reward, chance, deals, vocabulary)
+    short = name or default_name(game, players, sp.options, reward, chance, deals, vocabulary, tensors)
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", short):
         raise CatrulesError(f"an OpenSpiel game name is letters, digits and _, not {short!r}")
     if reaction_time is not None and not (isinstance(reaction_time, (int, float)) and math.isfinite(reaction_time)
@@ -122,7 +132,7 @@ def register(path, players: int | None = None, options=(), name: str | None = No
         raise CatrulesError(f"reaction_time must be a number of seconds above 0, or None, not {reaction_time!r}")
     longest = max_game_length or 2 * sp.longest + 100
     dealt = chance == "deal"
-    settings = (id(sp), reward, reaction_time, longest, chance, deals if dealt else None)
+    settings = (id(sp), reward, reaction_time, longest, chance, deals if dealt else None, tensors)
     if short in _REGISTERED:
         if _REGISTERED[short][0] == settings:
             return short
@@ -147,7 +157,8 @@ def register(path, players: int | None = None, options=(), name: str | None = No
         num_distinct_actions=sp.num_actions, max_chance_outcomes=deals if dealt else 0, num_players=players,
         min_utility=0.0 if win else -OBS_LIMIT, max_utility=1.0 if win else OBS_LIMIT,
         utility_sum=1.0 if win else None, max_game_length=longest + (1 if dealt else 0))
-    setup = _Setup(sp, reward, reaction_time, game_type, game_info, short, deals if dealt else 0)
+    setup = _Setup(sp, reward, reaction_time, game_type, game_info, short, deals if dealt else 0,
+                   TensorArray if tensors == "array" else TensorList)
     cls = type(f"CatrulesGame_{short}", (CatrulesGame,), {"setup": setup})
     pyspiel.register_game(game_type, cls)
     _REGISTERED[short] = (settings, setup)
@@ -162,8 +173,9 @@ def load_game(path, players: int | None = None, options=(), seed: int = 0, **kw)
 class _Setup:
     """What every game object and state of one registration share."""
 
-    def __init__(self, sp, reward, reaction_time, game_type, game_info, name, deals):
+    def __init__(self, sp, reward, reaction_time, game_type, game_info, name, deals, tensors=None):
         self.spec, self.reward, self.reaction_time = sp, reward, reaction_time
+        self.tensors = tensors or TensorList          # the class of the tensors Python gets
         self.game_type, self.game_info = game_type, game_info
         self.name, self.deals = name, deals          # deals: 0 without chance nodes
         self.memory = Memory(sp)
@@ -205,16 +217,17 @@ class _Core:
     plus the log and the players' histories.  ``turn`` caches the decision to answer now and its
     actions (until the next action); ``lists`` the tensors given as lists, per player (see
     :class:`~catrules.envs.lists.TensorList`); ``kept`` the last running score
-    (:class:`~catrules.envs.running.RunningScore`)."""
+    (:class:`~catrules.envs.running.RunningScore`); ``parsed`` the log as every player's memory
+    reads it, parsed once (:class:`~catrules.envs.history.ParsedLog`)."""
 
-    __slots__ = ("setup", "st", "seen", "mem", "mem_at", "turn", "acts", "rows", "obs", "lists", "kept")
+    __slots__ = ("setup", "st", "seen", "mem", "mem_at", "turn", "acts", "rows", "obs", "lists", "kept", "parsed")
 
     def __init__(self, setup, st, seen, mem=None, mem_at=None):
         self.setup, self.st, self.seen = setup, st, seen
         self.mem = mem if mem is not None else [setup.memory.fresh() for _ in seen]
         self.mem_at = list(mem_at) if mem_at is not None else [x[0] for x in seen]
         self.turn, self.acts, self.rows, self.obs, self.lists = None, None, None, {}, {}
-        self.kept = Kept()
+        self.kept, self.parsed = Kept(), None
 
     def __deepcopy__(self, memo):
         return _Core(self.setup, self.st.clone(), [list(x) for x in self.seen], [m.copy() for m in self.mem],
@@ -268,11 +281,17 @@ class _Core:
             self.rows = [self.setup.running.rows(self.st, self.kept)]
         return self.setup.tensor.encode(self.st, p, seen, self.rows[0])
 
+    def log(self) -> ParsedLog:
+        """The log, parsed once for every player's memory."""
+        if self.parsed is None:
+            self.parsed = ParsedLog(self.setup.memory, self.st)
+        return self.parsed
+
     def memory(self, p: int) -> np.ndarray:
         """Player ``p``'s memory, brought up to date with the log."""
         log, done = self.st.log, self.mem_at[p]
         if done < len(log):
-            self.setup.memory.catch_up(self.mem[p], p, self.st.layout, log[done:])
+            self.setup.memory.catch_up(self.mem[p], p, None, self.log().since(done), True)
             self.mem_at[p] = len(log)
         return self.mem[p]
 
@@ -432,14 +451,17 @@ class CatrulesState(pyspiel.State):
         if core is None:
             x = self.information_tensor(player) if recall else np.zeros(self.get_game().setup.spec.encoder.size,
                                                                          np.float32)
+            if game.setup.tensors is TensorArray:
+                x.flags.writeable = False
+                return x
             return x.tolist()
         tl = core.lists.get((player, recall))
         if tl is None:
-            tl = core.lists[(player, recall)] = TensorList(player, recall)
+            tl = core.lists[(player, recall)] = core.setup.tensors(player, recall)
         if core.rows is None:
             core.rows = [core.setup.running.rows(core.st, core.kept)]
         setup = core.setup
-        return tl.get(setup.tensor, setup.memory, core.st, core.rows[0], lambda: core.memory(player))
+        return tl.get(setup.tensor, setup.memory, core.st, core.rows[0], lambda: core.memory(player), core.log())
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state that ``player_id`` cannot tell from this one, the unknown drawn at random

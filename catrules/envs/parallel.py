@@ -30,7 +30,8 @@ from pettingzoo import ParallelEnv
 
 from ..errors import CatrulesError, IllegalChoice
 from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_returns, load, spec as make_spec
-from .tensor import Seen, StateEncoder, scores_now
+from .running import RunningScore
+from .tensor import Seen, StateEncoder
 
 #: A game that ends before anyone is asked anything is skipped by ``reset``; this many at most.
 SKIPPED_GAMES = 100
@@ -72,6 +73,7 @@ class CatrulesParallelEnv(ParallelEnv):
         self.game_state = None
         # the observation vector from the state, and per seat what it gave last (see catrules.envs.tensor)
         self._encoder, self._seen = StateEncoder(self.spec.encoder), {}
+        self._running = RunningScore(self.spec.program, self.spec.players)    # kept while unchanged
 
     def observation_space(self, agent):
         return self._obs_space
@@ -137,7 +139,7 @@ class CatrulesParallelEnv(ParallelEnv):
     def _observations(self) -> dict:
         st = self.game_state
         asked = {} if st.finished else self._asked()
-        out, rows = {}, scores_now(st)               # the scores: the same for everyone
+        out, rows = {}, self._running.now(st)        # the scores: the same for everyone
         for i, a in enumerate(self.possible_agents):
             out[a] = {"observation": self._encoder.encode(st, i, self._seen.setdefault(i, Seen()), rows),
                       "action_mask": self.spec.mask(asked.get(i))}

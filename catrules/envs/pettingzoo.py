@@ -35,6 +35,7 @@ from pettingzoo import AECEnv
 
 from ..errors import CatrulesError, IllegalChoice
 from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_returns, load, spec as make_spec
+from .running import RunningScore
 from .tensor import Seen, StateEncoder
 
 
@@ -90,6 +91,7 @@ class CatrulesEnv(AECEnv):
         self.game_state = None
         # the observation vector from the state, and per seat what it gave last (see catrules.envs.tensor)
         self._encoder, self._seen = StateEncoder(self.spec.encoder), {}
+        self._running = RunningScore(self.spec.program, self.spec.players)    # kept while unchanged
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -170,7 +172,8 @@ class CatrulesEnv(AECEnv):
     def observe(self, agent):
         seat = self._seat[agent]
         seen = self._seen.setdefault(seat, Seen())
-        return {"observation": self._encoder.encode(self.game_state, seat, seen),
+        st = self.game_state
+        return {"observation": self._encoder.encode(st, seat, seen, self._running.now(st)),
                 "action_mask": self.spec.mask(self._decision(agent))}
 
     def observation_text(self, agent=None) -> str:

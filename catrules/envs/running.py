@@ -17,9 +17,17 @@ is that those counters hold (any whole number that could be a card: the cards th
 hold are where those zones are).  Once the end's rules have started (the state stands inside
 them), nothing is kept.  ``tests/test_envs_tensor.py`` checks the kept figure against
 :func:`running` at every step of many games.  Nothing here knows any game.
+
+The score memo's analysis (:mod:`catrules.runtime.reads`) reads the Python the compiler wrote
+for expressions (the score items, an allotment's keys); the end's rules are phases, statements
+that move cards and ask choices, which it answers "reads everything" for: so the phases are
+read here, on the checked game, with :func:`catrules.check.reach.reached` (what they and
+everything they use name).
 """
 
 from __future__ import annotations
+
+from operator import itemgetter
 
 from ..check.reach import reached
 from ..lang import ast
@@ -89,8 +97,18 @@ class RunningScore:
         zones, counters, self.places = reads(prog)
         lay = prog.layout(players)
         self.slots = [s for s, sp in enumerate(lay.slot_spec) if zones is None or sp.name in zones]
+        slots = self.slots
+        # the contents of those slots as a tuple, in one call
+        self._zones = (itemgetter(*slots) if len(slots) > 1 else (lambda z: (z[slots[0]],)) if slots
+                       else (lambda z: ()))
         self.counters = sorted(counters)
         self.cards = prog.card_count
+
+    def now(self, st):
+        """:meth:`rows` of ``st``, kept for the last state asked about (an env's one game)."""
+        if getattr(self, "_last", None) is not st:
+            self._last, self._kept = st, Kept()
+        return self.rows(st, self._kept)
 
     def rows(self, st, kept: "Kept | None" = None):
         """The score rows a view shows (:func:`catrules.envs.tensor.scores_now`); ``kept``: what
@@ -104,31 +122,35 @@ class RunningScore:
         return kept.rows
 
     def _parts(self, st) -> tuple:
+        """What the score reads in ``st``, copied: the slots' contents, the counters, the internal
+        counters (and every counter's name, in order), where the cards those hold are."""
         z, c = st.z, st.c
         counters = [_deep(c.get(k)) for k in self.counters]
-        internal = {k: _deep(v) for k, v in c.items() if k[:1] == "#"}
+        internal = [(k, _deep(v)) for k, v in c.items() if k[:1] == "#"]
         places = []
         if self.places:
             held: set = set()
-            _card_ids([counters, list(internal.values())], self.cards, held)
+            _card_ids([counters, [v for _k, v in internal]], self.cards, held)
             places = [(k, st.loc[k]) for k in sorted(held)]
-        return [_deep(z[s]) for s in self.slots], counters, internal, places
+        return tuple(_deep(x) for x in self._zones(z)), counters, tuple(c), internal, places
 
     def _same(self, st, parts) -> bool:
-        """Are the parts of ``st`` that the score reads those of ``parts`` (:meth:`_parts`)?"""
-        z, c, loc = st.z, st.c, st.loc
-        zones, counters, internal, places = parts
+        """Are the parts of ``st`` that the score reads those of ``parts`` (:meth:`_parts`)?  (No
+        when the counters' names changed: worked out again, to be safe.)"""
+        c, loc = st.c, st.loc
+        zones, counters, names, internal, places = parts
         for k, where in places:
             if loc[k] != where:
                 return False
-        for s, was in zip(self.slots, zones):
-            if z[s] != was:
-                return False
+        if self._zones(st.z) != zones or tuple(c) != names:
+            return False
         for k, was in zip(self.counters, counters):
             if not _equal(c.get(k), was):
                 return False
-        now = {k: v for k, v in c.items() if k[:1] == "#"}
-        return now.keys() == internal.keys() and all(_equal(v, internal[k]) for k, v in now.items())
+        for k, was in internal:
+            if not _equal(c[k], was):
+                return False
+        return True
 
     def _closing(self, st) -> bool:
         """Does the state stand inside the end's own rules (then the figure depends on where)?"""

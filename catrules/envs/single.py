@@ -36,6 +36,7 @@ from ..play.match import Match
 from ..play.seats import Seat
 from ..play.views import LazyView
 from .encoding import EXPLORE_GAMES, OBS_LIMIT, answer, check_reward, final_returns, load, spec as make_spec
+from .running import RunningScore
 from .tensor import Seen, StateEncoder
 
 #: A game where the agent is never asked is skipped by ``reset``; this many in a row at most.
@@ -98,6 +99,7 @@ class CatrulesGym(gymnasium.Env):
         self._seeds = random.Random(seed)
         self.game_state, self.match = None, None
         self._encoder, self._seen, self._now = StateEncoder(self.setup.encoder), Seen(), None
+        self._running = RunningScore(self.setup.program, players)    # the scores, kept while unchanged
 
     # ------------------------------------------------------------------ play
     def reset(self, *, seed=None, options=None):
@@ -167,7 +169,7 @@ class CatrulesGym(gymnasium.Env):
 
     # ----------------------------------------------------------- observation
     def _obs(self) -> np.ndarray:
-        return self._encoder.encode(self.game_state, self.seat, self._seen)
+        return self._encoder.encode(self.game_state, self.seat, self._seen, self._running.now(self.game_state))
 
     def _info(self) -> dict:
         return {"action_mask": self.action_masks()}

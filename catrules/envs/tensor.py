@@ -61,6 +61,7 @@ class StateEncoder:
         self._plans: dict = {}
         self._fasts: dict = {}
         self._group: dict = {}
+        self.base_lists: dict = {}          # the static vector as a list, per length (catrules.envs.lists)
         # k / N as the float32 vector holds it, k a count, a position or a line (a grid's place:
         # up to its number of places): worked out in float64 (places, counts), or in float32 for
         # the attribute sums (as numpy divides a float32 sum)
