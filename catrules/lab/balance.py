@@ -204,10 +204,13 @@ class PlayBalance:
         """``(the strong bot's seat, winners, places)``; winners and places None for a game stopped by
         the budget (places: :func:`catrules.lab.ladder.places`, for the rating gap)."""
         strong = j % c.players
-        st = game.new_state(c.players, seed=game_seed(self.seed, SKILL_SEED_OFFSET + j), options=c.options)
         seats = [make_seat(STRONG if p == strong else WEAK) for p in range(c.players)]
+        # Match.new: bots alone start on the fast path, the same game as new_state + Match
+        m = Match.new(game, c.players, seats, seed=game_seed(self.seed, SKILL_SEED_OFFSET + j),
+                      options=c.options)
+        st = m.state
         try:
-            Match(game, st, seats).run(decision_budget(st, self.budget))
+            m.run(decision_budget(st, self.budget))
         except OverBudget:
             return strong, None, None
         if not st.finished:

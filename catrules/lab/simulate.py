@@ -184,37 +184,16 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
     here = cluster is None and workers == 1
     play = PlayGame(game if here else GameText.of(game), players, tuple(specs), tuple(options), seed,
                     budget_limit, log_path is not None, viewer, bool(rotate))
-    tally = SpecTally(specs) if rotate else None
-    wins = [0] * players
-    sums = [0.0] * players
-    lows: list = [None] * players
-    highs: list = [None] * players
-    shared = 0
-    decisions = 0
-    unfinished = 0
+    sums = _Sums(players, SpecTally(specs) if rotate else None)
     log_file = open(log_path, "w", encoding="utf-8") if log_path is not None else None
     tell = None if progress is None else (lambda done: progress(done, games))
     start = time.perf_counter()
     try:
         # merged in game order, whatever order the workers finish in: the sums come out the same
         for i, played in enumerate(map_in_order(play, range(games), workers, cluster, tell)):
-            game_decisions, totals, won, log_text = played
-            decisions += game_decisions
             if log_file is not None:
-                log_file.write(log_text)
-            if totals is None:
-                unfinished += 1
-                continue
-            for w in won:
-                wins[w] += 1
-            if len(won) > 1:
-                shared += 1
-            if tally is not None:
-                tally.add(i, totals, won)
-            for p, t in enumerate(totals):
-                sums[p] += t
-                lows[p] = t if lows[p] is None or t < lows[p] else lows[p]
-                highs[p] = t if highs[p] is None or t > highs[p] else highs[p]
+                log_file.write(played[3])
+            sums.add(i, played)
     except WorkerError as exc:
         i = exc.index
         raise SimulationError(f"simulated game {i + 1} of {games} (seed {game_seed(seed, i)}) stopped: "
@@ -223,13 +202,46 @@ def simulate(game, players: int, games: int, seed: int, seats: Sequence[str] | s
         if log_file is not None:
             log_file.close()
     elapsed = time.perf_counter() - start
-    n = max(games - unfinished, 1)        # wins and scores are over the games that ended
-    stats = [SeatStats(p, specs[p], wins[p], round(wins[p] / n, 6), round(sums[p] / n, 6), lows[p], highs[p])
-             for p in range(players)]
-    return SimResult(game.title, str(game.path), players, games, seed, options, stats, shared,
-                     round(decisions / max(games, 1), 6), unfinished, budget_limit, elapsed,
-                     str(log_path) if log_path is not None else None, bool(rotate),
-                     tally.stats() if tally is not None else None)
+    return SimResult(game.title, str(game.path), players, games, seed, options, sums.seat_stats(specs, games),
+                     sums.shared, round(sums.decisions / max(games, 1), 6), sums.unfinished, budget_limit,
+                     elapsed, str(log_path) if log_path is not None else None, bool(rotate),
+                     sums.tally.stats() if sums.tally is not None else None)
+
+
+class _Sums:
+    """What :func:`simulate` adds up over the games, in game order: wins, score sums and bounds
+    per seat, shared wins, decisions, unfinished games, and the per-spec tally when rotating."""
+
+    def __init__(self, players: int, tally):
+        self.tally = tally
+        self.wins = [0] * players
+        self.sums = [0.0] * players
+        self.lows: list = [None] * players
+        self.highs: list = [None] * players
+        self.shared = self.decisions = self.unfinished = 0
+
+    def add(self, i: int, played: tuple) -> None:
+        """Game ``i``'s ``(decisions, totals, winners, log text)`` (see :class:`PlayGame`)."""
+        game_decisions, totals, won, _log = played
+        self.decisions += game_decisions
+        if totals is None:
+            self.unfinished += 1
+            return
+        for w in won:
+            self.wins[w] += 1
+        if len(won) > 1:
+            self.shared += 1
+        if self.tally is not None:
+            self.tally.add(i, totals, won)
+        for p, t in enumerate(totals):
+            self.sums[p] += t
+            self.lows[p] = t if self.lows[p] is None or t < self.lows[p] else self.lows[p]
+            self.highs[p] = t if self.highs[p] is None or t > self.highs[p] else self.highs[p]
+
+    def seat_stats(self, specs: list, games: int) -> list:
+        n = max(games - self.unfinished, 1)        # wins and scores are over the games that ended
+        return [SeatStats(p, specs[p], self.wins[p], round(self.wins[p] / n, 6), round(self.sums[p] / n, 6),
+                          self.lows[p], self.highs[p]) for p in range(len(specs))]
 
 
 class SimulationError(CatrulesError):
