@@ -145,7 +145,7 @@ def choices(cx) -> list:
                 for label, _c, sub, *_ in s.branches:
                     visit(sub, unit, when + [f"after choosing “{label}”"])
             else:
-                for sub in _bodies(s):
+                for sub in ast.sub_bodies(s):
                     visit(sub, unit, when)
 
     units = [("the setup", g.setup), ("the order of play", g.flow)]
@@ -168,15 +168,6 @@ def choices(cx) -> list:
         opts = [(t, []) for t, _ in sub] if isinstance(s, ast.Menu) else []
         items.append((head + ("; the options:" if opts else "."), opts))
     return out + [("ul", items)]
-
-
-def _bodies(s) -> list:
-    if isinstance(s, ast.If):
-        return [b for _, b in s.branches] + ([s.otherwise] if s.otherwise else [])
-    if isinstance(s, ast.Menu):
-        return [br[2] for br in s.branches]
-    body = getattr(s, "body", None)
-    return [body] if isinstance(body, list) else []
 
 
 # ================================================================ definitions

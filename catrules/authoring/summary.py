@@ -175,7 +175,7 @@ def _plays(g, body: list, depth: int, inside: tuple) -> list:
             parts = [st.menu_branch(label, cond) for label, cond, *_ in s.branches]
             subs = [br[2] for br in s.branches]
         else:
-            parts, subs = [st.stmt(s)], _bodies(s)
+            parts, subs = [st.stmt(s)], ast.sub_bodies(s)
         for head, sub in zip(parts, subs):
             inner = _plays(g, sub, depth + 1, inside)
             if inner:
@@ -249,7 +249,7 @@ def choices(g) -> list:
                 for label, _c, sub, *_ in s.branches:
                     visit(sub, unit, inner, when + [f'after choosing "{label}"'])
             else:
-                for sub in _bodies(s):
+                for sub in ast.sub_bodies(s):
                     visit(sub, unit, inner, when)
 
     for unit, body in _units(g):
@@ -264,15 +264,6 @@ def choices(g) -> list:
 
 def _not(conds: list) -> str:
     return "".join(f"not ({c}) and " for c in conds)
-
-
-def _bodies(s) -> list:
-    if isinstance(s, ast.If):
-        return [b for _, b in s.branches] + ([s.otherwise] if s.otherwise else [])
-    if isinstance(s, ast.Menu):
-        return [br[2] for br in s.branches]
-    body = getattr(s, "body", None)
-    return [body] if isinstance(body, list) else []
 
 
 def _choices(g) -> list:
@@ -351,7 +342,7 @@ def _scoring(g) -> list:
 def _walk(body: list):
     for s in body:
         yield s
-        for sub in _bodies(s):
+        for sub in ast.sub_bodies(s):
             yield from _walk(sub)
 
 

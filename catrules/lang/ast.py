@@ -528,6 +528,17 @@ class GameFile(Node):
         return [self.setup, self.flow] + [x.body for x in self.phases + self.actions + self.triggers]
 
 
+def sub_bodies(s) -> list:
+    """The statement blocks directly inside statement ``s``: an ``if``'s branches and its
+    ``else``, a menu's arms, a loop's or a block's body; none for a simple statement."""
+    if isinstance(s, If):
+        return [b for _, b in s.branches] + ([s.otherwise] if s.otherwise else [])
+    if isinstance(s, Menu):
+        return [br[2] for br in s.branches]
+    body = getattr(s, "body", None)
+    return [body] if isinstance(body, list) else []
+
+
 def walk(node):
     """Yield ``node`` and every node below it (statements and expressions)."""
     stack = [node]
