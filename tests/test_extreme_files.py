@@ -202,12 +202,12 @@ def test_a_score_item_that_is_none_counts_nothing_and_lowest_ties():
 
 
 def test_the_probe_of_extreme_files_runs_clean(capsys):
-    sys.path.insert(0, str(ROOT / "tools"))
+    sys.path.insert(0, str(ROOT / "tools"))     # for the probe's spawned children too
     try:
         import probe_extreme
+        assert probe_extreme.main(["--only", "f(a, a)", "--timeout", "60"]) == 0
     finally:
         sys.path.pop(0)
-    assert probe_extreme.main(["--only", "f(a, a)", "--timeout", "30"]) == 0
     out = capsys.readouterr().out
     assert out.count("rejected") == 2 and "failures: 0" in out
 

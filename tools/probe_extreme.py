@@ -133,8 +133,11 @@ def _child(src, q):
 
 
 def probe(src, timeout):
-    q = mp.Queue()
-    p = mp.Process(target=_child, args=(src, q))
+    # spawn, not fork: a fork of a process with threads (a test worker that ran a server or a
+    # cluster) may hang on a lock one of them held, which this probe would report as a hang
+    ctx = mp.get_context("spawn")
+    q = ctx.Queue()
+    p = ctx.Process(target=_child, args=(src, q))
     t = time.perf_counter()
     p.start()
     p.join(timeout)
