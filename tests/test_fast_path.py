@@ -90,13 +90,20 @@ def _games() -> list:
 GAMES = _games()
 
 
-def play(game, players: int, seed: int, lean: bool, monkeypatch) -> tuple:
-    """A game of random bots on the fast path: (history, scores) or ("error", message, line)."""
+def play(game, players: int, seed: int, lean: bool, monkeypatch, new: bool = False) -> tuple:
+    """A game of random bots on the fast path: (history, scores) or ("error", message, line).
+    With ``new``, the game is made as ``simulate`` makes it (:meth:`Match.new`: on the fast path
+    from its start), else by ``new_state`` and a :class:`Match` of it."""
     if not lean:
         monkeypatch.setattr(Program, "lean_codes", lambda self: self.codes)
     try:
-        st = game.new_state(players, seed=seed)
-        Match(game, st, [make_seat("random") for _ in range(players)]).run(decision_budget(st, BUDGET))
+        seats = [make_seat("random") for _ in range(players)]
+        if new:
+            m = Match.new(game, players, seats, seed=seed)
+            st = m.run(decision_budget(m.state, BUDGET))
+        else:
+            st = game.new_state(players, seed=seed)
+            Match(game, st, seats).run(decision_budget(st, BUDGET))
         out = (st.history, st.scores() if st.finished else None)
     except RulesError as exc:
         out = ("error", exc.message, exc.line)
@@ -392,24 +399,6 @@ score:
 """
 
 
-def played_new(game, players: int, seed: int, lean: bool, monkeypatch) -> tuple:
-    """As :func:`play`, the game made as ``simulate`` makes it (:meth:`Match.new`: on the fast path
-    from its start)."""
-    if not lean:
-        monkeypatch.setattr(Program, "lean_codes", lambda self: self.codes)
-    try:
-        m = Match.new(game, players, [make_seat("random") for _ in range(players)], seed=seed)
-        st = m.run(decision_budget(m.state, BUDGET))
-        out = (st.history, st.scores() if st.finished else None)
-    except RulesError as exc:
-        out = ("error", exc.message, exc.line)
-    except (OverBudget, CatrulesError) as exc:
-        out = ("stopped", type(exc).__name__, str(exc))
-    finally:
-        monkeypatch.undo()
-    return out
-
-
 def test_moves_written_out_in_a_straight_run_fail_as_the_blocks_do(monkeypatch):
     """A deal of ``top(deck, 2)`` and a move of everyone's piles, written out in the straight run:
     the same games, and the deal that runs short names its line on every path."""
@@ -419,10 +408,10 @@ def test_moves_written_out_in_a_straight_run_fail_as_the_blocks_do(monkeypatch):
         out = play(game, players, 1, False, monkeypatch)
         assert out[0] == "error" and out[2] == 19 and "deck" in out[1], out
         assert play(game, players, 1, True, monkeypatch) == out
-        assert played_new(game, players, 1, True, monkeypatch) == out
+        assert play(game, players, 1, True, monkeypatch, new=True) == out
 
 
 @pytest.mark.parametrize("name,game", GAMES[::3], ids=[n for n, _g in GAMES[::3]])
 def test_a_game_made_by_match_new_plays_the_same_on_both_paths(name, game, monkeypatch):
     players = game.min_players
-    assert played_new(game, players, 1, True, monkeypatch) == play(game, players, 1, False, monkeypatch), name
+    assert play(game, players, 1, True, monkeypatch, new=True) == play(game, players, 1, False, monkeypatch), name
