@@ -64,7 +64,7 @@ from ..errors import RulesError
 from ..limits import PLAYOUT_LIMIT, SEARCH_DECISION_LIMIT
 from ..play.seats import Choice, Seat
 from ..play.autoplay import Autoplay
-from .playout import Horizon as _Horizon, Policy, chooser, key_of, play_out, race_time as _race_time, results as _results  # noqa: F401
+from .playout import Horizon as _Horizon, Policy, chooser, key_of, play_on, play_out, race_time as _race_time, results as _results  # noqa: F401
 from .alike import Alike
 from .reuse import remember, reuse
 from .runaway import probe
@@ -328,20 +328,13 @@ class ISMCTSBot(Seat):
             walk.node = child
         else:
             walk.to_playout(st)
-        auto = walk.auto
-        st.auto = auto
-        try:
+
+        def answer():
             if st.take(me, v, t):
                 st.run()
             elif walk.node is None and walk.limit[0] is None:
                 walk.limit[0] = st.decisions + walk.horizon     # the horizon from my answer
-            while st.decision_kind() is not None:
-                auto.answer_pending(st)     # the decision the game paused at, answered as later ones
-                st.run()
-        except _Horizon:
-            pass                        # the table as it is: scored by results
-        finally:
-            st.auto = None
+        play_on(st, walk.auto, answer)
         result = _results(st)
         for n in walk.path:
             n.visits += 1

@@ -191,14 +191,22 @@ def play_out(st, policy, horizon: int | None = None) -> None:
         if st.decisions >= limit:
             raise Horizon
     stop_at_horizon.looks = False   # it reads the count of decisions only
-    auto = Autoplay(policy, stop_at_horizon)
+    play_on(st, Autoplay(policy, stop_at_horizon))
+
+
+def play_on(st, auto, first=None) -> None:
+    """Play the imagined game ``st`` on with ``auto`` (an :class:`Autoplay`) answering inside the
+    running game, after ``first()`` if given (it may run the game on itself), until the end or a
+    :class:`Horizon`: the table is then as it stands, scored by :func:`results`."""
     st.auto = auto
     try:
+        if first is not None:
+            first()
         while st.decision_kind() is not None:
             auto.answer_pending(st)     # the decision the game paused at, answered as later ones
             st.run()
     except Horizon:
-        pass                        # the table as it is: scored by results
+        pass
     finally:
         st.auto = None
 
