@@ -89,30 +89,7 @@ class Program:
         self.zones = sorted(checked.zones.values(), key=lambda z: z.index)
         self.zone_by_name = dict(checked.zones)
         self.attributes = list(checked.attributes)
-        # cards
-        self.card_type: list = []
-        self.card_attrs: list = []
-        self.initial_zone: list = []
-        self.cards_of_type: dict = {}
-        for ct in g.cards:
-            zid = checked.zones[ct.zone].index
-            ids = []
-            for row in ct.rows:
-                for _ in range(row.copies):
-                    ids.append(len(self.card_type))
-                    self.card_type.append(ct.name)
-                    self.card_attrs.append(dict(row.attrs))
-                    self.initial_zone.append(zid)
-            self.cards_of_type[ct.name] = ids
-        self.card_count = len(self.card_type)
-        self.attr_col = {a: [ca.get(a) for ca in self.card_attrs] for a in self.attributes}
-        self.card_label = [_card_label(ca) for ca in self.card_attrs]
-        self.display_names: dict = {}    # symbol -> how people read it (`show x as "..."`)
-        self.card_face = list(self.card_label)      # short text, for lists (`show card`)
-        self.card_text: list = [None] * self.card_count   # full description (`describe card`)
-        self.card_dicts = [{"id": i, "type": self.card_type[i], "label": self.card_label[i],
-                            **{k: (list(v) if isinstance(v, tuple) else v) for k, v in self.card_attrs[i].items()}}
-                           for i in range(self.card_count)]
+        self._read_cards(g, checked)
         self.codes: dict = {}
         #: the blocks of the lean compilation, once asked for (:meth:`lean_codes`), and what
         #: compiles it (``compile_game``, set by the compiler)
@@ -162,6 +139,33 @@ class Program:
         # per choice `preferring P` from one zone: (P, its filter), f(state, vars, card) each
         # (what an answer tells the others: catrules.runtime.inference)
         self.prefer_fns: list = []
+
+    def _read_cards(self, g, checked: Checked) -> None:
+        """The cards, by id from 0 in file order (a row's copies one after the other): type,
+        attributes, starting zone, labels, and the per-attribute columns read by the blocks."""
+        self.card_type: list = []
+        self.card_attrs: list = []
+        self.initial_zone: list = []
+        self.cards_of_type: dict = {}
+        for ct in g.cards:
+            zid = checked.zones[ct.zone].index
+            ids = []
+            for row in ct.rows:
+                for _ in range(row.copies):
+                    ids.append(len(self.card_type))
+                    self.card_type.append(ct.name)
+                    self.card_attrs.append(dict(row.attrs))
+                    self.initial_zone.append(zid)
+            self.cards_of_type[ct.name] = ids
+        self.card_count = len(self.card_type)
+        self.attr_col = {a: [ca.get(a) for ca in self.card_attrs] for a in self.attributes}
+        self.card_label = [_card_label(ca) for ca in self.card_attrs]
+        self.display_names: dict = {}    # symbol -> how people read it (`show x as "..."`)
+        self.card_face = list(self.card_label)      # short text, for lists (`show card`)
+        self.card_text: list = [None] * self.card_count   # full description (`describe card`)
+        self.card_dicts = [{"id": i, "type": self.card_type[i], "label": self.card_label[i],
+                            **{k: (list(v) if isinstance(v, tuple) else v) for k, v in self.card_attrs[i].items()}}
+                           for i in range(self.card_count)]
 
     def set_faces(self) -> None:
         """Cards carry their face and description (worked out by the compiler) to front ends."""
