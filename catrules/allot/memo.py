@@ -137,6 +137,31 @@ def touches(rec: _Record, cards: list) -> bool:
     return not cards.isdisjoint(rec.loc.read()) or any(not cards.isdisjoint(col.read()) for col in rec.cols.values())
 
 
+def wants_key(wants: list):
+    """What the targets want (per target, its lists of needs), as it goes in a key: as
+    :func:`~catrules.runtime.reads.value_key` would tell them apart, quicker for the common case
+    (lists of texts and symbols, each need's type kept; a list of needs and a tuple are the same
+    to the search)."""
+    flat: list = []
+    rows = []
+    for w in wants:
+        if type(w) is not list:
+            return value_key(wants)
+        row = []
+        for m in w:
+            if type(m) is list or type(m) is tuple:
+                flat += m
+                row.append(tuple(m))
+            else:
+                flat.append(m)
+                row.append((m,) if type(m) is not str else m)
+        rows.append(tuple(row))
+    kinds = tuple(map(type, flat))
+    if not all(issubclass(k, str) for k in set(kinds)) or ":" in "\n".join(flat):
+        return value_key(wants)         # other values, or a text that may be a reference
+    return tuple(rows), kinds
+
+
 def values_of(st, r: Reads) -> tuple:
     """The values now of what ``r`` names (raises :class:`NoKey` for a value that cannot be keyed)."""
     z, c, loc = st.z, st.c, st.loc

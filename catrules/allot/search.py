@@ -226,7 +226,7 @@ def memo_key(st, V, job: Allotment):
     how = getattr(model, "memo_how", False)
     if how is False:
         model.memo_how = how = _memo_how(job)
-        model.memo = {}
+        model.memo, model.memo_unordered = {}, {}
         model.memo_columns = frozenset(how[1]) if how is not None else frozenset()
     if how is None:
         return None
@@ -234,17 +234,23 @@ def memo_key(st, V, job: Allotment):
     from . import integer_program       # its engine switch too (tests compare the engines)
     pile = st.z[job.source]
     c = st.c
+    lay = st.layout
     try:
-        unordered = not ordered.intersection(_zones_of(st, (job.source, job.into)))
+        at = (id(lay), st.n, job.source, job.into)
+        kept = model.memo_unordered.get(at)
+        if kept is None or kept[0] is not lay:      # the same for every table of a layout
+            kept = model.memo_unordered[at] = (lay, not ordered.intersection(_zones_of(st, at[2:])))
+        unordered = kept[1]
         if unordered:
             pile = sorted(pile)
         # counters read whole, and those read entry by entry that hold no list now, as they are
         whole = [(n in c, value_key(c.get(n))) for n in counters]
-        whole += [value_key(c.get(n)) for n in columns if type(c.get(n)) is not list]
-        return (unordered, value_key([V.get(v) for v in variables]), tuple(whole), st.n,
+        if columns:
+            whole += [value_key(c.get(n)) for n in columns if type(c.get(n)) is not list]
+        return (unordered, tuple([value_key(V.get(v)) for v in variables]), tuple(whole), st.n,
                 integer_program.USE_DP, USE_SOLVER,
                 SOLVER_FROM, job.source, job.into, tuple(pile), tuple(st.z[job.into]), tuple(job.targets),
-                value_key(job.wants), value_key(job.spare), job.maximal)
+                memo.wants_key(job.wants), value_key(job.spare), job.maximal)
     except (NoKey, TypeError):
         return None
 
