@@ -31,15 +31,34 @@ from ..runtime.reads import NoKey, value_key
 from ..runtime.reads import _zk_slot
 
 class _ReadThrough(dict):
-    """A list (the zones, a counter's entries, the cards' places) seen as a dictionary that
-    fetches an index from the list the first time it is read: what was read (or written) is
-    its keys, and reading it again costs no more than a dictionary's look-up."""
-    __slots__ = ("real", "unread")
+    """A list (the zones, a counter's entries) seen as a dictionary that fetches an index from
+    the list the first time it is read: what was read is its keys (or written: a write taken
+    for a read keeps an entry in the key that need not be there, never the other way round),
+    and reading it again costs no more than a dictionary's look-up."""
+    __slots__ = ("real",)
 
     def __missing__(self, i):
         v = self.real[i]
         dict.__setitem__(self, i, v)
         return v
+
+    def read(self) -> set:
+        """The indices read (or written)."""
+        return set(self)
+
+    def snapshot(self) -> list:
+        """The list as it reads now (for a key model's watcher: see :func:`listed`)."""
+        out = list(self.real)
+        for i, v in self.items():
+            out[i] = v
+        return out
+
+
+class _PlacesThrough(_ReadThrough):
+    """The cards' places, read through: the places the search writes (the cards it moves) are
+    not reads unless read first, so that a search that moves cards of the pile without looking
+    where they lie is not taken for one that does (:func:`touches`)."""
+    __slots__ = ("unread",)
 
     def __setitem__(self, i, v):
         if not dict.__contains__(self, i):
@@ -50,17 +69,12 @@ class _ReadThrough(dict):
         """The indices read before they were written."""
         return set(self).difference(self.unread)
 
-    def snapshot(self) -> list:
-        """The list as it reads now (for a key model's watcher: see :func:`listed`)."""
-        out = list(self.real)
-        for i, v in self.items():
-            out[i] = v
-        return out
 
-
-def _read_through(real: list) -> _ReadThrough:
-    d = _ReadThrough()
-    d.real, d.unread = real, set()
+def _read_through(real: list, cls=_ReadThrough) -> _ReadThrough:
+    d = cls()
+    d.real = real
+    if cls is _PlacesThrough:
+        d.unread = set()
     return d
 
 
@@ -74,7 +88,7 @@ class _Record(NamedTuple):
 def listed(v) -> tuple:
     """``(list, source)``: ``v`` as a list and, if it is a read-through copy, that copy (whose
     indices a key model's watcher reads through, so that they are written down), else None."""
-    if type(v) is _ReadThrough:
+    if isinstance(v, _ReadThrough):
         return v.snapshot(), v
     return v, None
 
@@ -87,7 +101,7 @@ def recorded(st, columns: frozenset, run):
     emptied), as the run would have (at once if it raised)."""
     z, c, loc = st.z, st.c, st.loc
     cols = {name: _read_through(c[name]) for name in columns if type(c.get(name)) is list}
-    rec = _Record(_read_through(z), cols, _read_through(loc))
+    rec = _Record(_read_through(z), cols, _read_through(loc, _PlacesThrough))
     rc = dict(c)
     rc.update(cols)
     st.z, st.c, st.loc = rec.z, rc, rec.loc
