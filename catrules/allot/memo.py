@@ -4,15 +4,15 @@ A statement's search (:func:`catrules.allot.search.best_allotment`) is a pure fu
 inputs (the piles shared, the targets, what they want, the spare) and of the parts of the table
 its keys, ``serves`` and the search read.  Which parts those are is known exactly only once it
 has run: a key that scores a card by its ability reads the other players' cats only when a cat
-with that ability is fed.  So the search runs with the table's zones, counters and card places
-replaced by copies that write down every zone, counter entry and place read
-(:func:`recorded`); the way found is kept under the values of those reads.  A later table with
-the same inputs gives the same reads in the same order, hence the same way, as long as what was
-read is the same: it is looked up by the values, now, of what the first run read (a statement
-keeps, per inputs, one table per set of reads met).  Allowed only where the code the compiler
-wrote reads nothing else of the state (:mod:`catrules.runtime.reads` says so; else no memo), and
-a run that read the zones, counters or places other than entry by entry (a copy, a loop over
-them) is not kept.
+with that ability is fed.  So the search runs with the table's zones, the counters its code
+reads entry by entry and the cards' places replaced by read-through copies that write down every
+index read (:func:`recorded`; a key model's watchers read through them too); the way found is
+kept under the values of those reads.  A later table with the same inputs makes the same reads
+in the same order, hence finds the same way, as long as what was read holds the same values:
+it is looked up by the values, now, of what the first run read (a statement keeps, per inputs,
+one table per set of reads met).  Allowed only where the code the compiler wrote reads nothing
+else of the state (:mod:`catrules.runtime.reads` says so; else no memo); the counters it reads
+whole are in the inputs.
 
 The pile shared out enters the key as a set, not in its order, when the keys and ``serves``
 only count the cards of its zone (and of the pile they go to) rather than look at them: the
