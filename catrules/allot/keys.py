@@ -24,6 +24,7 @@ from itertools import product
 from ..lang import ast
 from ..runtime.values import _mul
 from ..runtime import as_list
+from .memo import listed
 
 
 #: Values that key a part's kept Poly (equal values of these types behave alike).
@@ -246,11 +247,13 @@ class _Watch:
 def _watched(base, check):
     """A list type whose reads go through ``check``; iterating or searching it is a bad read."""
     class Watched(base):
-        __slots__ = ("w",)
+        __slots__ = ("w", "src")
 
         def __getitem__(self, i):
             if type(i) is int:
                 check(self.w, i)
+                if self.src is not None:
+                    self.src[i]         # read through the memo's copy: written down there
             else:
                 self.w.bad = True
             return base.__getitem__(self, i)
@@ -324,8 +327,11 @@ class KeyModel:
         cards = set(st.z[ss]) | set(st.z[si])
         w = self.w = _Watch({c: i for i, c in enumerate(ts)}, {ss, si}, cards)
         col, z, loc = st.c[self.note], st.z, st.loc
-        wcol, wz, wloc = _NoteCol(col), _Zones(z), _Locs(loc)
+        # (while the memo watches what a search reads, these are read-through copies: read through)
+        (lcol, scol), (lz, sz), (lloc, sloc) = listed(col), listed(z), listed(loc)
+        wcol, wz, wloc = _NoteCol(lcol), _Zones(lz), _Locs(lloc)
         wcol.w = wz.w = wloc.w = w
+        wcol.src, wz.src, wloc.src = scol, sz, sloc
         st.c[self.note], st.z, st.loc = wcol, wz, wloc
         self.col = wcol
         self._seen = {}

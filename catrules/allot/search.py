@@ -16,7 +16,8 @@ from typing import Callable, NamedTuple, Optional
 from ..errors import RulesError
 from ..limits import STEP_LIMIT
 from ..runtime import as_list
-from ..runtime.reads import KEY_HELPERS, NoKey, value_key, key_code, reads_of
+from ..runtime.reads import NoKey, value_key, reads_of
+from . import memo
 
 
 # ============================================================= allotment search
@@ -170,60 +171,105 @@ class _Fit(NamedTuple):
 
 def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, maximal=False, model=None):
     """:func:`best_allotment` of the :class:`Allotment` these arguments make (the compiled
-    ``allot`` and tests call it so), remembered per statement (:func:`memo_key`)."""
+    ``allot`` and tests call it so), remembered per statement by its inputs (:func:`memo_key`) and
+    the values of what its search read (:mod:`catrules.allot.memo`)."""
     global last_method
     job = Allotment(ss, si, ts, wants, serves, spare, keys, note, line, maximal, model)
     key = memo_key(st, V, job)
     if key is None:
         return best_allotment(st, V, job)
-    memo = model.memo
-    hit = memo.get(key)
-    # the steps the keys counted (lists they built) are counted again, unless past the limit:
-    # then it is worked out again, to stop where it stops
-    if hit is not None and st.steps + hit[1] <= STEP_LIMIT:
-        plan, st.steps, last_method = hit[0], st.steps + hit[1], hit[2]
-        return _copied(plan)
+    tables = model.memo.get(key)
+    for reads, table in tables or ():
+        try:
+            hit = table.get(memo.values_of(st, reads))
+        except NoKey:
+            continue
+        # the steps the keys counted (lists they built) are counted again, unless past the limit:
+        # then it is worked out again, to stop where it stops
+        if hit is not None and st.steps + hit.steps <= STEP_LIMIT:
+            st.steps += hit.steps
+            last_method = hit.method
+            return memo.plan_of(hit, st.z[ss])
     before = st.steps
-    plan = best_allotment(st, V, job)
-    if len(memo) >= MEMO_SIZE:
-        memo.clear()
-    memo[key] = (_copied(plan), st.steps - before, last_method)
+    (plan, shape), rec, finish = memo.recorded(st, model.memo_columns, lambda: _best(st, V, job))
+    reads = memo.reads_of_record(rec, (ss, si))
+    if key[0] and memo.touches(rec, st.z[ss] + st.z[si]):
+        reads = None                    # a card of the piles looked at: their order may matter
+    try:
+        values = memo.values_of(st, reads) if reads is not None else None
+    except NoKey:
+        values = None
+    finish()
+    if values is not None:
+        if tables is None:
+            if len(model.memo) >= MEMO_SIZE:
+                model.memo.clear()
+            tables = model.memo[key] = []
+        for r, table in tables:
+            if r == reads:
+                break
+        else:
+            table = {}
+            tables.append((reads, table))
+        table[values] = memo.kept_of(plan, shape.by_mask, st.steps - before, last_method)
     return plan
 
 
-def _copied(plan):
-    """A copy of a plan (used cards, meal per target) that shares no list with it."""
-    if plan is None:
-        return None
-    return list(plan[0]), [list(m) if type(m) is list else m for m in plan[1]]
-
-
 def memo_key(st, V, job: Allotment):
-    """What the allotment depends on: its own inputs and the contents of exactly what its keys,
-    ``serves`` and what the targets want read (:mod:`catrules.runtime.reads`), or None when that cannot be told (or
-    while a lint counts what the game does).  Cards' meals are lists: each is kept as a tuple."""
+    """The inputs of an allotment, as its memo's key: the variables its keys read, the piles
+    shared (the source as a set when its order cannot matter, see :mod:`catrules.allot.memo`),
+    the targets, what they want, the spare, the engine's switches; None when the code may read
+    what :mod:`catrules.runtime.reads` cannot tell (or while a lint counts what the game does)."""
     model = job.model
     if model is None or st.stats is not None:
         return None
-    key_of = getattr(model, "memo_key_of", False)
-    if key_of is False:
-        model.memo_key_of = key_of = _key_function(job)
-        model.memo = {}
-    if key_of is None:
+    how = getattr(model, "memo_how", False)
+    if how is False:
+        model.memo_how = how = _memo_how(job)
+        model.memo, model.memo_unordered = {}, {}
+        model.memo_columns = frozenset(how[1]) if how is not None else frozenset()
+    if how is None:
         return None
+    variables, columns, ordered, counters = how
     from . import integer_program       # its engine switch too (tests compare the engines)
+    pile = st.z[job.source]
+    c = st.c
+    lay = st.layout
     try:
-        # what the targets want is worked out from what the key holds, and from the targets
-        return (key_of(st, V), integer_program.USE_DP, job.source, job.into, tuple(st.z[job.source]),
-                tuple(st.z[job.into]), tuple(job.targets), value_key(job.spare), job.maximal, USE_SOLVER,
-                SOLVER_FROM)
+        at = (id(lay), st.n, job.source, job.into)
+        kept = model.memo_unordered.get(at)
+        if kept is None or kept[0] is not lay:      # the same for every table of a layout
+            kept = model.memo_unordered[at] = (lay, not ordered.intersection(_zones_of(st, at[2:])))
+        unordered = kept[1]
+        if unordered:
+            pile = sorted(pile)
+        # counters read whole, and those read entry by entry that hold no list now, as they are
+        whole = [(n in c, value_key(c.get(n))) for n in counters]
+        if columns:
+            whole += [value_key(c.get(n)) for n in columns if type(c.get(n)) is not list]
+        return (unordered, tuple([value_key(V.get(v)) for v in variables]), tuple(whole), st.n,
+                integer_program.USE_DP, USE_SOLVER,
+                SOLVER_FROM, job.source, job.into, tuple(pile), tuple(st.z[job.into]), tuple(job.targets),
+                memo.wants_key(job.wants), value_key(job.spare), job.maximal)
     except (NoKey, TypeError):
         return None
 
 
-def _key_function(job: Allotment):
-    """``f(st, V)``: the key of what the keys, ``serves`` and the targets' wants read; None if
-    it cannot be told."""
+def _zones_of(st, slots) -> list:
+    """The zones (indices of the game's zones) of ``slots``; -1 for a slot not found so."""
+    lay = st.layout
+    out = []
+    for s in slots:
+        k = lay.slot_spec[s].index
+        ok = 0 <= k < len(lay.base) and lay.base[k] <= s < lay.base[k] + st.n
+        out.append(k if ok else -1)
+    return out
+
+
+def _memo_how(job: Allotment):
+    """``(variables read, counters read entry by entry, zones read other than counted, counters
+    read whole)`` for the keys, ``serves`` and the targets' wants
+    (:func:`catrules.runtime.reads.reads_of`: None if it cannot be told)."""
     bodies = [getattr(fn, "body", None) for _hi, fn in job.keys] + [getattr(job.model, "wants_body", None)]
     src = getattr(job.serves, "source", None)
     if any(b is None for b in bodies) or src is None or not job.keys:
@@ -232,11 +278,20 @@ def _key_function(job: Allotment):
     reads = reads_of(bodies + [f"{name}(st, None, None)"], job.keys[0][1].__globals__)
     if reads is None:
         return None
-    return eval("lambda st, V: " + key_code(reads), {**KEY_HELPERS, "__builtins__": {}})
+    columns = reads.counters - reads.whole
+    if job.note is not None and job.note not in reads.whole:
+        columns |= {job.note}
+    return (tuple(sorted(reads.variables)), tuple(sorted(columns)), reads.ordered | {-1},
+            tuple(sorted(reads.counters - columns)))
 
 
 def best_allotment(st, V, job: Allotment):
-    """Search every way to give each target one of its wanted lists of needs, or nothing.
+    """The way :func:`_best` finds (the way only)."""
+    return _best(st, V, job)[0]
+
+
+def _best(st, V, job: Allotment):
+    """``(way, shape)``: search every way to give each target one of its wanted lists of needs, or nothing.
 
     Returns ``(used cards, meal per target)`` for the way best by the keys.
     Resources that serve the same needs are interchangeable, so the search
@@ -262,13 +317,13 @@ def best_allotment(st, V, job: Allotment):
         w = _by_solver(st, V, job, shape, packed, fit, chosen, way, score_of)
         if w is not None:
             last_method = "solver"
-            return w
+            return w, shape
     last_method = "search"
     best = [None, None]
     leaf = _leaf_keeper(st, job.line, way, score_of, best)
     most_after = _most_after(packing, len(job.targets), job.maximal)
     _depth_first(packed, fit, most_after, job.maximal, chosen, leaf)(0, 0, ())
-    return best[1]
+    return best[1], shape
 
 
 def _shape(st, job: Allotment) -> _Shape:

@@ -53,6 +53,13 @@ class Reads(NamedTuple):
     owned: bool             # every zone that belongs to a player (owners of cards)
     counters: frozenset     # counter names
     variables: frozenset    # names of the block's variables
+    #: zone indices whose cards are read other than by counting them (``len(st.z[...])``): their
+    #: order or identity matters.  A reference read names a zone whose lines were made here
+    #: (``_lines``, ``_places``: in it) or comes from a value read, never a text with a colon
+    #: in a key, so no other zone is read through references.
+    ordered: frozenset = frozenset()
+    #: counters read other than by one entry (``st.c['name'][i]``): read whole
+    whole: frozenset = frozenset()
 
 
 class _Unknown(Exception):
@@ -73,7 +80,8 @@ def reads_of(bodies: list, ns: dict, loop_vars: frozenset = frozenset()) -> Opti
     every = w.every | {k for k, v in w.own if v in loop_vars}      # the caller's loop: every player's
     own = {(k, v) for k, v in w.own if v not in loop_vars}
     return Reads(frozenset(w.shared), frozenset(every), frozenset(own), w.owned,
-                 frozenset(w.counters), frozenset(w.variables - loop_vars))
+                 frozenset(w.counters), frozenset(w.variables - loop_vars),
+                 frozenset(w.ordered), frozenset(w.whole))
 
 
 def key_code(r: Reads) -> str:
@@ -209,6 +217,9 @@ class _Walker:
         self.done: set = set()
         self.mine: dict = {}        # in a definition: its parameters given a variable of the block -> that variable
         self.called: set = set()    # the functions called in the code being walked
+        self.ordered: set = set()   # zones read other than by their length
+        self.whole: set = set()     # counters read other than entry by entry
+        self.counted: set = set()   # nodes that are the argument of ``len``
 
     def walk(self, tree) -> None:
         nodes = list(ast.walk(tree))
@@ -225,9 +236,14 @@ class _Walker:
             if isinstance(node, ast.Name) and node.id in ("st", "V") and id(node) not in placed:
                 raise _Unknown      # the state or the variables handed on whole
         saved, self.called = self.called, {id(n.func) for n in nodes if isinstance(n, ast.Call)}
+        saved_counted, self.counted = self.counted, {
+            id(n.args[0]) for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+            and n.func.id == "len" and len(n.args) == 1}
         for node in nodes:
+            if isinstance(node, ast.Subscript) and _is_st(node.value, "c") and id(node) not in indexed:
+                self.whole.add(_const(node.slice))
             self.node(node)
-        self.called = saved
+        self.called, self.counted = saved, saved_counted
 
     def node(self, n) -> None:
         if isinstance(n, ast.Name):
@@ -269,7 +285,7 @@ class _Walker:
                 raise _Unknown
             self.variables.add(key)
         elif _is_st(v, "z"):
-            self.slot(n.slice)
+            self.slot(n.slice, id(n) not in self.counted)
         elif _is_st(v, "c"):
             key = _const(n.slice)
             if not isinstance(key, str):
@@ -280,13 +296,17 @@ class _Walker:
                 raise _Unknown
             # a slot's number reads nothing by itself: where it goes (`st.z`, `_lines`) is checked
 
-    def slot(self, s) -> None:
-        """The slot index expression of ``st.z[...]``."""
+    def slot(self, s, ordered: bool = True) -> None:
+        """The slot index expression of ``st.z[...]`` (``ordered``: its cards read, not only counted)."""
         if _is_base(s):
             self.shared.add(_const(s.slice))
+            if ordered:
+                self.ordered.add(_const(s.slice))
             return
         if isinstance(s, ast.BinOp) and isinstance(s.op, ast.Add) and _is_base(s.left):
             k = _const(s.left.slice)
+            if ordered:
+                self.ordered.add(k)
             var = self.variable(s.right)
             if var is not None:
                 self.own.add((k, var))
@@ -304,6 +324,7 @@ class _Walker:
             if not isinstance(k, int):
                 raise _Unknown
             self.every.add(k)
+            self.ordered.add(k)
         elif name == "_owner":
             self.owned = True
         elif name in ("_lines", "_places", "_grid_lines"):
