@@ -59,3 +59,34 @@ def test_a_new_match_with_a_log_runs_as_it_starts():
     game = catrules.load_game(os.path.join(ROOT, "games", "meow.cat"))
     m = Match.new(game, 4, [make_seat("random") for _ in range(4)], seed=3, log=True)
     assert not m.unstarted and m.state.log and m.state.pending()
+
+
+def test_a_finished_match_of_random_bots_is_freed_without_the_garbage_collector():
+    """Random bots hold their table weakly (``weak_table``), as the referee does: a match and its
+    seats make no reference cycle, so a finished simulation is freed as soon as it is dropped."""
+    import gc
+    import weakref
+    game = catrules.load_game(os.path.join(ROOT, "games", "meow.cat"))
+    seats = [make_seat("random") for _ in range(4)]
+    m = Match.new(game, 4, seats, seed=3)
+    st = m.run()
+    assert st.finished and seats[0].table.state is st      # the table, while the match lives
+    gone = weakref.ref(m)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        del m
+        assert gone() is None
+    finally:
+        if was:
+            gc.enable()
+    with pytest.raises(ReferenceError):     # a bot left without its match reads no table
+        seats[0].table.state
+
+
+def test_a_greedy_bot_keeps_its_table():
+    """A seat that reads its table after the game (any but ``weak_table`` ones) keeps the match."""
+    game = catrules.load_game(os.path.join(ROOT, "games", "meow.cat"))
+    bot = make_seat("greedy")
+    st = Match(game, game.new_state(2, seed=1), [bot, make_seat("random")]).state
+    assert bot.table.state is st

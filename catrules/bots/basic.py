@@ -85,11 +85,14 @@ class RandomBot(Seat):
     wants_events = False
 
     def __init__(self, reflex="normal"):
-        self.reflex = parse_reflex(reflex)
+        self.reflex = reflex if reflex == "normal" else parse_reflex(reflex)    # the default as it is
         self.name = _reflex_name("random", self.reflex)
 
     #: Answers inside the running game when every seat can (see :meth:`catrules.play.match.Match.run`).
     inline = True
+    #: Reads its table only while the game runs: the match hands it a weak reference (a finished
+    #: simulation then leaves no reference cycle to collect, see :class:`catrules.play.match.Match`).
+    weak_table = True
     #: :meth:`pick` of a choice is ``table.rng.randrange(n)`` (no draw for one value): the fast
     #: path may draw it itself (see :class:`catrules.play.autoplay.Autoplay`).
     uniform_pick = True
@@ -241,6 +244,15 @@ class GreedyBot(Seat):
         return Choice(option.id)
 
 
+#: What a seat spec may be, for error messages (made once: a simulation makes seats for every game).
+_VALID_SPECS = ("valid seat specs: random, greedy, bot (= greedy), each optionally with a reflex "
+                f"after a colon ({', '.join(REFLEXES)}, or seconds), e.g. bot:fast, random:slow or greedy:0.8; "
+                "greedy:look, the greedy bot playing each option on (greedy:look:500 units of work, "
+                "greedy:look:fast); "
+                "ismcts, optionally with a budget per decision (ismcts:2000 iterations, ismcts:1s); "
+                "or cmd:COMMAND, a program (docs/protocol.rst)")
+
+
 def make_seat(spec: str, *, programs: bool = False) -> Seat:
     """A bot from a seat spec: ``random``, ``greedy`` or ``bot`` (the greedy bot), optionally
     followed by a reflex after a colon: a name (``bot:fast``, ``random:slow``, ``greedy:normal``)
@@ -255,12 +267,7 @@ def make_seat(spec: str, *, programs: bool = False) -> Seat:
                              "choose a bot: random, greedy, bot (= greedy)")
         from ..play.program_seat import program_seat     # before lower-casing: the command keeps its case
         return program_seat(spec)
-    valid = ("valid seat specs: random, greedy, bot (= greedy), each optionally with a reflex "
-             f"after a colon ({', '.join(REFLEXES)}, or seconds), e.g. bot:fast, random:slow or greedy:0.8; "
-             "greedy:look, the greedy bot playing each option on (greedy:look:500 units of work, "
-             "greedy:look:fast); "
-             "ismcts, optionally with a budget per decision (ismcts:2000 iterations, ismcts:1s); "
-             "or cmd:COMMAND, a program (docs/protocol.rst)")
+    valid = _VALID_SPECS
     if not isinstance(spec, str):
         raise ValueError(f"a seat spec is a string, not {spec!r}; {valid}")
     kind, sep, reflex = spec.strip().lower().partition(":")

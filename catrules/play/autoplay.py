@@ -38,8 +38,13 @@ def _uniform_draw(seat):
     if not PLAIN_RANDBELOW or "pick" in getattr(seat, "__dict__", {}):
         return None
     # the class that writes ``pick`` says it is uniform (not a subclass with a pick of its own)
-    owner = next((c for c in type(seat).__mro__ if "pick" in c.__dict__), None)
-    if owner is None or owner.__dict__.get("uniform_pick") is not True:
+    for owner in type(seat).__mro__:
+        written = owner.__dict__
+        if "pick" in written:
+            if written.get("uniform_pick") is not True:
+                return None
+            break
+    else:
         return None
     rng = getattr(getattr(seat, "table", None), "rng", None)
     return rng.getrandbits if type(rng) is random.Random else None

@@ -13,6 +13,7 @@ games for bots.  It can save the game at any pause so that it resumes exactly
 from __future__ import annotations
 
 import random
+import weakref
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -25,6 +26,17 @@ from .reflexes import REFLEX_OPTIONS, reaction_time
 from .views import LazyView, visible_event  # noqa: F401  (visible_event: imported from here by the command line)
 from ..errors import RulesError
 from ..runtime.state import State
+
+
+def _shower(match: "Match") -> Callable:
+    """``match._show``, reached through a weak reference (see :meth:`Match.__init__`)."""
+    ref = weakref.ref(match)
+
+    def show(new: list, shown: dict) -> None:
+        m = ref()
+        if m is not None:               # a referee kept after its match: nobody left to show
+            m._show(new, shown)
+    return show
 
 
 class Match:
@@ -48,12 +60,21 @@ class Match:
         self.lookahead_errors = 0
         #: Asks the seats and shows them the events (a web table files the events itself).
         self.core = Referee(state, seats, [i for i, s in enumerate(seats) if getattr(s, "wants_events", True)],
-                            self._show)
+                            _shower(self))
         #: The people's pace in races and the bots' level (:mod:`catrules.play.pace`): with a
         #: person at the table, bots race at the people's pace; without, the seeded reflexes.
         self.pace = self.core.pace = Pace(race_level, pace) if self.core.interactive else None
+        # A seat that reads its table only while the game runs (``weak_table``: a random bot) is
+        # handed a weak reference to the match, as the referee is: then a match of such seats
+        # makes no reference cycle and a finished game is freed as soon as nobody holds it, not
+        # at the next garbage collection (a simulation of random bots makes no cyclic garbage).
+        weak = None
         for i, s in enumerate(seats):
-            s.start(self, i)
+            if getattr(s, "weak_table", False):
+                weak = weakref.proxy(self) if weak is None else weak
+                s.start(weak, i)
+            else:
+                s.start(self, i)
 
     #: a state made by :meth:`new` and not run yet: :meth:`run` starts it with the bots answering
     unstarted = False
