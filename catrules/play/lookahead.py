@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from ..errors import RulesError
 from ..runtime.scoring import outcome
-from ..runtime.state import State
+from ..runtime.state import UNANSWERED, State
+
+#: the values a player may choose in a pending decision (:meth:`State.values_for`, without the lookup)
+_values_of = State._values
 
 #: How many of its own follow-up choices a look-ahead makes (a menu, then a place...).
 LOOKAHEAD_FOLLOW = 2
@@ -39,11 +42,17 @@ def lead(ranks: list, me: int) -> tuple:
     component by component (the first is what the winner block ranks by first, the others are
     its tie-breakers); against nobody, ``me``'s own key."""
     mine = ranks[me]
-    others = [k for i, k in enumerate(ranks) if i != me]
+    others = ranks[:me] + ranks[me + 1:]
     if not others:
         return tuple(_num(x) for x in mine)
     best = max(others)
-    return tuple(_num(a) - _num(b) for a, b in zip(mine, best))
+    # numbers (the common key) subtract as they are; anything else as _num reads it
+    return tuple((a if type(a) in _PLAIN else _num(a)) - (b if type(b) in _PLAIN else _num(b))
+                 for a, b in zip(mine, best))
+
+
+#: the types of a ranking key's component that :func:`_num` gives back unchanged (not bool)
+_PLAIN = frozenset((int, float))
 
 
 def _num(v):
@@ -105,12 +114,18 @@ def follow(st: State, me: int, depth: int) -> Outcome:
         if answers > FOLLOW_ANSWERS:
             return _outcome(st)             # the others go on without ``me``: judged as it stands
         answers += 1
-        kind = st.decision_kind()
-        if kind is None:
+        p = st.pending_                     # read in place: the loop turns once per answer
+        if p is None:
             return _outcome(st)
+        kind = p.kind
         if kind == "choose":
-            pl = next(iter(st.choosers()), me)
-            vals = st.values_for(pl)
+            chosen = p.chosen
+            pl = me
+            for q in p.players:             # the first still to answer (the only one, mostly)
+                if chosen[q] is UNANSWERED:
+                    pl = q
+                    break
+            vals = _values_of(p, pl)
             if pl != me and len(vals) > 1:
                 return _outcome(st)         # another player's choice: as far as one can tell
             _check_values(st, vals)
