@@ -200,3 +200,18 @@ def test_a_clone_copies_zones_of_lines_a_level_deeper(name):
                 v.append(-3)
         fr.vars["new"] = 1
     assert st.to_dict() == before
+
+
+@pytest.mark.parametrize("name", SEED_GAMES)
+def test_samples_drawn_together_are_those_drawn_one_by_one(name):
+    """``samples_for`` (the deal worked out once) gives the copies that as many calls of
+    ``sample_for`` give, and leaves the source where they leave it."""
+    compared = 0
+    for st, player, _ids in _greedy_states(name, games=1, every=3)[:15]:
+        together, one_by_one = random.Random(11), random.Random(11)
+        got = st.samples_for(player, together, 3)
+        want = [st.sample_for(player, one_by_one) for _ in range(3)]
+        assert [s.to_dict() for s in got] == [s.to_dict() for s in want]
+        assert together.getstate() == one_by_one.getstate()
+        compared += 1
+    assert compared >= 5

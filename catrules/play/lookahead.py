@@ -70,7 +70,7 @@ def outcomes(state: State, player: int, options: list, samples: int, rng, timed)
     imagined games stopped with a rules error)``: the work of
     :meth:`catrules.play.match.Match.lookahead_options`.
 
-    Each sample is drawn once from ``rng`` (:meth:`State.sample_for`) and copied for each
+    Each sample is drawn once from ``rng`` (:meth:`State.samples_for`) and copied for each
     option (the last option plays on in the sample itself), so the options are compared on the
     same imagined deals and the same imagined future.  Nobody deals an imagined game from these
     ones, so none keeps what each player knows of where cards are (``known``): the sample drops
@@ -79,8 +79,9 @@ def outcomes(state: State, player: int, options: list, samples: int, rng, timed)
     out: list = [[] for _ in options]
     errors = 0
     last = n - 1
-    for _ in range(max(1, samples)):
-        base = state.sample_for(player, rng)
+    # all drawn first: nothing else draws from ``rng`` in between (an imagined game has sources
+    # of its own), so these are the samples drawn one by one, their deal worked out once
+    for base in state.samples_for(player, rng, max(1, samples)):
         base.known = None
         for i in range(n):
             st = base.clone() if i < last else base
