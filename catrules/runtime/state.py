@@ -526,9 +526,8 @@ class State:
         return self._sample(player, rng, keep_future, None)[0]
 
     def samples_for(self, player: int, rng: random.Random, count: int) -> list:
-        """``count`` copies as ``count`` calls of :meth:`sample_for` draw them one after the other
-        (the same draws from ``rng``, the same copies), the work that depends on this state alone
-        (which cards to deal, and where) done once."""
+        """The copies ``count`` calls of :meth:`sample_for` draw (the same draws, the same copies),
+        which cards to deal and where worked out once."""
         out, plan = [], None
         for _ in range(count):
             st, plan = self._sample(player, rng, False, plan)
@@ -536,8 +535,7 @@ class State:
         return out
 
     def _sample(self, player: int, rng: random.Random, keep_future: bool, plan) -> tuple:
-        """(:meth:`sample_for`'s copy, the plan of its deal to deal another copy with: see
-        :func:`catrules.runtime.sampling.redeal`)."""
+        """(:meth:`sample_for`'s copy, its deal's plan: :func:`catrules.runtime.sampling.redeal`)."""
         from .sampling import redeal, sort_others_options
         st = self._imagine()
         # an imagined game's loops stop sooner: a bot's look-ahead into a loop that never ends is
