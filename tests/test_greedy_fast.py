@@ -6,6 +6,7 @@ judges every option as the one that drops it after."""
 
 from __future__ import annotations
 
+import copy as copy_module
 import random
 from pathlib import Path
 
@@ -121,3 +122,96 @@ def test_dropping_what_players_know_before_the_first_answer_judges_every_option_
         assert errors == sum(2 - len(per) for per in slow)
         compared += 1
     assert compared >= 3
+
+
+# Issue 27, fourth pass: the same imagined games, with cheaper pieces.
+
+def test_the_written_out_shuffle_draws_as_random_shuffle():
+    """The shuffle of sampling and decks (its steps worked out once per length) gives the list
+    and leaves the source exactly as ``random.Random.shuffle`` does."""
+    from catrules.runtime.randoms import shuffler
+    for seed in range(60):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        shuffle = shuffler(ours)
+        for size in list(range(0, 34)) + [65, 130]:
+            a, b = list(range(size)), list(range(size))
+            shuffle(a)
+            theirs.shuffle(b)
+            assert a == b
+            assert ours.getstate() == theirs.getstate()
+
+
+def _old_lead(ranks, me):
+    def num(v):
+        if isinstance(v, bool) or v is None:
+            return int(bool(v))
+        return v if isinstance(v, (int, float)) else 0
+    mine = ranks[me]
+    others = [k for i, k in enumerate(ranks) if i != me]
+    if not others:
+        return tuple(num(x) for x in mine)
+    best = max(others)
+    return tuple(num(a) - num(b) for a, b in zip(mine, best))
+
+
+def test_lead_is_the_difference_it_was_on_any_key():
+    """``lead`` subtracts numbers as they are and reads booleans, none and anything else as
+    before: the same values, of the same types."""
+    from catrules.play.lookahead import lead
+    rng = random.Random(3)
+    plain, odd = [0, 1, -3, 2.5, 7], [True, False, None]
+    for _ in range(3000):
+        players, width = rng.randint(1, 4), rng.randint(1, 3)
+        ranks = [tuple(rng.choice(plain) if rng.random() < .7 else rng.choice(odd) for _ in range(width))
+                 for _ in range(players)]
+        me = rng.randrange(players)
+        try:
+            want = _old_lead(ranks, me)
+        except TypeError:           # keys that do not compare (None against a number): both raise
+            with pytest.raises(TypeError):
+                lead(ranks, me)
+            continue
+        got = lead(ranks, me)
+        assert got == want and [type(x) for x in got] == [type(x) for x in want]
+    assert lead([("a", 3), ("b", 1)], 1) == _old_lead([("a", 3), ("b", 1)], 1)
+
+
+@pytest.mark.parametrize("name", ["lines", "runs"])
+def test_a_clone_copies_zones_of_lines_a_level_deeper(name):
+    """A clone's zones (copied in one go, the slots of lines a level deeper) and frames are its
+    own: changing them in place leaves the original as it was."""
+    g = catrules.load_game(str(ROOT / "tests" / "games" / f"{name}.cat"))
+    st = g.new_state(2, seed=1)
+    while not st.finished and not any(st.z[s] for s, shape in enumerate(st.layout.slot_shape) if shape == "lines"):
+        d = st.pending()[0]
+        st.apply(d.player, d.options[0].id, 0.5 if d.timed else None)
+    lines = [s for s, shape in enumerate(st.layout.slot_shape) if shape == "lines" and st.z[s]]
+    assert lines
+    before = copy_module.deepcopy(st.to_dict())      # a save shares the zones' lists
+    copy = st.clone()
+    assert copy.z == st.z
+    for s, zone in enumerate(copy.z):
+        if s in lines:
+            zone[0].append(-1)
+        zone.append(-2)
+    for fr in copy.frames:
+        for k, v in fr.vars.items():
+            if type(v) is list:
+                v.append(-3)
+        fr.vars["new"] = 1
+    assert st.to_dict() == before
+
+
+@pytest.mark.parametrize("name", SEED_GAMES)
+def test_samples_drawn_together_are_those_drawn_one_by_one(name):
+    """``samples_for`` (the deal worked out once) gives the copies that as many calls of
+    ``sample_for`` give, and leaves the source where they leave it."""
+    compared = 0
+    for st, player, _ids in _greedy_states(name, games=1, every=3)[:15]:
+        together, one_by_one = random.Random(11), random.Random(11)
+        got = st.samples_for(player, together, 3)
+        want = [st.sample_for(player, one_by_one) for _ in range(3)]
+        assert [s.to_dict() for s in got] == [s.to_dict() for s in want]
+        assert together.getstate() == one_by_one.getstate()
+        compared += 1
+    assert compared >= 5

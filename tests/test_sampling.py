@@ -235,6 +235,8 @@ def test_errors_in_imagined_games_are_the_bots_and_do_not_happen_now(monkeypatch
     # the old sampler dealt tokens into hands, where the rules' sum of values fails: the
     # bot skips those imagined games, and the real game goes on to its end
     monkeypatch.setattr(State, "sample_for", old_sample_for)
+    monkeypatch.setattr(State, "samples_for",       # the greedy bot draws its samples together
+                        lambda self, player, rng, count: [old_sample_for(self, player, rng) for _ in range(count)])
     assert _lookahead_errors(game) > 0
 
 

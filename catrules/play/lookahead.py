@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from ..errors import RulesError
 from ..runtime.scoring import outcome
-from ..runtime.state import State
+from ..runtime.state import UNANSWERED, State
+
+#: the values a player may choose in a pending decision (:meth:`State.values_for`, without the lookup)
+_values_of = State._values
 
 #: How many of its own follow-up choices a look-ahead makes (a menu, then a place...).
 LOOKAHEAD_FOLLOW = 2
@@ -39,11 +42,17 @@ def lead(ranks: list, me: int) -> tuple:
     component by component (the first is what the winner block ranks by first, the others are
     its tie-breakers); against nobody, ``me``'s own key."""
     mine = ranks[me]
-    others = [k for i, k in enumerate(ranks) if i != me]
+    others = ranks[:me] + ranks[me + 1:]
     if not others:
         return tuple(_num(x) for x in mine)
     best = max(others)
-    return tuple(_num(a) - _num(b) for a, b in zip(mine, best))
+    # numbers (the common key) subtract as they are; anything else as _num reads it
+    return tuple((a if type(a) in _PLAIN else _num(a)) - (b if type(b) in _PLAIN else _num(b))
+                 for a, b in zip(mine, best))
+
+
+#: the types of a ranking key's component that :func:`_num` gives back unchanged (not bool)
+_PLAIN = frozenset((int, float))
 
 
 def _num(v):
@@ -61,7 +70,7 @@ def outcomes(state: State, player: int, options: list, samples: int, rng, timed)
     imagined games stopped with a rules error)``: the work of
     :meth:`catrules.play.match.Match.lookahead_options`.
 
-    Each sample is drawn once from ``rng`` (:meth:`State.sample_for`) and copied for each
+    Each sample is drawn once from ``rng`` (:meth:`State.samples_for`) and copied for each
     option (the last option plays on in the sample itself), so the options are compared on the
     same imagined deals and the same imagined future.  Nobody deals an imagined game from these
     ones, so none keeps what each player knows of where cards are (``known``): the sample drops
@@ -70,8 +79,9 @@ def outcomes(state: State, player: int, options: list, samples: int, rng, timed)
     out: list = [[] for _ in options]
     errors = 0
     last = n - 1
-    for _ in range(max(1, samples)):
-        base = state.sample_for(player, rng)
+    # all drawn first: nothing else draws from ``rng`` in between (an imagined game has sources
+    # of its own), so these are the samples drawn one by one, their deal worked out once
+    for base in state.samples_for(player, rng, max(1, samples)):
         base.known = None
         for i in range(n):
             st = base.clone() if i < last else base
@@ -105,12 +115,18 @@ def follow(st: State, me: int, depth: int) -> Outcome:
         if answers > FOLLOW_ANSWERS:
             return _outcome(st)             # the others go on without ``me``: judged as it stands
         answers += 1
-        kind = st.decision_kind()
-        if kind is None:
+        p = st.pending_                     # read in place: the loop turns once per answer
+        if p is None:
             return _outcome(st)
+        kind = p.kind
         if kind == "choose":
-            pl = next(iter(st.choosers()), me)
-            vals = st.values_for(pl)
+            chosen = p.chosen
+            pl = me
+            for q in p.players:             # the first still to answer (the only one, mostly)
+                if chosen[q] is UNANSWERED:
+                    pl = q
+                    break
+            vals = _values_of(p, pl)
             if pl != me and len(vals) > 1:
                 return _outcome(st)         # another player's choice: as far as one can tell
             _check_values(st, vals)

@@ -18,15 +18,9 @@ class Frame:
         self.depth = depth
 
     def copy(self) -> "Frame":
-        v = self.vars
-        if v:
-            v = v.copy()
-            for k, x in v.items():      # replacing values while iterating is safe: no key changes
-                if type(x) is list:
-                    v[k] = x[:]
-        else:
-            v = {}
-        return Frame(self.key, self.pc, v, self.depth)
+        # a list value is copied (the blocks change lists in place), anything else shared
+        return Frame(self.key, self.pc, {k: x[:] if type(x) is list else x for k, x in self.vars.items()},
+                     self.depth)
 
 
 def cards_in(zone) -> list:

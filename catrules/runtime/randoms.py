@@ -25,16 +25,26 @@ def shuffler(rng):
     if type(rng) is not random.Random or not PLAIN_RANDBELOW:
         return rng.shuffle
     getrandbits = rng.getrandbits
+    steps_of = _STEPS.get
 
     def shuffle(x):
-        for i in range(len(x) - 1, 0, -1):
-            n = i + 1
-            k = n.bit_length()
+        size = len(x)
+        for i, n, k in steps_of(size) or _steps(size):
             j = getrandbits(k)
             while j >= n:
                 j = getrandbits(k)
             x[i], x[j] = x[j], x[i]
     return shuffle
+
+
+#: per length of list, the steps of its shuffle: (i, i + 1, bits of i + 1), i from the last down
+#: to 1 (what CPython's loop works out at each step, worked out once)
+_STEPS: dict = {}
+
+
+def _steps(size: int) -> tuple:
+    steps = _STEPS[size] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    return steps
 
 
 def shuffle(rng, x: list) -> None:

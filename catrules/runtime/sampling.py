@@ -20,31 +20,22 @@ from .option_ids import card_id, card_of
 from .secrets import face_up_tops, imagine_secret_counters, resplit_secret
 
 
-def redeal(st, player: int, rng: random.Random) -> None:
+def redeal(st, player: int, rng: random.Random, plan=None):
     """Rename the cards ``player`` does not know and shuffle the slots they cannot see
-    (see :meth:`State.sample_for`); in place."""
-    prog, lay = st.prog, st.layout
-    unseen = _unseen(lay, player)
-    bit = 1 << player
-    if not unseen:
-        return                              # the player sees every place: nothing to imagine
-    # the cards of the player's own pending decision are in front of them: known, and kept
-    # exactly where they are (a choice from the top cards of a face-down pile, say)
-    shown: set = set()
-    pend = st.pending_
-    if pend is not None and pend.okind == "card" and player in pend.players:
-        _card_ids(pend.options[player], shown, prog.card_count)
-        _card_ids(pend.chosen[player], shown, prog.card_count)
-    shown |= face_up_tops(st, unseen)            # a `public top` pile's top: everyone sees it
-    facts = _facts(prog, lay)
-    if facts.secret:
-        resplit_secret(st, player, rng, shown | _referenced_unsure(st))
-    groups = _unknown_groups(st, unseen, bit, shown, facts.group_of)
+    (see :meth:`State.sample_for`); in place.
+
+    Returns what it worked out of ``st`` before any draw (the slots and cards to deal, the cards
+    in front of the player, the facts a choice showed), or None where a draw came first (the
+    secret cards split again): given back as ``plan`` to deal another copy of the same state,
+    the same work is not done again, and the draws are the same."""
+    if plan is None:
+        plan = _plan(st, player, rng)
+        if plan is None:
+            return None                     # the player sees every place: nothing to imagine
+    unseen, shown, groups, excluded, again = plan
     shuffle = _shuffler(rng)
-    excluded = exclusions(st, player) if st.facts else None
     perm = {}
-    for g in (sorted(groups, key=sorted) if len(groups) > 1 else groups):   # in an order the hidden cards do not set
-        cs, slots = groups[g]
+    for cs, slots in groups:
         if len(cs) > 1:
             # dealt from the cards in order of their number, not of where they are: the same
             # imagined game whatever the player cannot see (a bot's choice cannot depend on it)
@@ -57,9 +48,38 @@ def redeal(st, player: int, rng: random.Random) -> None:
                     perm[old] = nw
     if perm:
         _rename(st, perm, unseen)
-    if prog.counter_secret:
+    if st.prog.counter_secret:
         imagine_secret_counters(st, player)
-    _shuffle_unseen(st, lay, unseen, shown, shuffle)
+    _shuffle_unseen(st, st.layout, unseen, shown, shuffle)
+    return plan if again else None
+
+
+def _plan(st, player: int, rng: random.Random):
+    """What :func:`redeal` deals in ``st``: (the slots ``player`` cannot see, the cards shown to
+    them there, per group its cards and their slots in an order the hidden cards do not set, the
+    facts a choice showed, whether a copy of the same state may be dealt from it again); None
+    when the player sees every place.  The secret cards are split again first (drawing from
+    ``rng``): a plan made after that draw is not dealt again."""
+    prog, lay = st.prog, st.layout
+    unseen = _unseen(lay, player)
+    if not unseen:
+        return None
+    # the cards of the player's own pending decision are in front of them: known, and kept
+    # exactly where they are (a choice from the top cards of a face-down pile, say)
+    shown: set = set()
+    pend = st.pending_
+    if pend is not None and pend.okind == "card" and player in pend.players:
+        _card_ids(pend.options[player], shown, prog.card_count)
+        _card_ids(pend.chosen[player], shown, prog.card_count)
+    shown |= face_up_tops(st, unseen)            # a `public top` pile's top: everyone sees it
+    facts = _facts(prog, lay)
+    if facts.secret:
+        resplit_secret(st, player, rng, shown | _referenced_unsure(st))
+    groups = _unknown_groups(st, unseen, 1 << player, shown, facts.group_of)
+    excluded = exclusions(st, player) if st.facts else None
+    # in an order the hidden cards do not set
+    ordered = [groups[g] for g in (sorted(groups, key=sorted) if len(groups) > 1 else groups)]
+    return unseen, shown, ordered, excluded, not facts.secret
 
 
 def _unknown_groups(st, unseen: list, bit: int, shown: set, group_of: list) -> dict:

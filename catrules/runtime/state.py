@@ -523,13 +523,26 @@ class State:
         * The copy starts with no :attr:`history` and no log: they grow with the game, and a
           look-ahead must cost the same late in a long game as early.
         """
+        return self._sample(player, rng, keep_future, None)[0]
+
+    def samples_for(self, player: int, rng: random.Random, count: int) -> list:
+        """The copies ``count`` calls of :meth:`sample_for` draw (the same draws, the same copies),
+        which cards to deal and where worked out once."""
+        out, plan = [], None
+        for _ in range(count):
+            st, plan = self._sample(player, rng, False, plan)
+            out.append(st)
+        return out
+
+    def _sample(self, player: int, rng: random.Random, keep_future: bool, plan) -> tuple:
+        """(:meth:`sample_for`'s copy, its deal's plan: :func:`catrules.runtime.sampling.redeal`)."""
         from .sampling import redeal, sort_others_options
         st = self._imagine()
         # an imagined game's loops stop sooner: a bot's look-ahead into a loop that never ends is
         # left out after IMAGINED_STEP_LIMIT rounds, not STEP_LIMIT
         st.steps = st.steps_from = STEP_LIMIT - IMAGINED_STEP_LIMIT
         st.known = st.known_now()
-        redeal(st, player, rng)
+        plan = redeal(st, player, rng, plan)
         if not keep_future:
             sort_others_options(st, player)
             # the future is unknown too: later shuffles and draws use a fresh random source
@@ -549,7 +562,7 @@ class State:
                     p.auto = mine
                 else:
                     p.auto = None
-        return st
+        return st, plan
 
     # -------------------------------------------------------- serialisation
     def to_dict(self) -> dict:

@@ -120,8 +120,8 @@ _COPIES = {
     "same": "st.{f} = self.{f}",
     "list": "st.{f} = list(self.{f})",
     "list or none": "st.{f} = list(self.{f}) if self.{f} is not None else None",
-    # a slot's cards, or a zone of lines' lines
-    "zones": "st.{f} = [s[:] if not s or type(s[0]) is not list else [x[:] for x in s] for s in self.{f}]",
+    # a slot's cards, or a zone of lines' lines (see copy_zones)
+    "zones": "st.{f} = state_fields.copy_zones(self.{f}, self.layout)",
     "counters": "st.{f} = {{k: (list(v) if type(v) is list else v) for k, v in self.{f}.items()}}",
     "frames": "st.{f} = [f.copy() for f in self.{f}]",
     "pending": "st.{f} = self.{f}.copy() if self.{f} is not None else None",
@@ -133,6 +133,23 @@ _COPIES = {
 #: What an imagined game (:meth:`State.sample_for`) starts without: the answers and events so far
 #: grow with the game, so copying them would make each look-ahead dearer the longer the game.
 IMAGINED_FRESH = {"history": "st.history = []", "log": "st.log = None", "origin": "st.origin = None"}
+
+
+#: per layout (by id, the layout kept to check): the slots whose cards lie in lines
+_NESTED: dict = {}
+
+
+def copy_zones(z: list, lay) -> list:
+    """A copy of the zones ``z``: each slot's list copied, and a level deeper where the cards lie
+    in lines (a slot of shape ``lines``, a list of lists); the shapes are the layout's, so the
+    slots are copied in one go, not looked at one by one."""
+    got = _NESTED.get(id(lay))
+    if got is None or got[0] is not lay:
+        got = _NESTED[id(lay)] = (lay, tuple(s for s, shape in enumerate(lay.slot_shape) if shape == "lines"))
+    out = list(map(list.copy, z))
+    for s in got[1]:
+        out[s] = [x[:] for x in z[s]]
+    return out
 
 
 def clone_function(namespace: dict, fields=FIELDS, fresh: Optional[dict] = None):
