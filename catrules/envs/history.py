@@ -63,28 +63,52 @@ class Memory:
         for i in chose:
             m[i] += 1
 
-    def catch_up_list(self, lst: list, at: int, player: int, lay, events, parsed: bool = False) -> None:
-        """:meth:`catch_up` of a memory held as a list of floats from ``lst[at]`` (the values the
-        array would hold)."""
-        went, chose = self.changes(player, lay, events, parsed)
-        if went:
-            S1, N1 = self.S + 1, self.N + 1
-            base = at + self.C * S1
-            slot_rows, who_rows = self._one_hot()
-            for c, (slot, who) in went.items():
-                lst[at + c * S1:at + (c + 1) * S1] = slot_rows[slot]
-                lst[base + c * N1:base + (c + 1) * N1] = who_rows[who]
-        for i in chose:
-            lst[at + i] = float(np.float32(lst[at + i]) + np.float32(1))
+    def tracker(self, m) -> tuple:
+        """``(slot, seat)`` per card of a memory ``m`` (an array): where its ``went to`` and its
+        ``moved by`` rows hold their one, for :meth:`catch_up_tracked`."""
+        C, S1, N1 = self.C, self.S + 1, self.N + 1
+        base = C * S1
+        return (np.asarray(m[:base]).reshape(C, S1).argmax(1).tolist(),
+                np.asarray(m[base:base + C * N1]).reshape(C, N1).argmax(1).tolist())
 
-    def _one_hot(self) -> tuple:
-        """Rows of zeros with a one, of the ``went to`` and of the ``moved by`` segments."""
-        rows = getattr(self, "_rows", None)
-        if rows is None:
-            S1, N1 = self.S + 1, self.N + 1
-            rows = self._rows = ([[1.0 if j == i else 0.0 for j in range(S1)] for i in range(S1)],
-                                 [[1.0 if j == i else 0.0 for j in range(N1)] for i in range(N1)])
-        return rows
+    def catch_up_tracked(self, x, at: int, track: tuple, player: int, items, exact: bool) -> None:
+        """:meth:`catch_up` of a memory held from ``x[at]`` (an array, or a list of floats with
+        ``exact``: the float32 values), from :meth:`parse`'s ``items``, written entry by entry:
+        ``track`` (:meth:`tracker`, kept up to date here) says where each card's ones are, so a
+        move changes four entries (fewer than the array operations of :meth:`catch_up` cost for
+        the few moves a player sees between two looks)."""
+        slots, seats = track
+        S1, N1 = self.S + 1, self.N + 1
+        base = at + self.C * S1
+        bit = 1 << player
+        for it in items:
+            if it is None:
+                continue
+            if len(it) == 4:
+                if not it[3] & bit:
+                    continue
+                slot, who = it[1], it[2]
+                for c in it[0]:
+                    was = slots[c]
+                    if was != slot:
+                        row = at + c * S1
+                        x[row + was] = 0.0
+                        x[row + slot] = 1.0
+                        slots[c] = slot
+                    was = seats[c]
+                    if was != who:
+                        row = base + c * N1
+                        x[row + was] = 0.0
+                        x[row + who] = 1.0
+                        seats[c] = who
+            else:
+                for q, option in it[0]:
+                    if q == player:
+                        for i in self._chosen(player, option):
+                            v = x[at + i]
+                            # a count: a whole number, exact in float32 below 2 ** 24
+                            x[at + i] = v + 1.0 if v < 16777215.0 or not exact else float(
+                                np.float32(v) + np.float32(1))
 
     def parse(self, lay, events, out: list) -> None:
         """Add to ``out`` one item per event, what it can change in any player's memory: None
