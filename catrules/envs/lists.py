@@ -123,17 +123,19 @@ class TensorArray:
     """Player ``p``'s observation (and memory, with ``recall``) in one game, as a read-only
     float32 array handed out without a copy (see the module's docstring)."""
 
-    __slots__ = ("p", "recall", "x", "seen", "mem_at", "track")
+    __slots__ = ("p", "recall", "x", "seen", "mem_at", "track", "tail")
 
     def __init__(self, p, recall: bool):
         self.p, self.recall = p, recall
         self.x, self.seen, self.mem_at, self.track = None, Seen(), 0, None
+        self.tail: dict = {}        # the tail last written (StateEncoder._tail), entry by entry
 
     def get(self, enc, memory, st, rows, remembered=None, parsed=None) -> np.ndarray:
         """The tensor of ``st`` (the arguments as :meth:`TensorList.get`'s), read-only: the array
         handed out last, changed in place, unless the caller still holds that one."""
         p = self.p
         if self.x is None:
+            w: dict = {}
             x = enc.fresh(st, p)
             enc.remember(st, p, self.seen)
             if self.recall:
@@ -147,16 +149,24 @@ class TensorArray:
                 x = self.x
                 x.flags.writeable = True
             w = enc.changes(st, p, self.seen)
-            if w:
-                n = len(w)
-                x[np.fromiter(w, np.intp, n)] = np.fromiter(w.values(), np.float32, n)
             if self.recall:
                 memory.catch_up_tracked(x, enc.enc.size, self.track, p, _items(memory, st, parsed, self.mem_at), False)
         if self.recall:
             self.mem_at = len(st.log)
-        t0, t1 = enc.tail
-        x[t0:t1] = 0
-        enc._tail(x, st, p, rows)
+        # the tail (counters, decisions, scores, the end) as a dict, written where it changed
+        t: dict = {}
+        enc._tail(t, st, p, rows)
+        was = self.tail
+        for i in was:
+            if i not in t:
+                w[i] = 0.0
+        for i, v in t.items():
+            if not v or was.get(i) != v:        # (zeros written again: -0.0 is not 0.0 bit for bit)
+                w[i] = v
+        self.tail = t
+        if w:
+            n = len(w)
+            x[np.fromiter(w, np.intp, n)] = np.fromiter(w.values(), np.float32, n)
         x.flags.writeable = False
         self.x = x
         return x
