@@ -71,12 +71,14 @@ class Memory:
         return (np.asarray(m[:base]).reshape(C, S1).argmax(1).tolist(),
                 np.asarray(m[base:base + C * N1]).reshape(C, N1).argmax(1).tolist())
 
-    def catch_up_tracked(self, x, at: int, track: tuple, player: int, items, exact: bool) -> None:
+    def catch_up_tracked(self, x, at: int, track: tuple, player: int, items, exact: bool, out=None) -> None:
         """:meth:`catch_up` of a memory held from ``x[at]`` (an array, or a list of floats with
         ``exact``: the float32 values), from :meth:`parse`'s ``items``, written entry by entry:
         ``track`` (:meth:`tracker`, kept up to date here) says where each card's ones are, so a
         move changes four entries (fewer than the array operations of :meth:`catch_up` cost for
-        the few moves a player sees between two looks)."""
+        the few moves a player sees between two looks).  ``out``: a dict that takes the new
+        values instead of ``x`` (read where it has none), to write them all at once."""
+        w = x if out is None else out
         slots, seats = track
         S1, N1 = self.S + 1, self.N + 1
         base = at + self.C * S1
@@ -92,23 +94,23 @@ class Memory:
                     was = slots[c]
                     if was != slot:
                         row = at + c * S1
-                        x[row + was] = 0.0
-                        x[row + slot] = 1.0
+                        w[row + was] = 0.0
+                        w[row + slot] = 1.0
                         slots[c] = slot
                     was = seats[c]
                     if was != who:
                         row = base + c * N1
-                        x[row + was] = 0.0
-                        x[row + who] = 1.0
+                        w[row + was] = 0.0
+                        w[row + who] = 1.0
                         seats[c] = who
             else:
                 for q, option in it[0]:
                     if q == player:
                         for i in self._chosen(player, option):
-                            v = x[at + i]
+                            j = at + i
+                            v = w[j] if out is None or j in out else x[j]
                             # a count: a whole number, exact in float32 below 2 ** 24
-                            x[at + i] = v + 1.0 if v < 16777215.0 or not exact else float(
-                                np.float32(v) + np.float32(1))
+                            w[j] = v + 1.0 if v < 16777215.0 or not exact else float(np.float32(v) + np.float32(1))
 
     def parse(self, lay, events, out: list) -> None:
         """Add to ``out`` one item per event, what it can change in any player's memory: None

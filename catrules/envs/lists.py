@@ -150,7 +150,8 @@ class TensorArray:
                 x.flags.writeable = True
             w = enc.changes(st, p, self.seen)
             if self.recall:
-                memory.catch_up_tracked(x, enc.enc.size, self.track, p, _items(memory, st, parsed, self.mem_at), False)
+                memory.catch_up_tracked(x, enc.enc.size, self.track, p, _items(memory, st, parsed, self.mem_at), False,
+                                        w)
         if self.recall:
             self.mem_at = len(st.log)
         # the tail (counters, decisions, scores, the end) as a dict, written where it changed
