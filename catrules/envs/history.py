@@ -33,6 +33,7 @@ class Memory:
                          ("my actions", C * (S + 2 + N), A), ("my decisions", C * (S + 2 + N) + A, 1)]
         self.size = C * (S + 2 + N) + A + 1
         self._mask: dict | None = None                  # zone name -> a bit per player who sees it
+        self._chosen_memo: dict = {}                    # (player, option id) -> entries (_chosen)
 
     def fresh(self) -> np.ndarray:
         """The memory of a player who has seen nothing yet."""
@@ -206,7 +207,22 @@ class Memory:
             m[i] += 1
 
     def _chosen(self, player: int, option) -> list:
-        """The entries one choice of ``player`` adds one to: its actions, and the decisions."""
+        """The entries one choice of ``player`` adds one to: its actions, and the decisions
+        (remembered per player and option id: the vocabulary's key of an id costs)."""
+        ids = option if type(option) is str else tuple(option) if type(option) is list and all(
+            type(o) is str for o in option) else None
+        key = (player, ids)
+        out = self._chosen_memo.get(key) if ids is not None else None
+        if out is None:
+            out = self._entries(player, option)
+            if ids is not None:
+                if len(self._chosen_memo) > 65536:
+                    self._chosen_memo.clear()
+                self._chosen_memo[key] = out
+        return out
+
+    def _entries(self, player: int, option) -> list:
+        """:meth:`_chosen`, worked out."""
         at = self.C * (self.S + 2 + self.N)
         out = []
         for option_id in option if isinstance(option, list) else [option]:
