@@ -104,3 +104,22 @@ def test_the_information_state_tensor_remembers_the_players_own_history():
     # a state resampled for player 1 gives player 1 the same tensor
     other = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0., 1.))
     assert other.information_state_tensor(0) == state.information_state_tensor(0)
+
+
+@pytest.mark.parametrize("chance", ["deal", "sampled"])
+def test_legal_actions_and_chance_answered_in_python_are_pyspiels(chance):
+    """``legal_actions`` (of the player to act, of each player, of chance) and ``is_chance_node``,
+    answered in Python for the player to act, are what pyspiel's C++ answers, at every step."""
+    game = pyspiel.load_game(register(BIDS, players=3, chance=chance, name=f"legal_test_bids_{chance}"))
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    steps = 0
+    while not state.is_terminal():
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for p in range(3):
+            assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
+        state.apply_action(rng.choice(state.legal_actions()))
+        steps += 1
+    assert steps > 3 and state.legal_actions() == pyspiel.State.legal_actions(state) == []
+    assert not state.is_chance_node()

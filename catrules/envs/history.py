@@ -33,6 +33,7 @@ class Memory:
                          ("my actions", C * (S + 2 + N), A), ("my decisions", C * (S + 2 + N) + A, 1)]
         self.size = C * (S + 2 + N) + A + 1
         self._mask: dict | None = None                  # zone name -> a bit per player who sees it
+        self._chosen_memo: dict = {}                    # (player, option id) -> entries (_chosen)
 
     def fresh(self) -> np.ndarray:
         """The memory of a player who has seen nothing yet."""
@@ -63,28 +64,54 @@ class Memory:
         for i in chose:
             m[i] += 1
 
-    def catch_up_list(self, lst: list, at: int, player: int, lay, events, parsed: bool = False) -> None:
-        """:meth:`catch_up` of a memory held as a list of floats from ``lst[at]`` (the values the
-        array would hold)."""
-        went, chose = self.changes(player, lay, events, parsed)
-        if went:
-            S1, N1 = self.S + 1, self.N + 1
-            base = at + self.C * S1
-            slot_rows, who_rows = self._one_hot()
-            for c, (slot, who) in went.items():
-                lst[at + c * S1:at + (c + 1) * S1] = slot_rows[slot]
-                lst[base + c * N1:base + (c + 1) * N1] = who_rows[who]
-        for i in chose:
-            lst[at + i] = float(np.float32(lst[at + i]) + np.float32(1))
+    def tracker(self, m) -> tuple:
+        """``(slot, seat)`` per card of a memory ``m`` (an array): where its ``went to`` and its
+        ``moved by`` rows hold their one, for :meth:`catch_up_tracked`."""
+        C, S1, N1 = self.C, self.S + 1, self.N + 1
+        base = C * S1
+        return (np.asarray(m[:base]).reshape(C, S1).argmax(1).tolist(),
+                np.asarray(m[base:base + C * N1]).reshape(C, N1).argmax(1).tolist())
 
-    def _one_hot(self) -> tuple:
-        """Rows of zeros with a one, of the ``went to`` and of the ``moved by`` segments."""
-        rows = getattr(self, "_rows", None)
-        if rows is None:
-            S1, N1 = self.S + 1, self.N + 1
-            rows = self._rows = ([[1.0 if j == i else 0.0 for j in range(S1)] for i in range(S1)],
-                                 [[1.0 if j == i else 0.0 for j in range(N1)] for i in range(N1)])
-        return rows
+    def catch_up_tracked(self, x, at: int, track: tuple, player: int, items, exact: bool, out=None) -> None:
+        """:meth:`catch_up` of a memory held from ``x[at]`` (an array, or a list of floats with
+        ``exact``: the float32 values), from :meth:`parse`'s ``items``, written entry by entry:
+        ``track`` (:meth:`tracker`, kept up to date here) says where each card's ones are, so a
+        move changes four entries (fewer than the array operations of :meth:`catch_up` cost for
+        the few moves a player sees between two looks).  ``out``: a dict that takes the new
+        values instead of ``x`` (read where it has none), to write them all at once."""
+        w = x if out is None else out
+        slots, seats = track
+        S1, N1 = self.S + 1, self.N + 1
+        base = at + self.C * S1
+        bit = 1 << player
+        for it in items:
+            if it is None:
+                continue
+            if len(it) == 4:
+                if not it[3] & bit:
+                    continue
+                slot, who = it[1], it[2]
+                for c in it[0]:
+                    was = slots[c]
+                    if was != slot:
+                        row = at + c * S1
+                        w[row + was] = 0.0
+                        w[row + slot] = 1.0
+                        slots[c] = slot
+                    was = seats[c]
+                    if was != who:
+                        row = base + c * N1
+                        w[row + was] = 0.0
+                        w[row + who] = 1.0
+                        seats[c] = who
+            else:
+                for q, option in it[0]:
+                    if q == player:
+                        for i in self._chosen(player, option):
+                            j = at + i
+                            v = w[j] if out is None or j in out else x[j]
+                            # a count: a whole number, exact in float32 below 2 ** 24
+                            w[j] = v + 1.0 if v < 16777215.0 or not exact else float(np.float32(v) + np.float32(1))
 
     def parse(self, lay, events, out: list) -> None:
         """Add to ``out`` one item per event, what it can change in any player's memory: None
@@ -180,7 +207,22 @@ class Memory:
             m[i] += 1
 
     def _chosen(self, player: int, option) -> list:
-        """The entries one choice of ``player`` adds one to: its actions, and the decisions."""
+        """The entries one choice of ``player`` adds one to: its actions, and the decisions
+        (remembered per player and option id: the vocabulary's key of an id costs)."""
+        ids = option if type(option) is str else tuple(option) if type(option) is list and all(
+            type(o) is str for o in option) else None
+        key = (player, ids)
+        out = self._chosen_memo.get(key) if ids is not None else None
+        if out is None:
+            out = self._entries(player, option)
+            if ids is not None:
+                if len(self._chosen_memo) > 65536:
+                    self._chosen_memo.clear()
+                self._chosen_memo[key] = out
+        return out
+
+    def _entries(self, player: int, option) -> list:
+        """:meth:`_chosen`, worked out."""
         at = self.C * (self.S + 2 + self.N)
         out = []
         for option_id in option if isinstance(option, list) else [option]:

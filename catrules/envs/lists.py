@@ -6,8 +6,8 @@ the observation encoded again plus the memory.  A :class:`TensorList` keeps one 
 for one game and changes only the entries that changed since that player's last call, from
 what changed in the state: the zones (:meth:`StateEncoder.changes
 <catrules.envs.tensor.StateEncoder.changes>`), the short tail of counters, decisions, scores
-and the end (written anew), and the memory (:meth:`Memory.catch_up_list
-<catrules.envs.history.Memory.catch_up_list>`, from the log since).  Every value is the one
+and the end (written anew), and the memory (:meth:`Memory.catch_up_tracked
+<catrules.envs.history.Memory.catch_up_tracked>`, from the log since).  Every value is the one
 the float32 vector holds, so that the list is ``vector.tolist()``, bit for bit
 (``tests/test_envs_tensor.py``).  (Entries do not share float objects: a list of distinct
 objects copies faster than one whose entries are the same few, whose counts of references
@@ -37,11 +37,12 @@ _MEMO_LIMIT = 4096
 class TensorList:
     """Player ``p``'s observation (and memory, with ``recall``) in one game, as a list."""
 
-    __slots__ = ("p", "recall", "lst", "seen", "tail", "mem_at", "memo")
+    __slots__ = ("p", "recall", "lst", "seen", "tail", "mem_at", "memo", "track")
 
     def __init__(self, p, recall: bool):
         self.p, self.recall = p, recall
         self.lst, self.seen, self.tail, self.mem_at, self.memo = None, Seen(), {}, 0, {}
+        self.track = None           # where each card's ones are in the memory (Memory.tracker)
 
     def get(self, enc, memory, st, rows, remembered=None, parsed=None) -> list:
         """The tensor of ``st`` as a new list (``enc``: the :class:`StateEncoder`, ``memory``: the
@@ -52,15 +53,17 @@ class TensorList:
         if lst is None:
             x = enc.fresh(st, p)
             enc.remember(st, p, self.seen)
-            lst = self.lst = _as_list(np.concatenate([x, remembered()]) if self.recall else x, enc, memory)
+            if self.recall:
+                m = remembered()
+                self.track = memory.tracker(m)
+                x = np.concatenate([x, m])
+            lst = self.lst = _as_list(x, enc, memory)
         else:
             for i, v in enc.changes(st, p, self.seen).items():
                 lst[i] = v
             if self.recall:
-                if parsed is not None:
-                    memory.catch_up_list(lst, enc.enc.size, p, None, parsed.since(self.mem_at), True)
-                else:
-                    memory.catch_up_list(lst, enc.enc.size, p, st.layout, st.log[self.mem_at:])
+                memory.catch_up_tracked(lst, enc.enc.size, self.track, p, _items(memory, st, parsed, self.mem_at),
+                                        True)
         if self.recall:
             self.mem_at = len(st.log)
         t: dict = {}
@@ -76,6 +79,16 @@ class TensorList:
             lst[i] = f
         self.tail = t
         return lst.copy()
+
+
+def _items(memory, st, parsed, since: int) -> list:
+    """The log's events from the ``since``-th on as :meth:`Memory.parse` gives them (from
+    ``parsed``, the game's :class:`~catrules.envs.history.ParsedLog`, if kept)."""
+    if parsed is not None:
+        return parsed.since(since)
+    items: list = []
+    memory.parse(st.layout, st.log[since:], items)
+    return items
 
 
 def _as_list(x: np.ndarray, enc, memory) -> list:
@@ -110,21 +123,25 @@ class TensorArray:
     """Player ``p``'s observation (and memory, with ``recall``) in one game, as a read-only
     float32 array handed out without a copy (see the module's docstring)."""
 
-    __slots__ = ("p", "recall", "x", "seen", "mem_at")
+    __slots__ = ("p", "recall", "x", "seen", "mem_at", "track", "tail")
 
     def __init__(self, p, recall: bool):
         self.p, self.recall = p, recall
-        self.x, self.seen, self.mem_at = None, Seen(), 0
+        self.x, self.seen, self.mem_at, self.track = None, Seen(), 0, None
+        self.tail: dict = {}        # the tail last written (StateEncoder._tail), entry by entry
 
     def get(self, enc, memory, st, rows, remembered=None, parsed=None) -> np.ndarray:
         """The tensor of ``st`` (the arguments as :meth:`TensorList.get`'s), read-only: the array
         handed out last, changed in place, unless the caller still holds that one."""
         p = self.p
         if self.x is None:
+            w: dict = {}
             x = enc.fresh(st, p)
             enc.remember(st, p, self.seen)
             if self.recall:
-                x = np.concatenate([x, remembered()])
+                m = remembered()
+                self.track = memory.tracker(m)
+                x = np.concatenate([x, m])
         else:
             if sys.getrefcount(self.x) > 2:         # held elsewhere too: theirs stays as it is
                 x = self.x.copy()
@@ -132,19 +149,25 @@ class TensorArray:
                 x = self.x
                 x.flags.writeable = True
             w = enc.changes(st, p, self.seen)
-            if w:
-                n = len(w)
-                x[np.fromiter(w, np.intp, n)] = np.fromiter(w.values(), np.float32, n)
             if self.recall:
-                if parsed is not None:
-                    memory.catch_up(x[enc.enc.size:], p, None, parsed.since(self.mem_at), True)
-                else:
-                    memory.catch_up(x[enc.enc.size:], p, st.layout, st.log[self.mem_at:])
+                memory.catch_up_tracked(x, enc.enc.size, self.track, p, _items(memory, st, parsed, self.mem_at), False,
+                                        w)
         if self.recall:
             self.mem_at = len(st.log)
-        t0, t1 = enc.tail
-        x[t0:t1] = 0
-        enc._tail(x, st, p, rows)
+        # the tail (counters, decisions, scores, the end) as a dict, written where it changed
+        t: dict = {}
+        enc._tail(t, st, p, rows)
+        was = self.tail
+        for i in was:
+            if i not in t:
+                w[i] = 0.0
+        for i, v in t.items():
+            if not v or was.get(i) != v:        # (zeros written again: -0.0 is not 0.0 bit for bit)
+                w[i] = v
+        self.tail = t
+        if w:
+            n = len(w)
+            x[np.fromiter(w, np.intp, n)] = np.fromiter(w.values(), np.float32, n)
         x.flags.writeable = False
         self.x = x
         return x

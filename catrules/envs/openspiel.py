@@ -220,7 +220,7 @@ class _Core:
     (:class:`~catrules.envs.running.RunningScore`); ``parsed`` the log as every player's memory
     reads it, parsed once (:class:`~catrules.envs.history.ParsedLog`)."""
 
-    __slots__ = ("setup", "st", "seen", "mem", "mem_at", "turn", "acts", "rows", "obs", "lists", "kept", "parsed")
+    __slots__ = ("setup", "st", "seen", "mem", "mem_at", "turn", "acts", "rows", "obs", "lists", "kept", "parsed", "n")
 
     def __init__(self, setup, st, seen, mem=None, mem_at=None):
         self.setup, self.st, self.seen = setup, st, seen
@@ -228,6 +228,7 @@ class _Core:
         self.mem_at = list(mem_at) if mem_at is not None else [x[0] for x in seen]
         self.turn, self.acts, self.rows, self.obs, self.lists = None, None, None, {}, {}
         self.kept, self.parsed = Kept(), None
+        self.n = len(seen)                      # the players
 
     def __deepcopy__(self, memo):
         return _Core(self.setup, self.st.clone(), [list(x) for x in self.seen], [m.copy() for m in self.mem],
@@ -280,6 +281,17 @@ class _Core:
         if self.rows is None:
             self.rows = [self.setup.running.rows(self.st, self.kept)]
         return self.setup.tensor.encode(self.st, p, seen, self.rows[0])
+
+    def tensor(self, p: int, recall: bool):
+        """Player ``p``'s tensor (with their memory: ``recall``) as the Python API gives it (a list,
+        or a read-only array: ``setup.tensors``), brought up to date from their last one."""
+        tl = self.lists.get((p, recall))
+        if tl is None:
+            tl = self.lists[(p, recall)] = self.setup.tensors(p, recall)
+        if self.rows is None:
+            self.rows = [self.setup.running.rows(self.st, self.kept)]
+        setup = self.setup
+        return tl.get(setup.tensor, setup.memory, self.st, self.rows[0], lambda: self.memory(p), self.log())
 
     def log(self) -> ParsedLog:
         """The log, parsed once for every player's memory."""
@@ -362,6 +374,20 @@ class CatrulesState(pyspiel.State):
         d = core.now()
         return d if d.player == player else None
 
+    def legal_actions(self, player=None):
+        """pyspiel's ``legal_actions``, answered here for the player to act (without the two calls
+        back from C++); other players, chance and the end as pyspiel answers them."""
+        core = self._core
+        if core is not None and not core.st.finished:
+            d = core.turn if core.turn is not None else core.now()
+            if player is None or (type(player) is int and player == d.player):
+                return list(core.actions()[0])
+        return pyspiel.State.legal_actions(self) if player is None else pyspiel.State.legal_actions(self, player)
+
+    def is_chance_node(self):
+        """pyspiel's ``is_chance_node`` (is the player to act chance?), answered here."""
+        return (self._core or self._c()) is None
+
     def _legal_actions(self, player):
         d = self._decision(player)
         return [] if d is None else list(self._core.actions()[0])
@@ -437,6 +463,10 @@ class CatrulesState(pyspiel.State):
         return self._tensor_list(player, False)
 
     def _tensor_list(self, player, recall: bool) -> list:
+        core = self._core
+        if core is not None and type(player) is int and 0 <= player < core.n and core.setup.deals:
+            # the common case first (a player's tensor after the deal): what follows, in short
+            return core.tensor(player, recall)
         if player is None:
             player = self.current_player()
         game = self.get_game()
@@ -455,13 +485,7 @@ class CatrulesState(pyspiel.State):
                 x.flags.writeable = False
                 return x
             return x.tolist()
-        tl = core.lists.get((player, recall))
-        if tl is None:
-            tl = core.lists[(player, recall)] = core.setup.tensors(player, recall)
-        if core.rows is None:
-            core.rows = [core.setup.running.rows(core.st, core.kept)]
-        setup = core.setup
-        return tl.get(setup.tensor, setup.memory, core.st, core.rows[0], lambda: core.memory(player), core.log())
+        return core.tensor(player, recall)
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state that ``player_id`` cannot tell from this one, the unknown drawn at random

@@ -184,8 +184,8 @@ class StateEncoder:
         slot whose cards show in order, the cards after the part that stayed the same; in a slot
         that shows only how many, that number; else the whole slot."""
         o, S = self.enc.offset, self.S
-        cards, places, counts = o["cards"], o["places"], o["counts"]
-        z, snap, have = st.z, seen.snap, seen.have
+        counts, places = o["counts"], o["places"]
+        z, snap = st.z, seen.snap
         shown, counted, rest = self._groups(p)
         part = self.parts
         w: dict = {}
@@ -199,16 +199,23 @@ class StateEncoder:
             old, new = snap[s], z[s]
             if old == new:
                 continue
-            k = len(old)
-            if len(new) < k or new[:k] != old:
+            k, n = len(old), len(new)
+            if n < k or new[:k] != old:
                 k = _common(old, new)
-            olds, news = set(old[k:]), set(new[k:])
-            gone.append((s, olds - news))
-            came.append((s, [(c, 0, 0) for c in news - olds]))
-            w[counts + s] = part[len(new)]
+            # (a card is in one place: a slot that only grew or only shrank needs no sets)
+            if k == len(old):
+                came.append((s, new[k:]))
+            elif k == n:
+                gone.append((s, old[k:]))
+            else:
+                olds, news = set(old[k:]), set(new[k:])
+                gone.append((s, [c for c in old[k:] if c not in news]))
+                came.append((s, [c for c in new[k:] if c not in olds]))
+            w[counts + s] = part[n]
             snap[s] = new[:]
-            for i, c in enumerate(new[k:], k + 1):
-                w[places + 2 * c] = part[i]
+            for c in new[k:]:
+                k += 1
+                w[places + 2 * c] = part[k]
         for s, how, shape in rest:                  # the whole slot again
             old, new = snap[s], z[s]
             if old == new:
@@ -218,35 +225,55 @@ class StateEncoder:
             came.append((s, placed))
             w[counts + s] = part[count] if how != _NOTHING else -1.0
             snap[s] = _copy(new)
-        if not gone:
-            return w
-        attrs, S1, P = self.attr_lists, S + 1, self.parts
-        by, F, share = o["attributes by slot"], self.F, self.shares
-        for s, placed in gone:                      # first the cards that left go
+        if gone:
+            self._gone(w, gone, seen.have)
+        if came:
+            self._came(w, came, seen.have)
+        return w
+
+    def _gone(self, w: dict, gone: list, have: list) -> None:
+        """The entries of the cards that left each slot of ``gone`` (``(slot, cards)``): not seen
+        there, no place (unless their place was written already: they moved within the slot)."""
+        o, S1, S, F = self.enc.offset, self.S + 1, self.S, self.F
+        cards, places, by = o["cards"], o["places"], o["attributes by slot"]
+        attrs, share = self.attr_lists, self.shares
+        for s, placed in gone:
             h, at = have[s], by + s * F
             for c in placed:
                 row = cards + c * S1
                 w[row + s] = 0.0
                 w[row + S] = 1.0
-                if places + 2 * c not in w:
-                    w[places + 2 * c] = 0.0
-                w[places + 2 * c + 1] = 0.0
+                i = places + 2 * c
+                if i not in w:
+                    w[i] = 0.0
+                w[i + 1] = 0.0
                 for f in attrs[c]:
-                    h[f] -= 1
-                    w[at + f] = share[h[f]]
-        for s, placed in came:                      # then the cards that came
+                    n = h[f] = h[f] - 1
+                    w[at + f] = share[n]
+
+    def _came(self, w: dict, came: list, have: list) -> None:
+        """The entries of the cards that came to each slot of ``came`` (``(slot, cards)``, a card
+        as ``(card, position, line)`` where the slot shows more than the order: its place is
+        written by :meth:`changes` otherwise)."""
+        o, S1, S, F = self.enc.offset, self.S + 1, self.S, self.F
+        cards, places, by = o["cards"], o["places"], o["attributes by slot"]
+        attrs, share, P = self.attr_lists, self.shares, self.parts
+        for s, placed in came:
             h, at = have[s], by + s * F
-            for c, i, li in placed:
+            for c in placed:
+                if type(c) is tuple:
+                    c, i, li = c
+                    if i:
+                        w[places + 2 * c] = P[i]
+                    w[places + 2 * c + 1] = P[li]
+                else:
+                    w[places + 2 * c + 1] = 0.0
                 row = cards + c * S1
                 w[row + S] = 0.0
                 w[row + s] = 1.0
-                if i:
-                    w[places + 2 * c] = P[i]
-                w[places + 2 * c + 1] = P[li]
                 for f in attrs[c]:
-                    h[f] += 1
-                    w[at + f] = share[h[f]]
-        return w
+                    n = h[f] = h[f] + 1
+                    w[at + f] = share[n]
 
     def _groups(self, p) -> tuple:
         """:meth:`plan` of ``p`` for :meth:`changes`: the slots whose cards show in order, the
