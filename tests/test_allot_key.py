@@ -204,3 +204,24 @@ def test_a_pile_whose_cards_the_keys_read_is_keyed_in_its_order(monkeypatch, tmp
     assert count.fresh == count.asked == 4
     _without_memo(monkeypatch)
     assert _play(WORTH, 2, 1, tmp_path)[:3] == got[:3]
+
+
+def test_the_games_options_are_in_the_key(monkeypatch):
+    """A compiled statement serves every game of its program, whose keys may read the options:
+    two games played with other options never share a way."""
+    seen = []
+    key = search.memo_key
+
+    def watched(st, V, job):
+        if not seen:
+            saved = st.options
+            try:
+                st.options = ["another"]
+                seen.append(key(st, V, job))
+            finally:
+                st.options = saved
+            seen.append(key(st, V, job))
+        return key(st, V, job)
+    monkeypatch.setattr(search, "memo_key", watched)
+    _play(ROOT / "games" / "catlady.cat", 2, 1)
+    assert seen[0] is not None and seen[1] is not None and seen[0] != seen[1]

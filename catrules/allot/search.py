@@ -218,7 +218,7 @@ def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, m
 def memo_key(st, V, job: Allotment):
     """The inputs of an allotment, as its memo's key: the variables its keys read, the piles
     shared (the source as a set when its order cannot matter, see :mod:`catrules.allot.memo`),
-    the targets, what they want, the spare, the engine's switches; None when the code may read
+    the targets, what they want, the spare, the game's options, the engine's switches; None when the code may read
     what :mod:`catrules.runtime.reads` cannot tell (or while a lint counts what the game does)."""
     model = job.model
     if model is None or st.stats is not None:
@@ -248,6 +248,7 @@ def memo_key(st, V, job: Allotment):
         if columns:
             whole += [value_key(c.get(n)) for n in columns if type(c.get(n)) is not list]
         return (unordered, tuple([value_key(V.get(v)) for v in variables]), tuple(whole), st.n,
+                tuple(st.options),      # the keys may read them; a statement serves every game
                 integer_program.USE_DP, USE_SOLVER,
                 SOLVER_FROM, job.source, job.into, tuple(pile), tuple(st.z[job.into]), tuple(job.targets),
                 memo.wants_key(job.wants), value_key(job.spare), job.maximal)
