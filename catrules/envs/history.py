@@ -76,9 +76,9 @@ class Memory:
         """:meth:`catch_up` of a memory held from ``x[at]`` (an array, or a list of floats with
         ``exact``: the float32 values), from :meth:`parse`'s ``items``, written entry by entry:
         ``track`` (:meth:`tracker`, kept up to date here) says where each card's ones are, so a
-        move changes four entries (fewer than the array operations of :meth:`catch_up` cost for
-        the few moves a player sees between two looks).  ``out``: a dict that takes the new
-        values instead of ``x`` (read where it has none), to write them all at once."""
+        move changes four entries, without the array operations of :meth:`catch_up`.  ``out``:
+        a dict that takes the new values instead of ``x`` (read where it has none), to write
+        them all at once with the observation's."""
         w = x if out is None else out
         slots, seats = track
         S1, N1 = self.S + 1, self.N + 1
