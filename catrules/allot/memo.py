@@ -18,9 +18,9 @@ The pile shared out enters the key as a set, not in its order, when the keys and
 only count the cards of its zone (and of the pile they go to) rather than look at them: the
 search then depends on its order only through which cards of each group serving the same needs
 come first, and the way is kept as counts per group (:class:`Kept`), the cards taken again from
-the pile's present order.  Cat Lady's feeding thus finds its second pass (the cubes of the first
-put back at the end of the pile, the other players fed meanwhile) in the memo.  Nothing here
-knows a game.
+the pile's present order.  A sharing-out done in two passes thus finds its second pass (the cards
+of the first put back at the end of the pile, the other players served meanwhile) in the memo.
+Nothing here knows a game.
 """
 
 from __future__ import annotations

@@ -34,6 +34,19 @@ from .tensor import Seen
 _MEMO_LIMIT = 4096
 
 
+def _first(t, enc, memory, st, remembered) -> np.ndarray:
+    """The first tensor of ``t`` (a :class:`TensorList` or :class:`TensorArray`) in a game, worked
+    out whole: what its player sees, remembered as seen, then (with ``recall``) the memory, whose
+    entries ``t`` then tracks card by card."""
+    x = enc.fresh(st, t.p)
+    enc.remember(st, t.p, t.seen)
+    if t.recall:
+        m = remembered()
+        t.track = memory.tracker(m)
+        x = np.concatenate([x, m])
+    return x
+
+
 class TensorList:
     """Player ``p``'s observation (and memory, with ``recall``) in one game, as a list."""
 
@@ -51,13 +64,7 @@ class TensorList:
         ``parsed``: the game's :class:`~catrules.envs.history.ParsedLog`, if kept)."""
         lst, p = self.lst, self.p
         if lst is None:
-            x = enc.fresh(st, p)
-            enc.remember(st, p, self.seen)
-            if self.recall:
-                m = remembered()
-                self.track = memory.tracker(m)
-                x = np.concatenate([x, m])
-            lst = self.lst = _as_list(x, enc, memory)
+            lst = self.lst = _as_list(_first(self, enc, memory, st, remembered), enc, memory)
         else:
             for i, v in enc.changes(st, p, self.seen).items():
                 lst[i] = v
@@ -136,12 +143,7 @@ class TensorArray:
         p = self.p
         if self.x is None:
             w: dict = {}
-            x = enc.fresh(st, p)
-            enc.remember(st, p, self.seen)
-            if self.recall:
-                m = remembered()
-                self.track = memory.tracker(m)
-                x = np.concatenate([x, m])
+            x = _first(self, enc, memory, st, remembered)
         else:
             if sys.getrefcount(self.x) > 2:         # held elsewhere too: theirs stays as it is
                 x = self.x.copy()
