@@ -65,3 +65,13 @@ def test_the_cli_reference_examples_run_as_shown(section, tmp_path, monkeypatch,
             out = capsys.readouterr()
             printed = [x.rstrip() for x in (out.out + out.err).splitlines()]
             assert printed == [x.rstrip() for x in shown], lines[i]
+
+
+@pytest.mark.parametrize("given, written", [("mygame.cat", "mygame.cat"), ("games/Duel.cat", "games/Duel.cat")])
+def test_a_file_name_is_taken_as_the_file(given, written, tmp_path, capsys):
+    # a user who types the file name gets that file, not "mygame-cat.cat"
+    (tmp_path / "games").mkdir()
+    assert main(["new", given, "--dir", str(tmp_path)]) == 0
+    path = tmp_path / written
+    assert sorted(p.name for p in tmp_path.rglob("*.cat")) == [path.name]
+    assert catrules.load_game(path).title == Path(given).stem
