@@ -117,7 +117,17 @@ class CodeGen:
         if self.lean:                   # the same as one expression, to write in a block
             o, ok = f"_o{self.count}", f"_ok{self.count}"
             fn.inline = f"list({src})" if preferring is None else self._inline_preferring(src, test)
+            fn.parts = None if preferring is None else self._preferring_parts(src, test)
         return fn
+
+    def _preferring_parts(self, src: str, test: str) -> tuple:
+        """What a straight run writes as statements for the options of a choice ``preferring``
+        (no function made and called per choice, as a comprehension is): the names of the options,
+        of those kept and of the side of ``test`` read once (or None), ``src``, the test, that side."""
+        o, ok, k = f"_o{self.count}", f"_ok{self.count}", f"_k{self.count}"
+        split = hoisted(test, k)
+        test, side = split if split is not None else (test, None)
+        return o, ok, (k if side is not None else None), src, test, side
 
     def _inline_preferring(self, src: str, test: str) -> str:
         """The options of a choice ``preferring`` as one expression (see :meth:`options_function`),

@@ -56,7 +56,7 @@ def _vars_in_locals(body: list) -> list:
     for i, t, ln in body:
         logged = t.startswith("if st.log is not None:")
         if not logged:
-            t = t.replace(_CHOICE_V, ", (None if st.known is None else _frame_vars(_locals())), ")
+            t = t.replace(_CHOICE_V, ", (None if _S_blind else _frame_vars(_locals())), ")
         t = _VAR.sub(lambda m: "_S_v_" + m.group(1)[1:-1] if m.group(1)[1] != "#"
                      else "_S_h_" + m.group(1)[2:-1], t)
         rest = t.replace("_move(st, fr, ", "").replace("fr.depth", "")
