@@ -250,10 +250,18 @@ class StraightUnits:
         k, top = self.tmp("k"), self.tmp("b")
         w = self.w
         w.put(f"{into} = {top} = None", line)
+        every = _EVERYONE.fullmatch(src)
+        if every is not None:           # everyone's piles gone over where they lie, not joined first
+            pile, b = self.tmp("z"), f"st.layout.base[{every.group(1)}]"
+            outer = Suite(w, f"for {pile} in st.z[{b}:{b} + st.n]:", line)
+            outer.__enter__()
+            src = pile
         with Suite(w, f"for {it} in {src}:", line):
             w.put(f"{k} = {key}", line)
             with Suite(w, f"if {into} is None or {k} {'>' if e.name == 'best' else '<'} {top}:", line):
                 w.put(f"{into}, {top} = {it}, {k}", line)
+        if every is not None:
+            outer.__exit__(None, None, None)
         return True
 
     def splice_straight(self, key: str, body) -> None:
