@@ -260,6 +260,9 @@ def make_seat(spec: str, *, programs: bool = False) -> Seat:
     the longer look-ahead (:mod:`catrules.bots.look`), optionally with its budget and a reflex
     (``greedy:look:500``, ``greedy:look:fast``, ``bot:look:500:0.8``).  With ``programs``, ``cmd:COMMAND`` is
     a seat played by another program over JSON lines (:mod:`catrules.play.program_seat`)."""
+    parsed = _PARSED.get(spec) if type(spec) is str else None
+    if parsed is not None:              # a spec read before (a simulation makes seats for every game)
+        return RandomBot(parsed[1]) if parsed[0] == "random" else GreedyBot(parsed[1], look=parsed[2])
     if isinstance(spec, str) and spec.strip()[:4].lower() == "cmd:":
         # off unless asked for: a spec from elsewhere (a web form) must never run a command here
         if not programs:
@@ -295,9 +298,15 @@ def make_seat(spec: str, *, programs: bool = False) -> Seat:
         reflex = parse_reflex(reflex)
     except ValueError as exc:
         raise ValueError(f"seat spec {spec!r}: {exc}; {valid}") from None
+    if len(_PARSED) < 64:
+        _PARSED[spec] = (kind, reflex, look)
     if kind == "random":
         return RandomBot(reflex)
     return GreedyBot(reflex, look=look)
+
+
+#: seat specs of the random and greedy bots read so far: (kind, reflex, look-ahead budget)
+_PARSED: dict = {}
 
 
 def _parse_look(spec: str, parts: list, valid: str) -> tuple:

@@ -138,7 +138,10 @@ class ChoiceStatements:
         w.put("_a = st.auto", line)
         if self.straight:                   # a straight pass (catrules.compile.straight): no pause
             extra = "" if prefers is None else f", V, {prefers}"
-            w.put(f"V[{var!r}] = _a.choose(st, {who}, {getattr(listed, 'inline', None) or name + '(st, V)'}, {kind!r}{extra})", line)
+            parts = getattr(listed, "parts", None)
+            listing = (self._preferred_here(parts, line) if parts is not None
+                       else getattr(listed, "inline", None) or name + "(st, V)")
+            w.put(f"V[{var!r}] = _a.choose(st, {who}, {listing}, {kind!r}{extra})", line)
             return
         # the lean blocks run only where every seat picks (State.run): no need to ask
         with Suite(w, "if True:" if self.lean else f"if _a is not None and _a.pickers[{who}] is not None:", line):
@@ -146,6 +149,22 @@ class ChoiceStatements:
             listing = getattr(listed, "inline", None) if self.lean else None     # lean: written here
             w.put(f"V[{var!r}] = _a.choose(st, {who}, {listing or name + '(st, V)'}, {kind!r}{extra})", line)
             w.chain(len(w.blocks) + 1, line)    # past the block the choice is about to get
+
+    def _preferred_here(self, parts: tuple, line: int) -> str:
+        """In a straight pass, the options of a choice ``preferring`` worked out by statements
+        (see :meth:`CodeGen._preferring_parts <catrules.compile.codegen.CodeGen._preferring_parts>`):
+        the same values, tests and errors as its one expression; returns the expression of the list."""
+        o, ok, k, src, test, side = parts
+        w = self.w
+        w.put(f"{o} = {src}", line)
+        w.put(f"{ok} = []", line)
+        with Suite(w, f"if {o}:", line):            # none: ``list(None)`` below fails as it would
+            if side is not None:
+                w.put(f"{k} = {side}", line)
+            with Suite(w, f"for _it in {o}:", line):
+                with Suite(w, f"if {test}:", line):
+                    w.put(f"{ok}.append(_it)", line)
+        return f"({ok} if {ok} else list({o}))"
 
     def s_Menu(self, s: ast.Menu) -> None:
         actor = self._actor(s.actor)

@@ -117,7 +117,17 @@ class CodeGen:
         if self.lean:                   # the same as one expression, to write in a block
             o, ok = f"_o{self.count}", f"_ok{self.count}"
             fn.inline = f"list({src})" if preferring is None else self._inline_preferring(src, test)
+            fn.parts = None if preferring is None else self._preferring_parts(src, test)
         return fn
+
+    def _preferring_parts(self, src: str, test: str) -> tuple:
+        """What a straight run writes as statements for the options of a choice ``preferring``
+        (no function made and called per choice, as a comprehension is): the names of the options,
+        of those kept and of the side of ``test`` read once (or None), ``src``, the test, that side."""
+        o, ok, k = f"_o{self.count}", f"_ok{self.count}", f"_k{self.count}"
+        split = hoisted(test, k)
+        test, side = split if split is not None else (test, None)
+        return o, ok, (k if side is not None else None), src, test, side
 
     def _inline_preferring(self, src: str, test: str) -> str:
         """The options of a choice ``preferring`` as one expression (see :meth:`options_function`),
@@ -366,12 +376,31 @@ class CodeGen:
             return f"({a} not in {self.listy(e.right, b)})"
         if e.op == "*":
             if self.lean and all(getattr(self.ck.types.get(id(x)), "kind", None) == "number" for x in (e.left, e.right)):
+                la, lb = self._bound(e.left), self._bound(e.right)
+                if la is not None and lb is not None and la * lb <= NUMBER_LIMIT:
+                    return f"({a} * {b})"     # never past the limit: no guard
                 # two numbers: the product worked out here, the guard called only past the limit
                 self.count += 1
                 r = f"_w{self.count}"
                 return f"({r} if -{NUMBER_LIMIT} <= ({r} := {a} * {b}) <= {NUMBER_LIMIT} else _big({r}))"
             return f"_mul({a}, {b})"
         return f"({a} {self._OPS[e.op]} {b})"
+
+    def _bound(self, e, depth: int = 0):
+        """The largest size (absolute value) number expression ``e`` can have, seen from its
+        shape alone (whole constants, ``if``, ``-``, a definition's body); None: not known."""
+        if depth > 30:
+            return None
+        if isinstance(e, ast.Const):
+            return abs(e.value) if type(e.value) is int else None
+        if isinstance(e, ast.Unary) and e.op == "-":
+            return self._bound(e.operand, depth + 1)
+        if isinstance(e, ast.IfElse):
+            a, b = self._bound(e.then, depth + 1), self._bound(e.other, depth + 1)
+            return None if a is None or b is None else max(a, b)
+        if isinstance(e, ast.Call) and self.names.get(id(e), (None,))[0] == "define":
+            return self._bound(self.names[id(e)][1].body, depth + 1)
+        return None
 
     # `*` is the one operator that can make a huge number or list in one step, so it goes through a
     # guard.  `+` and `-` grow a value by at most its own size: a value that keeps growing has to be

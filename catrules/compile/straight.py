@@ -27,8 +27,13 @@ from .units import Suite, UnitWriter
 
 
 #: what a straight run reads through a local (see :meth:`StraightUnits.splice_straight`)
-_LOCAL_OF = {"st.z[": "_S_z[", "st.c[": "_S_c[", "st.layout.base[": "_S_base["}
-_LOCALS = re.compile(r"(?<![\w.])(?:st\.z\[|st\.c\[|st\.layout\.base\[)")
+_LOCAL_OF = {"st.z[": "_S_z[", "st.c[": "_S_c[", "st.layout.base[": "_S_base[", "st.loc[": "_S_loc[",
+             "st.saw[": "_S_saw[", "st.layout.watchers[": "_S_w[", "st.known is None": "_S_blind"}
+_LOCALS = re.compile(r"(?<![\w.])(?:st\.z\[|st\.c\[|st\.layout\.base\[|st\.loc\[|st\.saw\[|"
+                     r"st\.layout\.watchers\[|st\.known is None)")
+#: the head that binds those locals
+_LOCALS_HEAD = ("_S_z, _S_c, _S_base, _S_loc, _S_saw, _S_w = st.z, st.c, st.layout.base, st.loc, st.saw, "
+                "st.layout.watchers; _S_blind = st.known is None")
 
 
 #: everyone's pile or row (what ``X of everyone`` is written as, see CodeGen)
@@ -51,7 +56,7 @@ def _vars_in_locals(body: list) -> list:
     for i, t, ln in body:
         logged = t.startswith("if st.log is not None:")
         if not logged:
-            t = t.replace(_CHOICE_V, ", (None if st.known is None else _frame_vars(_locals())), ")
+            t = t.replace(_CHOICE_V, ", (None if _S_blind else _frame_vars(_locals())), ")
         t = _VAR.sub(lambda m: "_S_v_" + m.group(1)[1:-1] if m.group(1)[1] != "#"
                      else "_S_h_" + m.group(1)[2:-1], t)
         rest = t.replace("_move(st, fr, ", "").replace("fr.depth", "")
@@ -153,15 +158,23 @@ class StraightUnits:
         c, to, at, z = f"{t}c", f"{t}s", f"{t}o", f"{t}z"
         w = self.w
         w.put(f"{c}, {to} = {card}, {slot}", line)
-        with Suite(w, f"if {c} is not None and st.known is None and (_lay := st.layout).slot_simple[{to}] "
-                      f"and _lay.slot_simple[({at} := st.loc[{c}])]:", line):
-            for text in (f"{z} = st.z[{at}]", f"{z}.pop() if {z}[-1] == {c} else {z}.remove({c})",
+        # every zone a pile or row: no slot to test (a slot's shape is its zone's)
+        test = ("" if self.all_simple() else
+                f" and st.layout.slot_simple[{to}] and st.layout.slot_simple[st.loc[{c}]]")
+        with Suite(w, f"if {c} is not None and st.known is None{test}:", line):
+            for text in (f"{at} = st.loc[{c}]", f"{z} = st.z[{at}]",
+                         f"{z}.pop() if {z}[-1] == {c} else {z}.remove({c})",
                          f"st.z[{to}].append({c})", f"st.loc[{c}] = {to}",
-                         f"st.saw[{c}] = _lay.watchers[{at}] | _lay.watchers[{to}]"):
+                         f"st.saw[{c}] = st.layout.watchers[{at}] | st.layout.watchers[{to}]"):
                 w.put(text, line)
         with Suite(w, "else:", line):
             w.put(f"_move1b(st, {c}, {to})", line)
         return True
+
+    def all_simple(self) -> bool:
+        """Whether every zone of the game is a pile or a row (then every slot of every layout is
+        simple: :attr:`~catrules.compile.program.Layout.slot_simple`)."""
+        return all(z.shape in ("pile", "row") for z in self.p.zones)
 
     def move_all_straight(self, cards: str, slot: str, line: int) -> bool:
         """In a straight pass, a move of everyone's pile or row (``X of everyone``) to ``slot``:
@@ -237,10 +250,18 @@ class StraightUnits:
         k, top = self.tmp("k"), self.tmp("b")
         w = self.w
         w.put(f"{into} = {top} = None", line)
+        every = _EVERYONE.fullmatch(src)
+        if every is not None:           # everyone's piles gone over where they lie, not joined first
+            pile, b = self.tmp("z"), f"st.layout.base[{every.group(1)}]"
+            outer = Suite(w, f"for {pile} in st.z[{b}:{b} + st.n]:", line)
+            outer.__enter__()
+            src = pile
         with Suite(w, f"for {it} in {src}:", line):
             w.put(f"{k} = {key}", line)
             with Suite(w, f"if {into} is None or {k} {'>' if e.name == 'best' else '<'} {top}:", line):
                 w.put(f"{into}, {top} = {it}, {k}", line)
+        if every is not None:
+            outer.__exit__(None, None, None)
         return True
 
     def splice_straight(self, key: str, body) -> None:
@@ -254,7 +275,7 @@ class StraightUnits:
             # the state's lists of cards, its counters and its layout, read through locals: a
             # run never puts other objects in those fields (it changes what they hold)
             body = [(i, _LOCALS.sub(lambda m: _LOCAL_OF[m.group(0)], t), ln) for i, t, ln in body]
-            head.append((2, "_S_z, _S_c, _S_base = st.z, st.c, st.layout.base", line))
+            head.append((2, _LOCALS_HEAD, line))
             body = _vars_in_locals(body)
         # a loop over the players clockwise only goes through them: a list made once per first player
         body = [(i, t.replace(" in _clockwise(st, ", " in _clockwise_seq(st, ") if t.startswith("for ") else t, ln)

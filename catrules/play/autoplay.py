@@ -50,16 +50,19 @@ def _uniform_draw(seat):
     return rng.getrandbits if type(rng) is random.Random else None
 
 
-_CARD_IDS: dict = {}
+_CARD_ENTRIES: dict = {}
 
 
-def _card_ids(prog) -> tuple:
-    """Per card of ``prog``, its option id as :func:`option_id` writes it (kept per count of cards)."""
+def _card_entries(prog, players: int) -> tuple:
+    """Per seat, per card of ``prog``: the history entry ``[seat, option id]`` of that seat choosing
+    that card, made once per count of cards and seats and shared by every history (clones share
+    their entries already: nothing changes an entry once it is in a history)."""
     n = getattr(prog, "card_count", 0) if prog is not None else 0
-    ids = _CARD_IDS.get(n)
-    if ids is None:
-        ids = _CARD_IDS[n] = tuple(option_id("card", c) for c in range(n))
-    return ids
+    entries = _CARD_ENTRIES.get((n, players))
+    if entries is None:
+        ids = [option_id("card", c) for c in range(n)]
+        entries = _CARD_ENTRIES[(n, players)] = tuple(tuple([who, i] for i in ids) for who in range(players))
+    return entries
 
 
 class SeatFailed(Exception):
@@ -92,23 +95,23 @@ class Autoplay:
         #: (``uniform_pick``: ``randrange(n)`` among two or more values, nothing for one), so that
         #: :meth:`choose` draws it in place; else None (the seat's ``pick`` is asked)
         self.draws = [_uniform_draw(s) for s in match.seats]
-        #: per card, its option id (``c`` and its number: see catrules.runtime.option_ids), made once
-        self.card_ids = _card_ids(getattr(getattr(match, "state", None), "prog", None))
+        #: per seat and card, its history entry (the card's option id: catrules.runtime.option_ids),
+        #: made once
+        self.card_entries = _card_entries(getattr(getattr(match, "state", None), "prog", None), len(self.seats))
 
     def choose(self, st, who: int, options: list, kind: str, V=None, prefers=None):
         """One player's choice among ``options`` (a ``chooses`` of one value), for a seat with a
         ``pick`` (``pickers[who]``): the value chosen, answered as the engine would take it.
         ``V`` and ``prefers``: for a choice ``preferring`` (see :mod:`catrules.runtime.inference`).
         A seat whose pick is a uniform draw (:attr:`draws`) is answered here with the same draw."""
-        if not options:
-            options = [None]
         st.decisions += 1
         st.actor = who
         n = len(options)
-        if n == 1:                  # forced: the engine's own answer (see State.answer_forced)
+        if n < 2:                   # forced: the engine's own answer (see State.answer_forced)
+            v = options[0] if n else None
             if prefers is not None and st.known is not None:
-                note_choice(st, V, prefers, who, options[0])
-            return options[0]
+                note_choice(st, V, prefers, who, v)
+            return v
         if self.after is not None:
             self.after()
         draw = self.draws[who]
@@ -128,10 +131,11 @@ class Autoplay:
         if prefers is not None and st.known is not None:
             note_choice(st, V, prefers, who, v)
         st.steps = st.steps_from
-        # a card's id from those made once (no call, no new text per decision)
-        ids = self.card_ids
-        st.history.append([who, ids[v] if kind == "card" and type(v) is int and 0 <= v < len(ids)
-                           else option_id(kind, v)])
+        # a card's entry from those made once (no call, no new list or text per decision)
+        if kind == "card" and type(v) is int and 0 <= v < len(mine := self.card_entries[who]):
+            st.history.append(mine[v])
+        else:
+            st.history.append([who, option_id(kind, v)])
         return v
 
     def answer_pending(self, st, p=None):
@@ -168,7 +172,7 @@ class Autoplay:
         replay = object.__new__(Autoplay)
         replay.match, replay.seats, replay.after = self.match, self.seats, None
         replay.plain, replay.lean = False, False
-        replay.draws, replay.card_ids = [None] * len(self.pickers), self.card_ids
+        replay.draws, replay.card_entries = [None] * len(self.pickers), self.card_entries
         left = iter(answers)
 
         def pick(st, player, values, kind):
