@@ -69,6 +69,26 @@ class _PlacesThrough(_ReadThrough):
         """The indices read before they were written."""
         return set(self).difference(self.unread)
 
+    def put(self, cards, v) -> None:
+        """``self[c] = v`` for each of ``cards``, in one go (the search moves cards way after way)."""
+        unread = self.unread
+        for c in cards:
+            if c not in self:
+                unread.add(c)
+        dict.update(self, dict.fromkeys(cards, v))
+
+
+def places_writer(loc):
+    """``put(cards, slot)``: write ``slot`` as the place of each of ``cards`` in ``loc`` (the cards'
+    places, maybe read through)."""
+    if isinstance(loc, _PlacesThrough):
+        return loc.put
+
+    def put(cards, v):
+        for c in cards:
+            loc[c] = v
+    return put
+
 
 def _read_through(real: list, cls=_ReadThrough) -> _ReadThrough:
     d = cls()
