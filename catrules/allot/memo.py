@@ -28,7 +28,9 @@ from __future__ import annotations
 from typing import NamedTuple, Optional
 
 from ..runtime.reads import NoKey, value_key
-from ..runtime.reads import _zk_slot
+from ..runtime.reads import _zk_slot, _kinds
+
+_STR = {str}
 
 class _ReadThrough(dict):
     """A list (the zones, a counter's entries) seen as a dictionary that fetches an index from
@@ -190,10 +192,13 @@ def wants_key(wants: list):
                 flat.append(m)
                 row.append((m,) if type(m) is not str else m)
         rows.append(tuple(row))
-    kinds = tuple(map(type, flat))
-    if not all(issubclass(k, str) for k in set(kinds)) or ":" in "\n".join(flat):
+    kinds = set(map(type, flat))
+    if not all(issubclass(k, str) for k in kinds) or ":" in "\n".join(flat):
         return value_key(wants)         # other values, or a text that may be a reference
-    return tuple(rows), kinds
+    if kinds != _STR:                   # symbols as plain texts equal to them (see reads._kinds)
+        to_str = str.__str__
+        rows = [tuple([m if type(m) is str else tuple(map(to_str, m)) for m in row]) for row in rows]
+    return tuple(rows), _kinds(flat)
 
 
 def values_of(st, r: Reads) -> tuple:
