@@ -157,13 +157,28 @@ def _kinds(items) -> tuple:
     return tuple(map(_KIND.__getitem__, map(type, items)))
 
 
+class _PlainTuples(dict):
+    """A tuple of whole numbers and texts -> an equal one whose texts are plain (see
+    :func:`_texts`), kept (the same few meals come again and again): a look-up in C."""
+
+    def __missing__(self, items):
+        to_str = str.__str__
+        plain = tuple([x if type(x) is int else to_str(x) for x in items])
+        if len(self) >= 4096:
+            self.clear()
+        self[plain] = plain             # found again by any equal tuple, symbols or not
+        return plain
+
+
+_PLAIN_TUPLES = _PlainTuples()
+
+
 def _texts(items, kinds: set) -> tuple:
-    """``items`` (numbers and texts of the types ``kinds``) with each text of a type of its own
-    (a symbol) as a plain text equal to it: the same key, that the collector need not follow."""
+    """``items`` (whole numbers and texts of the types ``kinds``) with each text of a type of its
+    own (a symbol) as a plain text equal to it: the same key, that the collector need not follow."""
     if kinds <= _EXACT:
         return tuple(items)
-    to_str = str.__str__
-    return tuple([x if type(x) is int else to_str(x) for x in items])
+    return _PLAIN_TUPLES[tuple(items)]
 
 
 def _zk_value(v):
@@ -188,7 +203,9 @@ def _zk_value(v):
             flat = list(chain.from_iterable(v))
             flat_kinds = set(map(type, flat))
             if _plain(flat_kinds, flat):
-                inner = tuple(map(tuple, v)) if flat_kinds <= _EXACT else tuple([_texts(x, flat_kinds) for x in v])
+                inner = tuple(map(tuple, v))
+                if not flat_kinds <= _EXACT:
+                    inner = tuple(map(_PLAIN_TUPLES.__getitem__, inner))
                 return (t is list, at, tuple(map(type, v)), inner, _kinds(flat))
         elif _plain(kinds, v):
             return (t is list, at, _kinds(v), _texts(v, kinds))
