@@ -238,8 +238,31 @@ def kept_of(plan, by_mask: dict, steps: int, method: str) -> Kept:
             groups[-1][1] += 1
         else:
             groups.append([m, 1])
-    meals = tuple(list(m) if type(m) is list else m for m in plan[1])
+    meals = tuple(list(m) if type(m) is list else _shared(m) for m in plan[1])
     return Kept(tuple(map(tuple, groups)), mask_of, meals, steps, method)
+
+
+#: (meal, the types of its needs) -> the first such meal kept (see :func:`_shared`)
+_MEALS: dict = {}
+
+
+def _shared(m):
+    """One tuple for every equal meal of needs of the same types (texts, symbols, numbers): the
+    memo keeps thousands of ways, each meal a tuple the collector follows when it holds symbols;
+    a few shared ones are followed instead.  Anything else as it is."""
+    if type(m) is not tuple:
+        return m
+    kinds = tuple(map(type, m))
+    for k in set(kinds):
+        if k is not int and not issubclass(k, str):
+            return m
+    key = (m, kinds)
+    got = _MEALS.get(key)
+    if got is None:
+        if len(_MEALS) >= 4096:
+            _MEALS.clear()
+        got = _MEALS[key] = m
+    return got
 
 
 def plan_of(kept: Kept, pile: list):
