@@ -28,7 +28,9 @@ from __future__ import annotations
 from typing import NamedTuple, Optional
 
 from ..runtime.reads import NoKey, value_key
-from ..runtime.reads import _zk_slot
+from ..runtime.reads import _zk_slot, _kinds
+
+_STR = {str}
 
 class _ReadThrough(dict):
     """A list (the zones, a counter's entries) seen as a dictionary that fetches an index from
@@ -68,6 +70,26 @@ class _PlacesThrough(_ReadThrough):
     def read(self) -> set:
         """The indices read before they were written."""
         return set(self).difference(self.unread)
+
+    def put(self, cards, v) -> None:
+        """``self[c] = v`` for each of ``cards``, in one go (the search moves cards way after way)."""
+        unread = self.unread
+        for c in cards:
+            if c not in self:
+                unread.add(c)
+        dict.update(self, dict.fromkeys(cards, v))
+
+
+def places_writer(loc):
+    """``put(cards, slot)``: write ``slot`` as the place of each of ``cards`` in ``loc`` (the cards'
+    places, maybe read through)."""
+    if isinstance(loc, _PlacesThrough):
+        return loc.put
+
+    def put(cards, v):
+        for c in cards:
+            loc[c] = v
+    return put
 
 
 def _read_through(real: list, cls=_ReadThrough) -> _ReadThrough:
@@ -170,10 +192,13 @@ def wants_key(wants: list):
                 flat.append(m)
                 row.append((m,) if type(m) is not str else m)
         rows.append(tuple(row))
-    kinds = tuple(map(type, flat))
-    if not all(issubclass(k, str) for k in set(kinds)) or ":" in "\n".join(flat):
+    kinds = set(map(type, flat))
+    if not all(issubclass(k, str) for k in kinds) or ":" in "\n".join(flat):
         return value_key(wants)         # other values, or a text that may be a reference
-    return tuple(rows), kinds
+    if kinds != _STR:                   # symbols as plain texts equal to them (see reads._kinds)
+        to_str = str.__str__
+        rows = [tuple([m if type(m) is str else tuple(map(to_str, m)) for m in row]) for row in rows]
+    return tuple(rows), _kinds(flat)
 
 
 def values_of(st, r: Reads) -> tuple:
@@ -213,8 +238,31 @@ def kept_of(plan, by_mask: dict, steps: int, method: str) -> Kept:
             groups[-1][1] += 1
         else:
             groups.append([m, 1])
-    meals = tuple(list(m) if type(m) is list else m for m in plan[1])
+    meals = tuple(list(m) if type(m) is list else _shared(m) for m in plan[1])
     return Kept(tuple(map(tuple, groups)), mask_of, meals, steps, method)
+
+
+#: (meal, the types of its needs) -> the first such meal kept (see :func:`_shared`)
+_MEALS: dict = {}
+
+
+def _shared(m):
+    """One tuple for every equal meal of needs of the same types (texts, symbols, numbers): the
+    memo keeps thousands of ways, each meal a tuple the collector follows when it holds symbols;
+    a few shared ones are followed instead.  Anything else as it is."""
+    if type(m) is not tuple:
+        return m
+    kinds = tuple(map(type, m))
+    for k in set(kinds):
+        if k is not int and not issubclass(k, str):
+            return m
+    key = (m, kinds)
+    got = _MEALS.get(key)
+    if got is None:
+        if len(_MEALS) >= 4096:
+            _MEALS.clear()
+        got = _MEALS[key] = m
+    return got
 
 
 def plan_of(kept: Kept, pile: list):

@@ -474,21 +474,28 @@ def _way_maker(shape: _Shape, chosen, plan_for):
 def _scorer(st, V, job: Allotment):
     """score_of(used, meals): the keys' values (signed: higher is better) once that way is made, then undone."""
     ss, si, ts, note = job.source, job.into, job.targets, job.note
-    orig_src, orig_into = st.z[ss], st.z[si]
+    z, loc = st.z, st.loc       # the search's own (maybe read-through) lists: the keys only read them
+    orig_src, orig_into = z[ss], z[si]
     signed_keys = [(1 if hi else -1, f) for hi, f in job.keys]
+    put = memo.places_writer(loc)
+    col = st.c[note] if note is not None else None
 
     def score_of(used, meals):
-        _apply_allotment(st, ss, si, used, ts, meals, note)
+        gone = set(used)
+        z[ss] = [c for c in orig_src if c not in gone]
+        z[si] = orig_into + used
+        put(used, si)
+        if col is not None:
+            for t, m in zip(ts, meals):
+                col[t] = list(m) if m is not None else None
         st.memo = {}                # the keys share definitions: worked out once for this way
         try:
             score = tuple([sign * _num(f(st, V)) for sign, f in signed_keys])
         finally:
             st.memo = None
-        st.z[ss], st.z[si] = orig_src, orig_into
-        for c in used:
-            st.loc[c] = ss
-        if note is not None:
-            col = st.c[note]
+        z[ss], z[si] = orig_src, orig_into
+        put(used, ss)
+        if col is not None:
             for t in ts:
                 col[t] = None
         return score

@@ -133,6 +133,52 @@ def _zk_owned(st):
 
 _INTS = frozenset({int})
 _SEQS = frozenset({list, tuple})
+_EXACT = frozenset({int, str})
+
+
+class _KindCodes(dict):
+    """A type as it goes in a key: itself when built in, else a number of its own (kept for
+    as long as the process runs, so never reused).  A key holding a class defined in Python
+    (a symbol is a text of its own type) would be followed by the garbage collector for as long
+    as the memo keeps it (such a class, and its instances, are); numbers and built-in types are
+    not, and a key of them is dropped from its rounds.  Equal keys stay equal, unequal unequal."""
+
+    def __missing__(self, t):
+        code = self[t] = t if not t.__flags__ & _HEAP_TYPE else len(self)
+        return code
+
+
+_HEAP_TYPE = 1 << 9                     # Py_TPFLAGS_HEAPTYPE: a class defined in Python
+_KIND = _KindCodes()
+
+
+def _kinds(items) -> tuple:
+    """The types of ``items`` as a key holds them (see :class:`_KindCodes`)."""
+    return tuple(map(_KIND.__getitem__, map(type, items)))
+
+
+class _PlainTuples(dict):
+    """A tuple of whole numbers and texts -> an equal one whose texts are plain (see
+    :func:`_texts`), kept (the same few meals come again and again): a look-up in C."""
+
+    def __missing__(self, items):
+        to_str = str.__str__
+        plain = tuple([x if type(x) is int else to_str(x) for x in items])
+        if len(self) >= 4096:
+            self.clear()
+        self[plain] = plain             # found again by any equal tuple, symbols or not
+        return plain
+
+
+_PLAIN_TUPLES = _PlainTuples()
+
+
+def _texts(items, kinds: set) -> tuple:
+    """``items`` (whole numbers and texts of the types ``kinds``) with each text of a type of its
+    own (a symbol) as a plain text equal to it: the same key, that the collector need not follow."""
+    if kinds <= _EXACT:
+        return tuple(items)
+    return _PLAIN_TUPLES[tuple(items)]
 
 
 def _zk_value(v):
@@ -155,15 +201,19 @@ def _zk_value(v):
             return (t is list, at, tuple(v))
         if kinds <= _SEQS:              # lists of lists: one level down, in one go
             flat = list(chain.from_iterable(v))
-            if _plain(set(map(type, flat)), flat):
-                return (t is list, at, tuple(map(type, v)), tuple(map(tuple, v)), tuple(map(type, flat)))
+            flat_kinds = set(map(type, flat))
+            if _plain(flat_kinds, flat):
+                inner = tuple(map(tuple, v))
+                if not flat_kinds <= _EXACT:
+                    inner = tuple(map(_PLAIN_TUPLES.__getitem__, inner))
+                return (t is list, at, tuple(map(type, v)), inner, _kinds(flat))
         elif _plain(kinds, v):
-            return (t is list, at, tuple(map(type, v)), tuple(v))
+            return (t is list, at, _kinds(v), _texts(v, kinds))
         return (t is list, at, tuple([_zk_value(x) for x in v]))
     if isinstance(v, str):
         if ":" in v:
             raise NoKey
-        return v if t is str else (t, v)
+        return v if t is str else (_KIND[t], str.__str__(v))
     if t is float or t is bool:
         return (t, v)
     raise NoKey                         # a dictionary, an object...: not worth a key
