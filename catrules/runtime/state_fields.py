@@ -138,6 +138,20 @@ _COPIES = {
 #: grow with the game, so copying them would make each look-ahead dearer the longer the game.
 IMAGINED_FRESH = {"history": "st.history = []", "log": "st.log = None", "origin": "st.origin = None"}
 
+#: What a fork of an imagined game (``State._fork``) takes otherwise than a clone: the frames,
+#: shared (:func:`share_frames`).
+FORK_FRESH = {"frames": "st.frames = state_fields.share_frames(self.frames)"}
+
+
+def share_frames(frames: list) -> list:
+    """A copy of the list ``frames`` holding the same frames, each marked ``shared``: the state
+    that runs one copies it first (``State._run``, ``State._resolve``), so neither sees the other's
+    changes, and a fork pays only for the frames it runs (an imagined game's play-on seldom
+    leaves its top frame)."""
+    for f in frames:
+        f.shared = True
+    return frames[:]
+
 
 #: per layout (by id, the layout kept to check): the slots whose cards lie in lines
 _NESTED: dict = {}
