@@ -215,3 +215,41 @@ def test_samples_drawn_together_are_those_drawn_one_by_one(name):
         assert together.getstate() == one_by_one.getstate()
         compared += 1
     assert compared >= 5
+
+
+# Issue 27, fifth pass: a fork of an imagined game shares its frames until it runs them.
+
+def _play_on(st, player: int, oid: str, answers: int = 6) -> None:
+    """``player`` answers ``oid``, then whoever is asked takes their first option, a few times."""
+    try:
+        st.apply(player, oid, 0.0 if st.decision_kind() == "race" else None)
+        for _ in range(answers):
+            if st.decision_kind() is None:
+                break
+            pl = st.choosers()[0]
+            st.apply(pl, st.option_ids_for(pl)[0], 0.5 if st.decision_kind() == "race" else None)
+    except RulesError:
+        pass
+
+
+@pytest.mark.parametrize("name", SEED_GAMES)
+def test_forks_play_on_as_clones_do(name):
+    """Forks (``State._fork``: the frames shared, copied by whoever runs one first) and the state
+    they were forked from each play on as clones do: the same saves, none seeing another's changes."""
+    compared = 0
+    for st, player, ids in _greedy_states(name, games=1, every=5)[:8]:
+        base = st.sample_for(player, random.Random(3))
+        ref = base.clone()
+        forks = [base._fork() for _ in ids]
+        assert all(a is b for a, b in zip(forks[0].frames, base.frames))      # shared until run
+        clones = [ref.clone() for _ in ids]
+        for i, oid in enumerate(ids):
+            _play_on(forks[i], player, oid)
+            _play_on(clones[i], player, oid)
+            assert forks[i].to_dict() == clones[i].to_dict()
+        assert base.to_dict() == ref.to_dict()          # untouched by its forks' play
+        _play_on(base, player, ids[-1])
+        _play_on(ref, player, ids[-1])
+        assert base.to_dict() == ref.to_dict()
+        compared += 1
+    assert compared >= 3

@@ -84,7 +84,7 @@ def outcomes(state: State, player: int, options: list, samples: int, rng, timed)
     for base in state.samples_for(player, rng, max(1, samples)):
         base.known = None
         for i in range(n):
-            st = base.clone() if i < last else base
+            st = base._fork() if i < last else base     # a clone sharing the frames until run
             try:
                 st.apply(player, options[i], timed)
                 out[i].append(follow(st, player, LOOKAHEAD_FOLLOW))
@@ -150,7 +150,7 @@ def follow(st: State, me: int, depth: int) -> Outcome:
     last = len(vals) - 1
     for i, v in enumerate(vals):
         value = _canonical(st, vals, v)
-        s2 = st.clone() if i < last else st        # the last option plays on in ``st`` itself
+        s2 = st._fork() if i < last else st        # the last option plays on in ``st`` itself
         s2.log = None
         _answer(s2, me, value)
         out = follow(s2, me, depth - 1)

@@ -206,6 +206,36 @@ class Pending:
         raise KeyError(key)
 
 
+def reveal_event(st, p: Pending, order: list) -> dict:
+    """The event of a secret choice's reveal or a race's result.
+
+    A chosen card is named with the zone it lies in (``from``), so that each player's
+    filtered log shows it only if that player can see that zone: cards chosen in secret
+    become visible only as far as the zones they go to are visible.
+    """
+    prog = st.prog
+    okind = p.okind
+    choices = []
+    for pl in order:
+        v = p.chosen[pl]
+        if okind == "card":
+            if isinstance(v, list):
+                ch = {"player": pl, "option": [prog.option_id(okind, c) for c in v],
+                      "from": [st.layout.slot_name[st.loc[c]] for c in v]}
+            elif v is None:
+                ch = {"player": pl, "option": prog.option_id(okind, v), "from": None}
+            else:
+                ch = {"player": pl, "option": prog.option_id(okind, v),
+                      "from": st.layout.slot_name[st.loc[v]]}
+        else:
+            ch = {"player": pl, "option": prog.option_id(okind, v)}
+        choices.append(ch)
+    ev = {"t": "reveal" if p.kind == "secret" else "race", "line": p.line, "choices": choices}
+    if p.kind == "race":
+        ev["times"] = [p.times[pl] for pl in order]
+    return ev
+
+
 #: The one option of the race that `ties race` runs among tied players.
 TIE_RACE_OPTION = "slap"
 

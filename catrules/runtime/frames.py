@@ -9,18 +9,30 @@ from __future__ import annotations
 
 class Frame:
     """One running block: which code, where in it, its variables."""
-    __slots__ = ("key", "pc", "vars", "depth")
+    __slots__ = ("key", "pc", "vars", "depth", "shared")
 
     def __init__(self, key: str, pc: int, vars_: dict, depth: int = 0):
         self.key = key
         self.pc = pc
         self.vars = vars_
         self.depth = depth
+        #: held by more than one state (an imagined game's fork, see ``State._fork``): whoever
+        #: runs it copies it first; never changed in place
+        self.shared = False
 
     def copy(self) -> "Frame":
-        # a list value is copied (the blocks change lists in place), anything else shared
-        return Frame(self.key, self.pc, {k: x[:] if type(x) is list else x for k, x in self.vars.items()},
-                     self.depth)
+        # a list value is copied (the blocks change lists in place), anything else shared; the
+        # dictionary copied whole and its few lists replaced: cheaper than a comprehension
+        v = self.vars.copy()
+        for k, x in v.items():
+            if type(x) is list:
+                v[k] = x[:]
+        f = _new_frame(Frame)
+        f.key, f.pc, f.vars, f.depth, f.shared = self.key, self.pc, v, self.depth, False
+        return f
+
+
+_new_frame = Frame.__new__
 
 
 def cards_in(zone) -> list:

@@ -20,7 +20,7 @@ from typing import Iterable, Optional
 
 from ..errors import IllegalChoice, RulesError, SaveError
 from ..limits import FRAME_LIMIT, IMAGINED_STEP_LIMIT, STATE_FORMAT, STEP_LIMIT
-from .decisions import UNANSWERED, Decision, Option, Pending  # noqa: F401  (Option: imported from here by users)
+from .decisions import UNANSWERED, Decision, Option, Pending, reveal_event  # noqa: F401  (Option: imported from here by users)
 from .frames import Frame, cards_in  # noqa: F401  (cards_in: imported from here by users)
 from .inference import note_choice
 from .lean_replay import replayed
@@ -110,6 +110,10 @@ class State:
     #: a copy for an imagined game: as :meth:`clone`, without the answers and events so far
     #: (they grow with the game; nobody reads them in an imagined game)
     _imagine = state_fields.clone_function(globals(), fresh=state_fields.IMAGINED_FRESH)
+    #: a copy of an imagined game to play an option on (the look-ahead's): as :meth:`clone`, but
+    #: its frames shared with the original until either runs them (copy on write, see
+    #: :func:`state_fields.share_frames`): most play-ons run in the top frame alone
+    _fork = state_fields.clone_function(globals(), fresh=state_fields.FORK_FRESH)
 
     # ------------------------------------------------------------ running
     def run(self) -> None:
@@ -144,6 +148,8 @@ class State:
                 if len(frames) > FRAME_LIMIT:
                     self._too_deep()
                 fr = frames[-1]
+                if fr.shared:               # a frame shared with a fork: copied before it changes
+                    fr = frames[-1] = fr.copy()
                 code = codes[fr.key]
                 end = len(code)
                 while True:
@@ -404,6 +410,8 @@ class State:
 
     def _resolve(self, p: Pending) -> None:
         fr = self.frames[-1]
+        if fr.shared:                       # shared with a fork (see _fork): copied first
+            fr = self.frames[-1] = fr.copy()
         if p.kind == "choose":
             fr.vars[p.var] = p.chosen[p.players[0]]
             return
@@ -419,36 +427,7 @@ class State:
         if self.log is not None and order:      # nobody took part: nothing to show
             answers, p.answers = p.answers or [], None
             self.log.extend(sorted(answers, key=lambda ev: ev["player"]))
-            self.log.append(self._reveal_event(p, order))
-
-    def _reveal_event(self, p: Pending, order: list) -> dict:
-        """The event of a secret choice's reveal or a race's result.
-
-        A chosen card is named with the zone it lies in (``from``), so that each player's
-        filtered log shows it only if that player can see that zone: cards chosen in secret
-        become visible only as far as the zones they go to are visible.
-        """
-        prog = self.prog
-        okind = p.okind
-        choices = []
-        for pl in order:
-            v = p.chosen[pl]
-            if okind == "card":
-                if isinstance(v, list):
-                    ch = {"player": pl, "option": [prog.option_id(okind, c) for c in v],
-                          "from": [self.layout.slot_name[self.loc[c]] for c in v]}
-                elif v is None:
-                    ch = {"player": pl, "option": prog.option_id(okind, v), "from": None}
-                else:
-                    ch = {"player": pl, "option": prog.option_id(okind, v),
-                          "from": self.layout.slot_name[self.loc[v]]}
-            else:
-                ch = {"player": pl, "option": prog.option_id(okind, v)}
-            choices.append(ch)
-        ev = {"t": "reveal" if p.kind == "secret" else "race", "line": p.line, "choices": choices}
-        if p.kind == "race":
-            ev["times"] = [p.times[pl] for pl in order]
-        return ev
+            self.log.append(reveal_event(self, p, order))
 
     def reaction_time(self, median: float = 0.6, spread: float = 0.28, least: float = 0.1) -> float:
         """A bot's reaction time in seconds, drawn from the game's seeded source for races.

@@ -122,10 +122,14 @@ _COPIES = {
     "list or none": "st.{f} = list(self.{f}) if self.{f} is not None else None",
     # a slot's cards, or a zone of lines' lines (see copy_zones)
     "zones": "st.{f} = state_fields.copy_zones(self.{f}, self.layout)",
-    "counters": "st.{f} = {{k: (list(v) if type(v) is list else v) for k, v in self.{f}.items()}}",
+    # the dictionary copied whole, then its lists (per player or card) replaced by copies
+    "counters": ("c = self.{f}.copy()\n    for k, v in c.items():\n        if type(v) is list:\n"
+                 "            c[k] = v[:]\n    st.{f} = c"),
     "frames": "st.{f} = [f.copy() for f in self.{f}]",
     "pending": "st.{f} = self.{f}.copy() if self.{f} is not None else None",
-    "random": "st._{f}, st._{f}_frozen = None, State.{f}.share(self)",
+    # CopyOnWrite.share written out: the source frozen (if drawn from) and shared with the clone
+    "random": ("r = self._{f}\n    if r is None:\n        r = self._{f}_frozen\n    else:\n"
+               "        self._{f}, self._{f}_frozen = None, r\n    st._{f}, st._{f}_frozen = None, r"),
     "start": "st.{f} = {start!r}",
 }
 
@@ -133,6 +137,20 @@ _COPIES = {
 #: What an imagined game (:meth:`State.sample_for`) starts without: the answers and events so far
 #: grow with the game, so copying them would make each look-ahead dearer the longer the game.
 IMAGINED_FRESH = {"history": "st.history = []", "log": "st.log = None", "origin": "st.origin = None"}
+
+#: What a fork of an imagined game (``State._fork``) takes otherwise than a clone: the frames,
+#: shared (:func:`share_frames`).
+FORK_FRESH = {"frames": "st.frames = state_fields.share_frames(self.frames)"}
+
+
+def share_frames(frames: list) -> list:
+    """A copy of the list ``frames`` holding the same frames, each marked ``shared``: the state
+    that runs one copies it first (``State._run``, ``State._resolve``), so neither sees the other's
+    changes, and a fork pays only for the frames it runs (an imagined game's play-on seldom
+    leaves its top frame)."""
+    for f in frames:
+        f.shared = True
+    return frames[:]
 
 
 #: per layout (by id, the layout kept to check): the slots whose cards lie in lines
