@@ -335,3 +335,34 @@ def test_the_running_score_an_env_keeps_is_the_running_score_of_its_game():
                 st.apply(d.player, rng.choice(d.options).id)
             checked += 1
     assert checked > 100
+
+
+class _Opaque:
+    """A counter value :mod:`marshal` cannot write (the running score then keeps copies)."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __eq__(self, other):
+        return isinstance(other, _Opaque) and other.v == self.v
+
+    __hash__ = None
+
+
+@pytest.mark.parametrize("first, same, other", [(1, 1, True), ([1, [2]], [1, [2]], [1, [2.0]]),
+                                                (_Opaque(1), _Opaque(1), _Opaque(2))])
+def test_the_kept_running_score_sees_a_counter_change_value_or_type(first, same, other):
+    """A counter the score reads (an internal one) set again to an equal value of the same types
+    keeps the figure; set to another value or type (``1`` then ``True``), it is worked out again;
+    values :mod:`marshal` cannot write are compared as copies."""
+    g = load_game(str(ROOT / "games/meow.cat"))
+    st = g.new_state(4, seed=3)
+    rs, kept = RunningScore(g.program, 4), Kept()
+    st.c["#probe"] = first
+    a = rs.rows(st, kept)
+    st.c["#probe"] = same
+    assert rs.rows(st, kept) is a
+    st.c["#probe"] = other
+    b = rs.rows(st, kept)
+    assert b is not a and b == scores_now(st)
+    assert rs.rows(st, kept) is b
