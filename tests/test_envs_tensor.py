@@ -218,6 +218,23 @@ def test_an_array_nobody_holds_is_changed_in_place_and_one_held_is_left_alone():
         now[0] = 1.0
 
 
+def test_a_slice_the_caller_keeps_of_an_array_it_let_go_does_not_change():
+    """A view of the handed-out array's data (a slice: its base is the array kept inside) counts
+    as held: the next call goes on with a copy."""
+    g = load_game(str(ROOT / "games/meow.cat"))
+    sp = spec(g, 4, explore=2)
+    fast, mem = StateEncoder(sp.encoder), Memory(sp)
+    st = g.new_state(4, seed=1, options=sp.options, log=True)
+    ta = TensorArray(0, True)
+    part = ta.get(fast, mem, st, scores_now(st), lambda: _memory(mem, st, 0))[:sp.encoder.size]
+    was = part.copy()
+    for _ in range(6):
+        d = st.pending()[0]
+        st.apply(d.player, d.options[0].id)
+    now = ta.get(fast, mem, st, scores_now(st), None)
+    assert np.array_equal(part, was) and not np.array_equal(now[:sp.encoder.size], was)
+
+
 def _memory(mem, st, p):
     m = mem.fresh()
     mem.catch_up(m, p, st.layout, st.log)
