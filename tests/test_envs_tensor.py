@@ -218,6 +218,23 @@ def test_an_array_nobody_holds_is_changed_in_place_and_one_held_is_left_alone():
         now[0] = 1.0
 
 
+def test_a_slice_the_caller_keeps_of_an_array_it_let_go_does_not_change():
+    """A view of the handed-out array's data (a slice: its base is the array kept inside) counts
+    as held: the next call goes on with a copy."""
+    g = load_game(str(ROOT / "games/meow.cat"))
+    sp = spec(g, 4, explore=2)
+    fast, mem = StateEncoder(sp.encoder), Memory(sp)
+    st = g.new_state(4, seed=1, options=sp.options, log=True)
+    ta = TensorArray(0, True)
+    part = ta.get(fast, mem, st, scores_now(st), lambda: _memory(mem, st, 0))[:sp.encoder.size]
+    was = part.copy()
+    for _ in range(6):
+        d = st.pending()[0]
+        st.apply(d.player, d.options[0].id)
+    now = ta.get(fast, mem, st, scores_now(st), None)
+    assert np.array_equal(part, was) and not np.array_equal(now[:sp.encoder.size], was)
+
+
 def _memory(mem, st, p):
     m = mem.fresh()
     mem.catch_up(m, p, st.layout, st.log)
@@ -335,3 +352,34 @@ def test_the_running_score_an_env_keeps_is_the_running_score_of_its_game():
                 st.apply(d.player, rng.choice(d.options).id)
             checked += 1
     assert checked > 100
+
+
+class _Opaque:
+    """A counter value :mod:`marshal` cannot write (the running score then keeps copies)."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __eq__(self, other):
+        return isinstance(other, _Opaque) and other.v == self.v
+
+    __hash__ = None
+
+
+@pytest.mark.parametrize("first, same, other", [(1, 1, True), ([1, [2]], [1, [2]], [1, [2.0]]),
+                                                (_Opaque(1), _Opaque(1), _Opaque(2))])
+def test_the_kept_running_score_sees_a_counter_change_value_or_type(first, same, other):
+    """A counter the score reads (an internal one) set again to an equal value of the same types
+    keeps the figure; set to another value or type (``1`` then ``True``), it is worked out again;
+    values :mod:`marshal` cannot write are compared as copies."""
+    g = load_game(str(ROOT / "games/meow.cat"))
+    st = g.new_state(4, seed=3)
+    rs, kept = RunningScore(g.program, 4), Kept()
+    st.c["#probe"] = first
+    a = rs.rows(st, kept)
+    st.c["#probe"] = same
+    assert rs.rows(st, kept) is a
+    st.c["#probe"] = other
+    b = rs.rows(st, kept)
+    assert b is not a and b == scores_now(st)
+    assert rs.rows(st, kept) is b

@@ -14,10 +14,10 @@ objects copies faster than one whose entries are the same few, whose counts of r
 every copy then changes one after the other.)
 
 A :class:`TensorArray` does the same with one float32 array per player and game, and hands out
-that array itself, read-only, without copying (``register(..., tensors="array")``): the next call
-changes it in place when the caller no longer holds it (its count of references says so: a
-loop that reads the tensor and lets it go), and otherwise leaves the caller's array as it is and
-goes on with a copy.  So an array a caller keeps (in a replay buffer, a view of it, a tensor
+a read-only view of that array, without copying (``register(..., tensors="array")``): the next
+call changes it in place when the caller no longer holds it (the counts of references of the
+view and the array say so: a loop that reads the tensor and lets it go), and otherwise leaves
+the caller's array as it is and goes on with a copy.  So an array a caller keeps (in a replay buffer, a view of it, a tensor
 made from it) never changes under them.  Nothing here knows any game.
 """
 
@@ -128,13 +128,14 @@ def as_float32(v, memo: dict) -> float:
 
 class TensorArray:
     """Player ``p``'s observation (and memory, with ``recall``) in one game, as a read-only
-    float32 array handed out without a copy (see the module's docstring)."""
+    float32 array handed out without a copy (see the module's docstring): a read-only view of
+    an array kept writable here (made once, not made read-only again at every call)."""
 
-    __slots__ = ("p", "recall", "x", "seen", "mem_at", "track", "tail")
+    __slots__ = ("p", "recall", "x", "out", "seen", "mem_at", "track", "tail")
 
     def __init__(self, p, recall: bool):
         self.p, self.recall = p, recall
-        self.x, self.seen, self.mem_at, self.track = None, Seen(), 0, None
+        self.x, self.out, self.seen, self.mem_at, self.track = None, None, Seen(), 0, None
         self.tail: dict = {}        # the tail last written (StateEncoder._tail), entry by entry
 
     def get(self, enc, memory, st, rows, remembered=None, parsed=None) -> np.ndarray:
@@ -143,13 +144,14 @@ class TensorArray:
         p = self.p
         if self.x is None:
             w: dict = {}
-            x = _first(self, enc, memory, st, remembered)
+            x = self.x = _first(self, enc, memory, st, remembered)
         else:
-            if sys.getrefcount(self.x) > 2:         # held elsewhere too: theirs stays as it is
-                x = self.x.copy()
-            else:
-                x = self.x
-                x.flags.writeable = True
+            x = self.x
+            # held elsewhere too (the view handed out, or another view of the same data: their
+            # base is ``x``): theirs stays as it is, this goes on with a copy
+            if sys.getrefcount(self.out) > 2 or sys.getrefcount(x) > 4:      # (here: self.x, x, out.base)
+                x = self.x = x.copy()
+                self.out = None
             w = enc.changes(st, p, self.seen)
             if self.recall:
                 memory.catch_up_tracked(x, enc.enc.size, self.track, p, _items(memory, st, parsed, self.mem_at), False,
@@ -170,6 +172,8 @@ class TensorArray:
         if w:
             n = len(w)
             x[np.fromiter(w, np.intp, n)] = np.fromiter(w.values(), np.float32, n)
-        x.flags.writeable = False
-        self.x = x
-        return x
+        out = self.out
+        if out is None:
+            out = self.out = x.view()
+            out.flags.writeable = False
+        return out

@@ -27,6 +27,7 @@ everything they use name).
 
 from __future__ import annotations
 
+import marshal
 from operator import itemgetter
 
 from ..check.reach import reached
@@ -122,26 +123,57 @@ class RunningScore:
         return kept.rows
 
     def _parts(self, st) -> tuple:
-        """What the score reads in ``st``, copied: the slots' contents, the counters, the internal
-        counters (and every counter's name, in order), where the cards those hold are."""
-        z, c = st.z, st.c
-        counters = [_deep(c.get(k)) for k in self.counters]
-        internal = [(k, _deep(v)) for k, v in c.items() if k[:1] == "#"]
-        places = []
-        if self.places:
-            held: set = set()
-            _card_ids([counters, [v for _k, v in internal]], self.cards, held)
-            places = [(k, st.loc[k]) for k in sorted(held)]
-        return tuple(_deep(x) for x in self._zones(z)), counters, tuple(c), internal, places
+        """What the score reads in ``st``: ``(blob, places, copies)``, the slots' contents, the
+        counters, every counter's name in order and the internal counters written out by
+        :mod:`marshal` (one C call that copies and later compares them all), where the cards those
+        counters hold are, and None; or, when a value cannot be written so, ``(None, places,
+        copies)`` (:meth:`_copied`)."""
+        counters, internal = self._values(st.c)
+        places = self._places(st, counters, internal)
+        try:
+            return _dump(self._zones(st.z), counters, tuple(st.c), internal), places, None
+        except ValueError:
+            return None, places, self._copied(st, counters, internal)
+
+    def _values(self, c) -> tuple:
+        """The counters the score reads, and the internal ones (``#...``) with their names."""
+        return [c.get(k) for k in self.counters], [(k, v) for k, v in c.items() if k[:1] == "#"]
+
+    def _places(self, st, counters, internal) -> list:
+        """Where each card is that the counters could hold (if the score reads where cards are)."""
+        if not self.places:
+            return []
+        held: set = set()
+        _card_ids([counters, [v for _k, v in internal]], self.cards, held)
+        return [(k, st.loc[k]) for k in sorted(held)]
 
     def _same(self, st, parts) -> bool:
-        """Are the parts of ``st`` that the score reads those of ``parts`` (:meth:`_parts`)?  (No
-        when the counters' names changed: worked out again, to be safe.)"""
-        c, loc = st.c, st.loc
-        zones, counters, names, internal, places = parts
+        """Are the parts of ``st`` that the score reads those of ``parts`` (:meth:`_parts`)?  The
+        same bytes from :mod:`marshal` mean the same values of the same types all the way down
+        (its version 2 writes no references to objects met before, so how objects are shared
+        does not show); dicts or sets in another order only make the figure worked out again."""
+        blob, places, copies = parts
+        loc = st.loc
         for k, where in places:
             if loc[k] != where:
                 return False
+        if blob is None:
+            return self._same_copied(st, copies)
+        counters, internal = self._values(st.c)
+        try:
+            return _dump(self._zones(st.z), counters, tuple(st.c), internal) == blob
+        except ValueError:
+            return False
+
+    def _copied(self, st, counters, internal) -> tuple:
+        """The parts as copies (values :mod:`marshal` cannot write), for :meth:`_same_copied`."""
+        return (tuple(_deep(x) for x in self._zones(st.z)), [_deep(v) for v in counters], tuple(st.c),
+                [(k, _deep(v)) for k, v in internal])
+
+    def _same_copied(self, st, copies) -> bool:
+        """:meth:`_same` of parts kept as copies (:meth:`_copied`)."""
+        c = st.c
+        zones, counters, names, internal = copies
         if self._zones(st.z) != zones or tuple(c) != names:
             return False
         for k, was in zip(self.counters, counters):
@@ -168,12 +200,21 @@ class Kept:
         self.parts, self.rows = None, None
 
 
+def _dump(*parts) -> bytes:
+    """``parts`` written by :mod:`marshal`'s version 2 (ValueError: a value it cannot write)."""
+    return marshal.dumps(parts, 2)
+
+
 def _card_ids(v, cards: int, out: set) -> None:
     """Add to ``out`` every whole number in ``v`` (lists and dicts, all the way down) that could be
     a card (from 0 to ``cards`` - 1)."""
     if isinstance(v, list):
         for x in v:
-            _card_ids(x, cards, out)
+            if type(x) is int:                  # (the common case without a call)
+                if 0 <= x < cards:
+                    out.add(x)
+            elif x is not None:
+                _card_ids(x, cards, out)
     elif isinstance(v, dict):
         for x in v.values():
             _card_ids(x, cards, out)

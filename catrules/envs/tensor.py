@@ -216,13 +216,19 @@ class StateEncoder:
             for c in new[k:]:
                 k += 1
                 w[places + 2 * c] = part[k]
-        for s, how, shape in rest:                  # the whole slot again
+        for s, how, shape in rest:                  # the lines or places that changed, or the whole slot
             old, new = snap[s], z[s]
             if old == new:
                 continue
-            gone.append((s, [c for c, _i, _l in self._placed(s, how, shape, old)[1]]))
-            count, placed = self._placed(s, how, shape, new)
-            came.append((s, placed))
+            if how == _CARDS:
+                was, now = _differ(shape, old, new)
+                gone.append((s, was))
+                came.append((s, now))
+                count = _count(shape, new)
+            else:
+                gone.append((s, [c for c, _i, _l in self._placed(s, how, shape, old)[1]]))
+                count, placed = self._placed(s, how, shape, new)
+                came.append((s, placed))
             w[counts + s] = part[count] if how != _NOTHING else -1.0
             snap[s] = _copy(new)
         if gone:
@@ -469,6 +475,27 @@ def _common(a: list, b: list) -> int:
     while k < n and a[k] == b[k]:
         k += 1
     return k
+
+
+def _differ(shape: str, old: list, new: list) -> tuple:
+    """``(cards, placed)``: the cards of a slot whose cards all show (lines or a grid), in the lines
+    or places where ``old`` and ``new`` differ, and ``new``'s cards there as ``(card, position,
+    line)``.  (A card is in one place: one in a line or place that stayed the same is there in
+    both, so its entries stay as they are.)"""
+    k = min(len(old), len(new))
+    if shape == "lines":
+        changed = [li for li in range(k) if old[li] != new[li]]
+        was = [c for li in changed for c in old[li]] + [c for line in old[k:] for c in line]
+        now = [(c, i, li + 1) for li in changed for i, c in enumerate(new[li], 1)]
+        now += [(c, i, li) for li, line in enumerate(new[k:], k + 1) for i, c in enumerate(line, 1)]
+        return was, now
+    if shape == "grid":
+        changed = [i for i in range(k) if old[i] != new[i]]
+        was = [old[i] for i in changed if old[i] is not None] + [c for c in old[k:] if c is not None]
+        now = [(new[i], i + 1, 0) for i in changed if new[i] is not None]
+        now += [(c, i, 0) for i, c in enumerate(new[k:], k + 1) if c is not None]
+        return was, now
+    return list(old), [(c, i, 0) for i, c in enumerate(new, 1)]
 
 
 def _copy(content: list) -> list:
