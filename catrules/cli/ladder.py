@@ -24,10 +24,10 @@ stderr when it is a terminal.
 
 EPILOG = """\
 examples:
-  catrules ladder games/meow.cat --bots random,greedy --games 200
-  catrules ladder games/meow.cat --bots random,greedy,ismcts:100,ismcts:400 --games 40
-  catrules ladder games/meow.cat --bots random,greedy,ismcts:0.2s,ismcts:1s --jobs auto
-  catrules ladder games/meow.cat --bots random,greedy --json > ladder.json
+  catrules ladder games/mygame.cat --bots random,greedy --games 200
+  catrules ladder games/mygame.cat --bots random,greedy,ismcts:100,ismcts:400 --games 40
+  catrules ladder games/mygame.cat --bots random,greedy,ismcts:0.2s,ismcts:1s --jobs auto
+  catrules ladder games/mygame.cat --bots random,greedy --json > ladder.json
 """
 
 BOTS_HINT = ("give two bots or more, separated by commas: random, greedy, bot:fast, ismcts:200 "

@@ -3,10 +3,10 @@
 ::
 
     from catrules.envs.single import gym_env, vector_env
-    e = gym_env("games/meow.cat", players=3, seat=0, opponents="random", seed=1)
+    e = gym_env("games/mygame.cat", players=3, seat=0, opponents="random", seed=1)
     obs, info = e.reset()
     obs, reward, terminated, truncated, info = e.step(e.action_space.sample(mask=info["action_mask"]))
-    v = vector_env("games/meow.cat", 4, players=3)      # 4 copies, gymnasium.vector.SyncVectorEnv
+    v = vector_env("games/mygame.cat", 4, players=3)      # 4 copies, gymnasium.vector.SyncVectorEnv
 
 ``setup`` is the :class:`~catrules.envs.encoding.Spec` (vocabulary and encoder; ``spec`` is Gymnasium's).
 The agent is seat ``seat`` (0-based); every other seat is a bot made from a seat spec
