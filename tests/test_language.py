@@ -73,6 +73,16 @@ def test_unexpected_character_is_explained():
     assert d.line == 10 and "unexpected character `$`" in d.message
 
 
+def test_a_phase_given_parameters_points_to_an_action():
+    # a newcomer's first guess for "a turn of player p"; the hint names the action that says it
+    d = one_error(BASE + "flow:\n    for each player p:\n        play turn(p)\nphase turn:\n    shuffle deck\n")
+    assert (d.line, d.column) == (11, 18)
+    assert "`action turn(p):`" in d.hint and "`do turn(p)`" in d.hint
+    d = one_error(BASE + "flow:\n    do turn(1, 2)\nphase turn(who, n):\n    shuffle deck\n")
+    assert (d.line, d.column) == (11, 11)
+    assert "`action turn(who, n):`" in d.hint and "`do turn(who, n)`" in d.hint
+
+
 def test_bad_indentation_is_located():
     d = one_error(BASE + "flow:\n    shuffle deck\n  shuffle deck\n")
     assert d.line == 11 and "indentation" in d.message

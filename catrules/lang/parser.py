@@ -211,6 +211,13 @@ def _syntax_diagnostic(path: str, source: str, exc: Exception) -> Diagnostic:
             return Diagnostic(path, line, col, what, "a text cannot hold quotes, even inside its braces: put the "
                               'value in a definition (`define plural(n) = if n == 1 then "" else "s"`, then '
                               '`"{plural(n)}"`)', "error", src(line))
+        m = re.fullmatch(r"\s*(play|phase)\s+([A-Za-z_]\w*)\s*", src(line)[:col - 1]) if tok.value == "(" else None
+        if m:
+            name, args = m.group(2), re.match(r"\(([\w\s,]*)\)", src(line)[col - 1:])
+            args = args.group(1).strip() if args else "p"
+            return Diagnostic(path, line, col, what, f"a phase takes no parameters: for a block with parameters, "
+                              f"declare `action {name}({args}):` and run it with `do {name}({args})`", "error",
+                              src(line))
         if tok.type == "NAME" or (tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") and str(tok.value).isalpha()):
             if "COLON" in exc.expected:
                 hint += "; a block starts with `:` at the end of its line"
