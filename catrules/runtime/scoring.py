@@ -21,6 +21,7 @@ from ..errors import RulesError
 from ..limits import STEP_LIMIT
 from .errors import _STOPS, _fn_line, _quote, _reraise
 from .hoisting import hoist
+from .memo_gate import Gate
 from .reads import KEY_HELPERS, NoKey, key_code, reads_of
 
 #: The most tables a scorer remembers (then it forgets them all and starts again).
@@ -52,8 +53,8 @@ def write_scorer(items: list, ranking: list):
     for g, (code, idx) in enumerate(groups):
         ns[f"_gk{g}"] = eval("lambda st, V: " + code, {**KEY_HELPERS, "__builtins__": {}})
         exec(f"def _gw{g}(st, V):\n    return (" + "".join(f"{items[i][2].body}, " for i in idx) + ")\n", ns)
-        ns[f"_gc{g}"] = {}
-        lines.append(f"        {''.join(f'_v{i}, ' for i in idx)}= _group(st, V, _gc{g}, _gk{g}, _gw{g})")
+        ns[f"_gc{g}"], ns[f"_gg{g}"] = {}, Gate()
+        lines.append(f"        {''.join(f'_v{i}, ' for i in idx)}= _group(st, V, _gc{g}, _gk{g}, _gw{g}, _gg{g})")
     lines += [f"        {name} = {code}" for name, code in each]
     for i, body in zip(plain, bodies):
         lines.append(f"        _v{i} = {body}")
@@ -101,17 +102,24 @@ def _worth_a_key(body: str) -> bool:
     return False
 
 
-def _group(st, V, cache: dict, key_of, work) -> tuple:
+def _group(st, V, cache: dict, key_of, work, gate: Gate) -> tuple:
     """The values of a group of score items for the player ``V`` names (:func:`player_groups`),
-    remembered by the key of what they read; the steps they counted counted again on a hit."""
+    remembered by the key of what they read; the steps they counted counted again on a hit.
+    While its ``gate`` rests (look-ups seldom hit), worked out without a key."""
+    if gate.rest:
+        gate.rest -= 1
+        return work(st, V)
     try:
         key = key_of(st, V)
     except NoKey:
         return work(st, V)
     hit = cache.get(key)
     if hit is not None and st.steps + hit[1] <= STEP_LIMIT:
+        gate.hits += 1
+        gate.asked += 1
         st.steps += hit[1]
         return hit[0]
+    gate.judge()
     before = st.steps
     vals = work(st, V)
     if all(type(v) in _PLAIN for v in vals):
@@ -131,9 +139,13 @@ def memoised(score_rows, bodies: list, ns: dict):
     key_of = eval("lambda st, V: " + key_code(reads), {**KEY_HELPERS, "__builtins__": {}})
     cache: dict = {}
     no_vars: dict = {}
+    gate = Gate()
 
     def rows(st):
         if st.stats is not None:            # a lint counts what the scoring does: every time
+            return score_rows(st)
+        if gate.rest:                       # look-ups seldom hit (a game played once through)
+            gate.rest -= 1
             return score_rows(st)
         try:
             key = key_of(st, no_vars)
@@ -146,8 +158,11 @@ def memoised(score_rows, bodies: list, ns: dict):
         # the steps the scoring counted (lists it built) are counted again, unless they would
         # pass the limit: then it is worked out again, to stop where it stops
         if hit is not None and st.steps + hit[1] <= STEP_LIMIT:
+            gate.hits += 1
+            gate.asked += 1
             st.steps += hit[1]
             return [dict(r) for r in hit[0]]
+        gate.judge()
         before = st.steps
         out = score_rows(st)
         if all(type(v) in _PLAIN for r in out for v in r.values()):
@@ -157,6 +172,7 @@ def memoised(score_rows, bodies: list, ns: dict):
         return out
     rows.by_key = by_key                # the rows of a key worked out already (see outcome)
     rows.memo = cache
+    rows.gate = gate
     rows.fresh = score_rows             # without the memo (tests compare the two)
     rows.reads = reads
     return rows
