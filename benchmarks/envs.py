@@ -23,9 +23,11 @@ the same random actions), reading the tensor as ``--tensor`` says (``none``, ``l
     valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
         python benchmarks/envs.py --fixed games/meow.cat --games 10 --tensor list
 
-The games are played inside ``functools.reduce`` (after one state made outside it), so that
-adding ``--collect-atstart=no --toggle-collect=functools_reduce`` to valgrind's options counts
-the games alone, without loading the game and its environment.
+The games are played inside ``functools.reduce`` (after one state made outside it, and its
+tensor read when the games read theirs), so that adding ``--collect-atstart=no
+--toggle-collect=functools_reduce`` to valgrind's options counts the games alone, without loading
+the game and its environment, nor what is built at the first look (the score's code, written
+and compiled once per game file).
 """
 
 from __future__ import annotations
@@ -71,7 +73,10 @@ def fixed(path: str, games: int, tensor: str) -> int:
     """Play ``games`` games of ``path`` (4 players, deals 0, 1...), reading the tensor or not; the steps."""
     g = pyspiel.load_game(register(str(ROOT / path), players=4, chance="deal", vocabulary="compact",
                                    tensors="array" if tensor == "array" else "list"))
-    g.new_initial_state().apply_action(0)           # (made once before the games: see above)
+    first = g.new_initial_state()                   # (made once before the games: see above)
+    first.apply_action(0)
+    if tensor != "none":        # what is built at the first look (the score's code), built outside
+        first.information_state_tensor(first.current_player())
 
     def play(_a, _b) -> int:
         rng, steps = random.Random(0), 0
