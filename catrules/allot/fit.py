@@ -66,12 +66,14 @@ def _max_flow_plan(dem, caps, masks, spare):
     return [cap[snk][1 + K + t] for t in range(T)]
 
 
-def _greedy_plan(dem, caps, masks, spare):
+def _greedy_plan(dem, caps, masks, spare, by_servers=None):
     """A quick try at :func:`_max_flow_plan`: needs with the fewest servers first, each
-    from the type that serves the fewest needs (``masks`` are sorted that way); None if stuck."""
+    from the type that serves the fewest needs (``masks`` are sorted that way); None if stuck.
+    ``by_servers``: :func:`_by_servers` of ``masks``, when worked out once for many demands."""
     left = list(caps)
-    K = len(dem)
-    order = sorted((k for k in range(K) if dem[k]), key=lambda k: sum(1 for m in masks if m >> k & 1))
+    if by_servers is None:
+        by_servers = _by_servers(masks, len(dem))
+    order = [k for k in by_servers if dem[k]]
     used = [0] * len(caps)
     spares = spare
     for k in order:
@@ -89,6 +91,12 @@ def _greedy_plan(dem, caps, masks, spare):
             left[t] -= 1
             used[t] += 1
     return used
+
+
+def _by_servers(masks, K) -> list:
+    """The needs ``0..K-1``, those served by the fewest types first (ties in their order)."""
+    return sorted(range(K), key=lambda k: sum(1 for m in masks if m >> k & 1))
+
 
 class _Packing(NamedTuple):
     """How a demand (units per need) is packed into one int: ``field`` bits at each shift."""
@@ -154,6 +162,7 @@ def _feasibility(hall, masks, caps, spare, packing: _Packing, packed) -> _Fit:
     again, so the answers are memoised."""
     field, shifts = packing.field, packing.shifts
     memo: dict = {}
+    by_servers = _by_servers(masks, len(shifts))
     fit_memo: dict = {}
     with_memo = [{} for _ in packed]
 
@@ -177,7 +186,7 @@ def _feasibility(hall, masks, caps, spare, packing: _Packing, packed) -> _Fit:
     def plan_for(dem):
         if dem not in memo:
             d = tuple([(dem >> sh) & field for sh in shifts])
-            memo[dem] = (_greedy_plan(d, caps, masks, spare) or _max_flow_plan(d, caps, masks, spare)
+            memo[dem] = (_greedy_plan(d, caps, masks, spare, by_servers) or _max_flow_plan(d, caps, masks, spare)
                          if dem else [0] * len(caps))
         return memo[dem]
 

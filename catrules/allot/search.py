@@ -16,7 +16,7 @@ from ..errors import RulesError
 from ..limits import STEP_LIMIT
 from ..runtime import as_list
 from ..runtime.reads import NoKey, value_key, reads_of
-from . import memo
+from . import integer_program, memo    # integer_program: light (scipy only when it solves)
 from .fit import (_Fit, _feasibility, _hall_conditions, _max_flow_plan, _pack,  # noqa: F401
                   _packing, _Packing)
 
@@ -136,7 +136,6 @@ def memo_key(st, V, job: Allotment):
     if how is None:
         return None
     variables, columns, ordered, counters = how
-    from . import integer_program       # its engine switch too (tests compare the engines)
     pile = st.z[job.source]
     c = st.c
     lay = st.layout
@@ -154,7 +153,7 @@ def memo_key(st, V, job: Allotment):
             whole += [value_key(c.get(n)) for n in columns if type(c.get(n)) is not list]
         return (unordered, tuple([value_key(V.get(v)) for v in variables]), tuple(whole), st.n,
                 tuple(st.options),      # the keys may read them; a statement serves every game
-                integer_program.USE_DP, USE_SOLVER,
+                integer_program.USE_DP, USE_SOLVER,     # the engine switches too (tests compare them)
                 SOLVER_FROM, job.source, job.into, tuple(pile), tuple(st.z[job.into]), tuple(job.targets),
                 memo.wants_key(job.wants), value_key(job.spare), job.maximal)
     except (NoKey, TypeError):
