@@ -10,12 +10,14 @@ complete way scored by the keys. Both keep the same way when several tie.
 
 from __future__ import annotations
 
+import ast
 from typing import Callable, NamedTuple, Optional
 
 from ..errors import RulesError
 from ..limits import STEP_LIMIT
 from ..runtime import as_list
 from ..runtime.reads import NoKey, value_key, reads_of
+from ..runtime.reads import _PURE as _PURE_HELPERS
 from . import integer_program, memo    # integer_program: light (scipy only when it solves)
 from .fit import (_Fit, _feasibility, _hall_conditions, _max_flow_plan, _pack,  # noqa: F401
                   _packing, _Packing)
@@ -248,11 +250,16 @@ def _shape(st, job: Allotment) -> _Shape:
     K = len(needs)
     by_mask: dict = {}
     serves = job.serves
+    known = _masks_kept(serves, needs) if st.stats is None else None
     for r in list(st.z[job.source]):
-        mask = 0
-        for i, x in enumerate(needs):
-            if serves(st, r, x):
-                mask |= 1 << i
+        mask = known.get(r) if known is not None else None
+        if mask is None:
+            mask = 0
+            for i, x in enumerate(needs):
+                if serves(st, r, x):
+                    mask |= 1 << i
+            if known is not None:
+                known[r] = mask
         by_mask.setdefault(mask, []).append(r)
     masks = sorted(by_mask, key=lambda m: (bin(m).count("1"), m))
     caps = [len(by_mask[m]) for m in masks]
@@ -408,3 +415,50 @@ def _num(v):
     if isinstance(v, bool) or v is None:
         return int(bool(v))
     return v
+
+
+def _masks_kept(serves, needs: list):
+    """The needs each card serves (bits over ``needs``) found so far, to read and fill, when
+    ``serves`` is a function of its card and need alone (its code reads neither the table nor a
+    variable: :func:`_pure`): the same cards meet the same needs in search after search.  Else
+    None.  Kept on the function (``allot_masks``: per needs, card -> bits): they go with the game."""
+    by_needs = getattr(serves, "allot_masks", None)
+    if by_needs is None:
+        by_needs = {} if _pure(getattr(serves, "source", None)) else False
+        try:
+            serves.allot_masks = by_needs
+        except AttributeError:
+            return None
+    if by_needs is False:
+        return None
+    try:
+        at = (tuple(needs), tuple(map(type, needs)))     # 1 and True stay apart
+        kept = by_needs.get(at)
+    except TypeError:                   # a need that is a list: not kept
+        return None
+    if kept is None:
+        if len(by_needs) >= 4096:
+            by_needs.clear()
+        kept = by_needs[at] = {}
+    return kept
+
+
+def _pure(source) -> bool:
+    """Does the Python text ``source`` (one ``def``) use only its parameters, the cards' printed
+    columns and constants (``_a_...``, ``_k...``), and helpers that never see the state?"""
+    if not source:
+        return False
+    try:
+        fn = ast.parse(source).body[0]
+    except (SyntaxError, IndexError):
+        return False
+    if not isinstance(fn, ast.FunctionDef):
+        return False
+    params = {a.arg for a in fn.args.args}
+    for n in ast.walk(fn):
+        if isinstance(n, (ast.Lambda, ast.NamedExpr, ast.Global, ast.Nonlocal, ast.Attribute)):
+            return False
+        if isinstance(n, ast.Name) and not (n.id in params and n.id != "st" or n.id.startswith(("_a_", "_k"))
+                                            or n.id in _PURE_HELPERS):
+            return False
+    return True
