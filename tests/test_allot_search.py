@@ -140,3 +140,24 @@ def test_catlady_feedings_keep_what_every_way_tried_keeps(checked):
             del cf.SITUATIONS[f"t{n}"]
     assert checked[0] == 6 * 2 * 4     # two passes over the 4 players
 
+
+
+def test_serves_kept_per_card_only_when_it_reads_nothing_of_the_table():
+    """The needs a card serves are kept across searches (``_masks_kept``) only for a ``serves``
+    whose code reads its card's columns and its need alone, never the table."""
+    assert allot._pure("def _d_f(st, _p_c, _p_need):\n    return _a_flavour[_p_c] == _p_need\n")
+    assert not allot._pure("def _d_f(st, _p_c, _p_need):\n    return len(st.z[3]) > 0\n")
+    assert not allot._pure("def _d_f(st, _p_c, _p_need):\n    return _d_g(st, _p_c)\n")
+    assert not allot._pure(None)
+
+    def pure(st, c, need):
+        return c % 2 == need
+    pure.source = "def pure(st, c, need):\n    return _a_x[c] == need\n"
+    kept = allot._masks_kept(pure, [0, 1])
+    assert kept == {} and allot._masks_kept(pure, [0, 1]) is kept
+    assert allot._masks_kept(pure, [True, 1]) is not kept        # 1 and True stay apart
+
+    def impure(st, c, need):
+        return bool(st)
+    impure.source = "def impure(st, c, need):\n    return bool(st)\n"
+    assert allot._masks_kept(impure, [0]) is None

@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import NamedTuple, Optional
 
 from ..runtime.reads import NoKey, value_key
-from ..runtime.reads import _zk_slot, _kinds
+from ..runtime.reads import _zk_slot, _kinds, _PLAIN_TUPLES
 
 _STR = {str}
 
@@ -195,9 +195,9 @@ def wants_key(wants: list):
     kinds = set(map(type, flat))
     if not all(issubclass(k, str) for k in kinds) or ":" in "\n".join(flat):
         return value_key(wants)         # other values, or a text that may be a reference
-    if kinds != _STR:                   # symbols as plain texts equal to them (see reads._kinds)
-        to_str = str.__str__
-        rows = [tuple([m if type(m) is str else tuple(map(to_str, m)) for m in row]) for row in rows]
+    if kinds != _STR:                   # symbols as plain texts equal to them (see reads._kinds):
+        plain = _PLAIN_TUPLES.__getitem__   # the same few meals again and again, looked up in C
+        rows = [tuple([m if type(m) is str else plain(m) for m in row]) for row in rows]
     return tuple(rows), _kinds(flat)
 
 

@@ -10,14 +10,17 @@ complete way scored by the keys. Both keep the same way when several tie.
 
 from __future__ import annotations
 
-from functools import lru_cache
+import ast
 from typing import Callable, NamedTuple, Optional
 
 from ..errors import RulesError
 from ..limits import STEP_LIMIT
 from ..runtime import as_list
 from ..runtime.reads import NoKey, value_key, reads_of
-from . import memo
+from ..runtime.reads import _PURE as _PURE_HELPERS
+from . import integer_program, memo    # integer_program: light (scipy only when it solves)
+from .fit import (_Fit, _feasibility, _hall_conditions, _max_flow_plan, _pack,  # noqa: F401
+                  _packing, _Packing)
 
 
 # ============================================================= allotment search
@@ -46,85 +49,6 @@ def _apply_allotment(st, ss, si, used, ts, meals, note) -> None:
             col[t] = list(m) if m is not None else None
 
 
-def _max_flow_plan(dem, caps, masks, spare):
-    """Resources per type that meet the demands ``dem`` (per need), or None.
-
-    A small max-flow: need k -> resource type t when the type serves k, and
-    need k -> spare -> any type, at most ``spare`` units through the spare.
-    Types that serve fewer needs are tried first, the spare last.
-    """
-    K, T = len(dem), len(caps)
-    # nodes: 0 source, 1..K needs, K+1..K+T types, then spare in, spare out, sink
-    src, sp_in, sp_out, snk = 0, K + T + 1, K + T + 2, K + T + 3
-    n = K + T + 4
-    cap = [[0] * n for _ in range(n)]
-    adj = [[] for _ in range(n)]
-
-    def edge(a, b, c):
-        if b not in adj[a]:
-            adj[a].append(b)
-            adj[b].append(a)
-        cap[a][b] += c
-    big = sum(dem) + 1
-    for k in range(K):
-        if dem[k]:
-            edge(src, 1 + k, dem[k])
-            for t in range(T):
-                if masks[t] >> k & 1:
-                    edge(1 + k, 1 + K + t, big)
-            if spare:
-                edge(1 + k, sp_in, big)
-    if spare:
-        edge(sp_in, sp_out, spare)
-        for t in range(T):
-            edge(sp_out, 1 + K + t, big)
-    for t in range(T):
-        edge(1 + K + t, snk, caps[t])
-    want = sum(dem)
-    for _ in range(want):
-        prev = [-1] * n
-        prev[src] = src
-        queue = [src]
-        for a in queue:
-            for b in adj[a]:
-                if prev[b] < 0 and cap[a][b] > 0:
-                    prev[b] = a
-                    queue.append(b)
-        if prev[snk] < 0:
-            return None
-        b = snk
-        while b != src:
-            a = prev[b]
-            cap[a][b] -= 1
-            cap[b][a] += 1
-            b = a
-    return [cap[snk][1 + K + t] for t in range(T)]
-
-
-def _greedy_plan(dem, caps, masks, spare):
-    """A quick try at :func:`_max_flow_plan`: needs with the fewest servers first, each
-    from the type that serves the fewest needs (``masks`` are sorted that way); None if stuck."""
-    left = list(caps)
-    K = len(dem)
-    order = sorted((k for k in range(K) if dem[k]), key=lambda k: sum(1 for m in masks if m >> k & 1))
-    used = [0] * len(caps)
-    spares = spare
-    for k in order:
-        for _ in range(dem[k]):
-            for t, m in enumerate(masks):
-                if m >> k & 1 and left[t]:
-                    break
-            else:
-                if not spares:
-                    return None
-                t = max(range(len(left)), key=lambda i: left[i]) if left else None
-                if t is None or not left[t]:
-                    return None
-                spares -= 1
-            left[t] -= 1
-            used[t] += 1
-    return used
-
 
 class Allotment(NamedTuple):
     """One ``allot`` to solve: the resources in pile ``source`` go to pile ``into``, each of
@@ -150,23 +74,6 @@ class _Shape(NamedTuple):
     by_mask: dict               # the resources by the set of needs they serve (bits)
     masks: list                 # those sets, fewest needs first
     caps: list                  # how many resources each set has
-
-
-class _Packing(NamedTuple):
-    """How a demand (units per need) is packed into one int: ``field`` bits at each shift."""
-    row_max: list               # per target, the most of each need one of its lists asks
-    most: list                  # per need, what all targets together could ask
-    field: int
-    shifts: list
-
-
-class _Fit(NamedTuple):
-    """Whether demands fit the resources, memoised (see :func:`_feasibility`)."""
-    fits: Callable              # fits(demand)
-    fits_with: Callable         # fits_with(target, demand): one of its lists still fits
-    plan_for: Callable          # plan_for(demand): resources used per type, or None
-    fit_memo: dict
-    with_memo: list
 
 
 def solve_allotment(st, V, ss, si, ts, wants, serves, spare, keys, note, line, maximal=False, model=None):
@@ -231,7 +138,6 @@ def memo_key(st, V, job: Allotment):
     if how is None:
         return None
     variables, columns, ordered, counters = how
-    from . import integer_program       # its engine switch too (tests compare the engines)
     pile = st.z[job.source]
     c = st.c
     lay = st.layout
@@ -249,7 +155,7 @@ def memo_key(st, V, job: Allotment):
             whole += [value_key(c.get(n)) for n in columns if type(c.get(n)) is not list]
         return (unordered, tuple([value_key(V.get(v)) for v in variables]), tuple(whole), st.n,
                 tuple(st.options),      # the keys may read them; a statement serves every game
-                integer_program.USE_DP, USE_SOLVER,
+                integer_program.USE_DP, USE_SOLVER,     # the engine switches too (tests compare them)
                 SOLVER_FROM, job.source, job.into, tuple(pile), tuple(st.z[job.into]), tuple(job.targets),
                 memo.wants_key(job.wants), value_key(job.spare), job.maximal)
     except (NoKey, TypeError):
@@ -306,8 +212,8 @@ def _best(st, V, job: Allotment):
     shape = _shape(st, job)
     packing = _packing(shape.vec_alts, len(shape.needs))
     packed = [[_pack(v, packing.shifts) for v in row] for row in shape.vec_alts]
-    hall = _hall_conditions(shape, job.spare, len(st.z[job.source]), packing)
-    fit = _feasibility(hall, shape, job.spare, packing, packed)
+    hall = _hall_conditions(shape.masks, shape.caps, job.spare, len(st.z[job.source]), packing)
+    fit = _feasibility(hall, shape.masks, shape.caps, job.spare, packing, packed)
     chosen = [None] * len(job.targets)
     way = _way_maker(shape, chosen, fit.plan_for)
     score_of = _scorer(st, V, job)
@@ -344,11 +250,16 @@ def _shape(st, job: Allotment) -> _Shape:
     K = len(needs)
     by_mask: dict = {}
     serves = job.serves
+    known = _masks_kept(serves, needs) if st.stats is None else None
     for r in list(st.z[job.source]):
-        mask = 0
-        for i, x in enumerate(needs):
-            if serves(st, r, x):
-                mask |= 1 << i
+        mask = known.get(r) if known is not None else None
+        if mask is None:
+            mask = 0
+            for i, x in enumerate(needs):
+                if serves(st, r, x):
+                    mask |= 1 << i
+            if known is not None:
+                known[r] = mask
         by_mask.setdefault(mask, []).append(r)
     masks = sorted(by_mask, key=lambda m: (bin(m).count("1"), m))
     caps = [len(by_mask[m]) for m in masks]
@@ -362,97 +273,6 @@ def _shape(st, job: Allotment) -> _Shape:
             vr.append(tuple(v))
         vec_alts.append(vr)
     return _Shape(needs, alts, vec_alts, by_mask, masks, caps)
-
-
-def _packing(vec_alts, K) -> _Packing:
-    """A demand (cubes wanted per need) is packed into one int, `width` bits a need, so that
-    adding a wanted list is one addition and memo keys hash fast; no need can overflow
-    into the next since no field exceeds what all targets together could ask for."""
-    zero = (0,) * K
-    row_max = [tuple(map(max, *row)) if len(row) > 1 else row[0] if row else zero for row in vec_alts]
-    most = [sum(col) for col in zip(*row_max)] or zero   # per need, what all targets could ask
-    width = max(max(most, default=0), 1).bit_length()
-    return _Packing(row_max, most, (1 << width) - 1, [width * k for k in range(K)])
-
-
-def _pack(v, shifts) -> int:
-    d = 0
-    for x, sh in zip(v, shifts):
-        d |= x << sh
-    return d
-
-
-def _hall_conditions(shape: _Shape, spare, total, packing: _Packing):
-    """Hall's condition for the flow: for every set S of needs, what S asks for must fit
-    in the resources serving S plus up to `spare` of the others. [(shifts of S's needs, room)]
-    for the sets some demand could break; None above 10 needs (the flow decides then)."""
-    K = len(packing.shifts)
-    if K > 10:
-        return None
-    hall = []
-    most, shifts = packing.most, packing.shifts
-    for S, ks in _subsets(K):
-        c = 0
-        for m, n in zip(shape.masks, shape.caps):
-            if m & S:
-                c += n
-        room = c + min(spare, total - c)
-        asked = 0
-        for k in ks:
-            asked += most[k]
-        if asked > room:         # else no demand of the search can break it
-            hall.append(([shifts[k] for k in ks], room))
-    return hall
-
-
-def _feasibility(hall, shape: _Shape, spare, packing: _Packing, packed) -> _Fit:
-    """Whether a demand fits (by Hall's condition, else a plan found), and whether some list
-    of a target still fits on top of a demand: the search meets the same demands again and
-    again, so the answers are memoised."""
-    caps, masks = shape.caps, shape.masks
-    field, shifts = packing.field, packing.shifts
-    memo: dict = {}
-    fit_memo: dict = {}
-    with_memo = [{} for _ in packed]
-
-    def fits(dem):
-        got = fit_memo.get(dem)
-        if got is None:
-            if hall is None:
-                got = plan_for(dem) is not None
-            else:
-                got = True
-                for shs, room in hall:
-                    need = 0
-                    for sh in shs:
-                        need += dem >> sh & field
-                    if need > room:
-                        got = False
-                        break
-            fit_memo[dem] = got
-        return got
-
-    def plan_for(dem):
-        if dem not in memo:
-            d = tuple([(dem >> sh) & field for sh in shifts])
-            memo[dem] = (_greedy_plan(d, caps, masks, spare) or _max_flow_plan(d, caps, masks, spare)
-                         if dem else [0] * len(caps))
-        return memo[dem]
-
-    def fits_with(i, base):
-        memo_i = with_memo[i]
-        got = memo_i.get(base)
-        if got is None:
-            got = False
-            for v in packed[i]:
-                d = base + v
-                ok = fit_memo.get(d)
-                if ok or ok is None and fits(d):
-                    got = True
-                    break
-            memo_i[base] = got
-        return got
-    return _Fit(fits, fits_with, plan_for, fit_memo, with_memo)
 
 
 def _way_maker(shape: _Shape, chosen, plan_for):
@@ -591,13 +411,54 @@ def _depth_first(packed, fit: _Fit, most_after, maximal, chosen, leaf):
     return dfs
 
 
-@lru_cache(maxsize=None)
-def _subsets(K):
-    """Every non-empty set of K needs: (bits, the needs in it)."""
-    return tuple((S, tuple(k for k in range(K) if S >> k & 1)) for S in range(1, 1 << K))
-
-
 def _num(v):
     if isinstance(v, bool) or v is None:
         return int(bool(v))
     return v
+
+
+def _masks_kept(serves, needs: list):
+    """The needs each card serves (bits over ``needs``) found so far, to read and fill, when
+    ``serves`` is a function of its card and need alone (its code reads neither the table nor a
+    variable: :func:`_pure`): the same cards meet the same needs in search after search.  Else
+    None.  Kept on the function (``allot_masks``: per needs, card -> bits): they go with the game."""
+    by_needs = getattr(serves, "allot_masks", None)
+    if by_needs is None:
+        by_needs = {} if _pure(getattr(serves, "source", None)) else False
+        try:
+            serves.allot_masks = by_needs
+        except AttributeError:
+            return None
+    if by_needs is False:
+        return None
+    try:
+        at = (tuple(needs), tuple(map(type, needs)))     # 1 and True stay apart
+        kept = by_needs.get(at)
+    except TypeError:                   # a need that is a list: not kept
+        return None
+    if kept is None:
+        if len(by_needs) >= 4096:
+            by_needs.clear()
+        kept = by_needs[at] = {}
+    return kept
+
+
+def _pure(source) -> bool:
+    """Does the Python text ``source`` (one ``def``) use only its parameters, the cards' printed
+    columns and constants (``_a_...``, ``_k...``), and helpers that never see the state?"""
+    if not source:
+        return False
+    try:
+        fn = ast.parse(source).body[0]
+    except (SyntaxError, IndexError):
+        return False
+    if not isinstance(fn, ast.FunctionDef):
+        return False
+    params = {a.arg for a in fn.args.args}
+    for n in ast.walk(fn):
+        if isinstance(n, (ast.Lambda, ast.NamedExpr, ast.Global, ast.Nonlocal, ast.Attribute)):
+            return False
+        if isinstance(n, ast.Name) and not (n.id in params and n.id != "st" or n.id.startswith(("_a_", "_k"))
+                                            or n.id in _PURE_HELPERS):
+            return False
+    return True
