@@ -11,12 +11,28 @@ or none) is a decision like any other (:func:`_ask_one`).  ``secretly`` and
 
 from __future__ import annotations
 
+import ast as pyast
+
 from ..lang import ast
 from ..errors import RulesError
 from ..runtime.decisions import UNANSWERED, Pending, _ask_one
+from ..runtime.option_ids import option_id
 from .units import Suite
 from .upto import most_cards, prompt_words
 from ..runtime.places import as_list
+
+
+def _copied(listing: str):
+    """``X`` when the generated expression ``listing`` is ``list(X)`` alone and ``X`` an item
+    (a zone's cards, say), else None; the run tests that ``X`` is a list before drawing from it."""
+    try:
+        e = pyast.parse(listing, mode="eval").body
+    except SyntaxError:
+        return None
+    if (isinstance(e, pyast.Call) and isinstance(e.func, pyast.Name) and e.func.id == "list"
+            and len(e.args) == 1 and not e.keywords and isinstance(e.args[0], pyast.Subscript)):
+        return f"({pyast.get_source_segment(listing, e.args[0])})"
+    return None
 
 
 class ChoiceStatements:
@@ -141,7 +157,10 @@ class ChoiceStatements:
             parts = getattr(listed, "parts", None)
             listing = (self._preferred_here(parts, line) if parts is not None
                        else getattr(listed, "inline", None) or name + "(st, V)")
-            w.put(f"V[{var!r}] = _a.choose(st, {who}, {listing}, {kind!r}{extra})", line)
+            if kind == "card":
+                self._drawn_here(who, var, listing, extra, prefers, line)
+            else:
+                w.put(f"V[{var!r}] = _a.choose(st, {who}, {listing}, {kind!r}{extra})", line)
             return
         # the lean blocks run only where every seat picks (State.run): no need to ask
         with Suite(w, "if True:" if self.lean else f"if _a is not None and _a.pickers[{who}] is not None:", line):
@@ -149,6 +168,40 @@ class ChoiceStatements:
             listing = getattr(listed, "inline", None) if self.lean else None     # lean: written here
             w.put(f"V[{var!r}] = _a.choose(st, {who}, {listing or name + '(st, V)'}, {kind!r}{extra})", line)
             w.chain(len(w.blocks) + 1, line)    # past the block the choice is about to get
+
+    def _drawn_here(self, who: str, var: str, listing: str, extra: str, prefers, line: int) -> None:
+        """In a straight pass, a card chosen by a seat whose pick is a uniform draw
+        (:attr:`Autoplay.draws <catrules.play.autoplay.Autoplay>`): :meth:`Autoplay.choose
+        <catrules.play.autoplay.Autoplay.choose>` written out for two or more cards, the same
+        draws, counts and history entry, with no call (a trick game makes one per card played).
+        Anything else (one card or none, another seat, a ``preferring`` whose answer others
+        learn from) goes through ``choose`` as before."""
+        w, t = self.w, self.tmp("d")
+        p, o, n, dr, k, i, v, me = (f"{t}{x}" for x in "ponrkive")
+        w.put(f"{p} = {who}", line)
+        # ``list(Z)`` (a zone's cards, copied for the option list choose keeps): drawn from Z itself
+        bare = _copied(listing)
+        w.put(f"{o} = {bare or listing}", line)
+        blind = "" if prefers is None else " and st.known is None"    # else the answer is noted
+        # the namespace has no builtins of its own
+        oid, typ, num, lst = (w.bind(f, f.__name__) for f in (option_id, type, int, list))
+        same = f"{typ}({o}) is {lst} and " if bare else ""
+        with Suite(w, f"if {same}({n} := len({o})) > 1 and ({dr} := _a.draws[{p}]) is not None{blind}:", line):
+            for text in ("st.decisions += 1", f"st.actor = {p}"):
+                w.put(text, line)
+            with Suite(w, "if _a.after is not None:", line):
+                w.put("_a.after()", line)
+            w.put(f"{k} = {n}.bit_length()", line)
+            w.put(f"{i} = {dr}({k})", line)
+            with Suite(w, f"while {i} >= {n}:", line):
+                w.put(f"{i} = {dr}({k})", line)
+            w.put(f"V[{var!r}] = {v} = {o}[{i}]", line)
+            w.put("st.steps = st.steps_from", line)
+            w.put(f"{me} = _a.card_entries[{p}]", line)
+            w.put(f"st.history.append({me}[{v}] if {typ}({v}) is {num} and 0 <= {v} < len({me}) "
+                  f"else [{p}, {oid}('card', {v})])", line)
+        with Suite(w, "else:", line):
+            w.put(f"V[{var!r}] = _a.choose(st, {p}, {f'list({o})' if bare else o}, 'card'{extra})", line)
 
     def _preferred_here(self, parts: tuple, line: int) -> str:
         """In a straight pass, the options of a choice ``preferring`` worked out by statements
