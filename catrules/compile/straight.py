@@ -42,6 +42,9 @@ _EVERYONE = re.compile(r"_everyone\(st, (\d+), '(?:pile|row)'\)")
 _VAR = re.compile(r"V\[('[A-Za-z_][A-Za-z_0-9]*'|'#[0-9]+')\]")
 _V_USE = re.compile(r"(?<![\w.'])V(?!\w)")
 _FR_USE = re.compile(r"(?<![\w.'])fr(?!\w)")
+#: a unit played in a straight run and its frame's local (see :meth:`StraightUnits.play_straight`)
+_PLAYED = re.compile(r"\[('[^'\\]*'|\"[^\"\\]*\")\]\[0\]\(st, (_S_p\d+)\)")
+_PLAY_FRAME = re.compile(r"_S_p\d+")
 #: a choice's dictionary for what its answer tells (read only while players' knowledge is kept)
 _CHOICE_V = ", V, "
 
@@ -120,6 +123,9 @@ class StraightUnits:
                     cur.update(v)
         if body is None or any(t.startswith(("return", "fr.pc")) for _i, t, _l in body):
             return None
+        played = {n for _i, t, _l in body for _u, n in _PLAYED.findall(t)}
+        if {n for _i, t, _l in body for n in _PLAY_FRAME.findall(t)} != played:
+            return None                         # a guard: every frame it plays on is made as it starts
         return body
 
     def straight_pauses(self, s):
@@ -144,8 +150,10 @@ class StraightUnits:
         if not self.straight or not self.straight_ok(key):
             return False
         w = self.w
-        codes, frame = w.bind(self.p.codes, "codes"), w.bind(Frame, "Frame")
-        w.put(f"{codes}[{key!r}][0](st, {frame}({key!r}, 0, {{}}, fr.depth))", s.line)
+        codes, name = w.bind(self.p.codes, "codes"), self.tmp("S_p")
+        # the frame is made once per run of this unit (see splice_straight), emptied for each play
+        w.put(f"if {name}.vars: {name}.vars.clear()", s.line)
+        w.put(f"{codes}[{key!r}][0](st, {name})", s.line)
         return True
 
     def move_one_straight(self, card: str, slot: str, line: int) -> bool:
@@ -269,6 +277,7 @@ class StraightUnits:
         w = self.w
         if body is None or 0 in w.heads or w.blocks[0][0] != "src":
             return
+        played = dict.fromkeys(m for _i, t, _l in body for m in _PLAYED.findall(t))
         line = w.block_lines[0]
         head = [(1, "if st.auto.plain:", line)]
         if not any('"' in t for _i, t, _l in body):     # no text that could hold what is replaced
@@ -280,6 +289,11 @@ class StraightUnits:
         # a loop over the players clockwise only goes through them: a list made once per first player
         body = [(i, t.replace(" in _clockwise(st, ", " in _clockwise_seq(st, ") if t.startswith("for ") else t, ln)
                 for i, t, ln in body]
+        # the frames of the units it plays, one each, made as it starts (a trick game plays a turn
+        # nine times a round): a frame and its dictionary cost more than emptying them
+        frame = w.bind(Frame, "Frame")
+        for unit, name in played:
+            head.append((2, f"{name} = {frame}({unit}, 0, {{}}, fr.depth)", line))
         head += [(i + 1, t, ln) for i, t, ln in body]
         head += [(2, "fr.pc = __END__", line), (2, "return False", line)]
         w.blocks[0][1][:0] = head
