@@ -23,7 +23,7 @@ from ..runtime.places import as_list
 
 
 def _copied(listing: str):
-    """``X`` when the generated expression ``listing`` is ``list(X)`` alone and ``X`` an item
+    """``(X, X)`` when the generated expression ``listing`` is ``list(X)`` alone and ``X`` an item
     (a zone's cards, say), else None; the run tests that ``X`` is a list before drawing from it."""
     try:
         e = pyast.parse(listing, mode="eval").body
@@ -31,8 +31,19 @@ def _copied(listing: str):
         return None
     if (isinstance(e, pyast.Call) and isinstance(e.func, pyast.Name) and e.func.id == "list"
             and len(e.args) == 1 and not e.keywords and isinstance(e.args[0], pyast.Subscript)):
-        return f"({pyast.get_source_segment(listing, e.args[0])})"
+        x = pyast.get_source_segment(listing, e.args[0])
+        return f"({x})", x
     return None
+
+
+def _is_zone(src) -> bool:
+    """Whether the generated expression ``src`` is a slot's own list of cards, ``st.z[...]``."""
+    try:
+        e = pyast.parse(src, mode="eval").body if src else None
+    except SyntaxError:
+        return False
+    return (isinstance(e, pyast.Subscript) and isinstance(e.value, pyast.Attribute) and e.value.attr == "z"
+            and isinstance(e.value.value, pyast.Name) and e.value.value.id == "st")
 
 
 class ChoiceStatements:
@@ -158,7 +169,10 @@ class ChoiceStatements:
             listing = (self._preferred_here(parts, line) if parts is not None
                        else getattr(listed, "inline", None) or name + "(st, V)")
             if kind == "card":
-                self._drawn_here(who, var, listing, extra, prefers, line)
+                # drawn from without the copy the option list is (a zone's own list, say)
+                bare = (f"({parts[1]} if {parts[1]} else {parts[0]})", parts[3]) if parts is not None \
+                    else _copied(listing)
+                self._drawn_here(who, var, listing, extra, prefers, line, bare)
             else:
                 w.put(f"V[{var!r}] = _a.choose(st, {who}, {listing}, {kind!r}{extra})", line)
             return
@@ -169,18 +183,19 @@ class ChoiceStatements:
             w.put(f"V[{var!r}] = _a.choose(st, {who}, {listing or name + '(st, V)'}, {kind!r}{extra})", line)
             w.chain(len(w.blocks) + 1, line)    # past the block the choice is about to get
 
-    def _drawn_here(self, who: str, var: str, listing: str, extra: str, prefers, line: int) -> None:
+    def _drawn_here(self, who: str, var: str, listing: str, extra: str, prefers, line: int, bare) -> None:
         """In a straight pass, a card chosen by a seat whose pick is a uniform draw
         (:attr:`Autoplay.draws <catrules.play.autoplay.Autoplay>`): :meth:`Autoplay.choose
         <catrules.play.autoplay.Autoplay.choose>` written out for two or more cards, the same
         draws, counts and history entry, with no call (a trick game makes one per card played).
         Anything else (one card or none, another seat, a ``preferring`` whose answer others
-        learn from) goes through ``choose`` as before."""
+        learn from) goes through ``choose`` as before.  ``bare``: ``(X, S)`` when the options are
+        ``list(X)``, a copy of a list the draw may read as it is (the run tests that it is a
+        list), ``S`` the source of its cards; else None."""
         w, t = self.w, self.tmp("d")
         p, o, n, dr, k, i, v, me = (f"{t}{x}" for x in "ponrkive")
         w.put(f"{p} = {who}", line)
-        # ``list(Z)`` (a zone's cards, copied for the option list choose keeps): drawn from Z itself
-        bare = _copied(listing)
+        bare, source = bare or (None, None)
         w.put(f"{o} = {bare or listing}", line)
         blind = "" if prefers is None else " and st.known is None"    # else the answer is noted
         # the namespace has no builtins of its own
@@ -198,8 +213,11 @@ class ChoiceStatements:
             w.put(f"V[{var!r}] = {v} = {o}[{i}]", line)
             w.put("st.steps = st.steps_from", line)
             w.put(f"{me} = _a.card_entries[{p}]", line)
-            w.put(f"st.history.append({me}[{v}] if {typ}({v}) is {num} and 0 <= {v} < len({me}) "
-                  f"else [{p}, {oid}('card', {v})])", line)
+            if bare and _is_zone(source) and self.all_simple():   # a pile's or row's cards: card ids
+                w.put(f"st.history.append({me}[{v}])", line)
+            else:
+                w.put(f"st.history.append({me}[{v}] if {typ}({v}) is {num} and 0 <= {v} < len({me}) "
+                      f"else [{p}, {oid}('card', {v})])", line)
         with Suite(w, "else:", line):
             w.put(f"V[{var!r}] = _a.choose(st, {p}, {f'list({o})' if bare else o}, 'card'{extra})", line)
 
