@@ -298,3 +298,42 @@ def test_a_picking_seat_that_samples_or_saves_mid_run_sees_no_more_than_the_tabl
     Match(game, st, [Sampler(), make_seat("random"), make_seat("random"), make_seat("random")]).run()
     assert st.finished and seen and all(seen)
     assert st.known == [st.layout.seers[s] for s in st.loc]
+
+
+def test_a_phase_played_again_and_again_in_a_straight_run_starts_each_play_afresh():
+    # the straight run of `round` makes the frame of `turn` once and empties it for each play;
+    # `turn` calls an action, so it keeps its variables in that frame's dictionary
+    src = """catrules 3
+game "Afresh"
+players 2 to 3
+cards numbered in deck:
+    for each value in 1 to 12:
+        card
+zone deck: shared, hidden, pile
+zone hand: per player, owner, pile
+zone pile: shared, public, pile
+counter n = 0
+action add_up(c):
+    n = n + c.value
+phase turn:
+    for each player p:
+        p chooses c from hand of p default lowest c.value
+        move c to pile
+        do add_up(c)
+phase round:
+    for each player p:
+        move top(deck, 3) to hand of p
+    repeat 3 times:
+        play turn
+flow:
+    shuffle deck
+    play round
+score:
+    points = n
+"""
+    game = catrules.load_source(src, "afresh.cat")
+    lean = game.program.compile_game(game.program.checked, lean=True)
+    assert ".vars.clear()" in lean.unit_sources["phase:round"]          # played on one frame
+    assert "V['c']" in lean.unit_sources["phase:turn"].split("if st.auto.plain:")[1].split("\ndef ")[0]
+    assert same_game(game, 2, range(6), ["random"] * 2)
+    assert same_game(game, 3, range(6), ["random"] * 3)
