@@ -103,7 +103,9 @@ class Autoplay:
         """One player's choice among ``options`` (a ``chooses`` of one value), for a seat with a
         ``pick`` (``pickers[who]``): the value chosen, answered as the engine would take it.
         ``V`` and ``prefers``: for a choice ``preferring`` (see :mod:`catrules.runtime.inference`).
-        A seat whose pick is a uniform draw (:attr:`draws`) is answered here with the same draw."""
+        A seat whose pick is a uniform draw (:attr:`draws`) is answered here with the same draw;
+        a straight run writes that draw out for a card (:meth:`ChoiceStatements._drawn_here
+        <catrules.compile.choices.ChoiceStatements._drawn_here>`), so what it does must stay this."""
         st.decisions += 1
         st.actor = who
         n = len(options)
