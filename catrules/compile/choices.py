@@ -35,16 +35,15 @@ def _column_of(key, ns: dict):
     return col if type(col) is dict else None
 
 
-def _best_of(o: list, pick, column, key, st, V):
-    """The default among the options ``o``: ``pick`` (min or max) by ``key``.  A key that only
-    looks up a column is asked in C (the column's ``__getitem__``: no Python call per option);
-    should that fail in any way, the key's own code runs again, to fail as it always did (with
+def _best_of(o: list, pick, column: dict, key, st, V):
+    """The default among the options ``o``: ``pick`` (min or max) by ``key``, a key that only
+    looks up ``column``: asked in C (the column's ``__getitem__``: no Python call per option).
+    Should that fail in any way, the key's own code runs again, to fail as it always did (with
     its line in the game file), so that every answer and every error stays the same."""
-    if column is not None:
-        try:
-            return pick(o, key=column.__getitem__)
-        except Exception:       # noqa: BLE001 - redone below, where it raises as it always did
-            pass
+    try:
+        return pick(o, key=column.__getitem__)
+    except Exception:       # noqa: BLE001 - redone below, where it raises as it always did
+        pass
     return pick(o, key=lambda x: key(st, V, x))
 
 
@@ -65,7 +64,8 @@ class ChoiceStatements:
             if not with_default:        # a bot of the fast path has no use for it
                 pass
             elif key is not None and o:
-                default = _best_of(o, pick, column, key, st, V)
+                default = _best_of(o, pick, column, key, st, V) if column is not None else \
+                    pick(o, key=lambda x: key(st, V, x))
             elif named is not None:
                 d = named(st, V)            # `default VALUE`: that option, if it is one now
                 default = d if d in o else None
