@@ -12,6 +12,7 @@ or none) is a decision like any other (:func:`_ask_one`).  ``secretly`` and
 from __future__ import annotations
 
 import ast as pyast
+import re
 
 from ..lang import ast
 from ..errors import RulesError
@@ -46,6 +47,32 @@ def _is_zone(src) -> bool:
             and isinstance(e.value.value, pyast.Name) and e.value.value.id == "st")
 
 
+#: a default key that is one printed column of the option (``default lowest c.value``): its code
+_COLUMN_KEY = re.compile(r"_a_\w+\[_it\]")
+
+
+def _column_of(key, ns: dict):
+    """The card -> value table a default key reads, when the key is nothing but that look-up
+    (a dict of fixed values: looking up twice gives the same); else None."""
+    body = getattr(key, "body", None)
+    if body is None or not _COLUMN_KEY.fullmatch(body):
+        return None
+    col = ns.get(body[:body.index("[")])
+    return col if type(col) is dict else None
+
+
+def _best_of(o: list, pick, column: dict, key, st, V):
+    """The default among the options ``o``: ``pick`` (min or max) by ``key``, a key that only
+    looks up ``column``: asked in C (the column's ``__getitem__``: no Python call per option).
+    Should that fail in any way, the key's own code runs again, to fail as it always did (with
+    its line in the game file), so that every answer and every error stays the same."""
+    try:
+        return pick(o, key=column.__getitem__)
+    except Exception:       # noqa: BLE001 - redone below, where it raises as it always did
+        pass
+    return pick(o, key=lambda x: key(st, V, x))
+
+
 class ChoiceStatements:
     """The compiler's methods for choices (mixed into ``_Compiler``)."""
 
@@ -54,6 +81,8 @@ class ChoiceStatements:
         key = self.ex_element(opts.default_key, var) if opts.default_key is not None else None
         named = self.ex(opts.default_is) if opts.default_is is not None else None
         lowest = opts.default_dir == "lowest"
+        pick = min if lowest else max
+        column = _column_of(key, self.gen.ns)
 
         def options(st, V, with_default=True):
             o = listed(st, V)
@@ -61,7 +90,8 @@ class ChoiceStatements:
             if not with_default:        # a bot of the fast path has no use for it
                 pass
             elif key is not None and o:
-                default = (min if lowest else max)(o, key=lambda x: key(st, V, x))
+                default = _best_of(o, pick, column, key, st, V) if column is not None else \
+                    pick(o, key=lambda x: key(st, V, x))
             elif named is not None:
                 d = named(st, V)            # `default VALUE`: that option, if it is one now
                 default = d if d in o else None
