@@ -178,18 +178,21 @@ class StateEncoder:
             return count, [(content[-1], count, 0)]
         return count, []
 
-    def changes(self, st, p, seen) -> dict:
+    def changes(self, st, p, seen, w=None):
         """``{entry: value}``: what changed in the zones since ``seen`` (the zones last encoded,
         brought up to date here), each value as the vector holds it (a float32, as a float): in a
         slot whose cards show in order, the cards after the part that stayed the same; in a slot
-        that shows only how many, that number; else the whole slot."""
+        that shows only how many, that number; else the whole slot.  ``w``: where to write them
+        instead (the vector itself, as a list or a memoryview: written in an order whose last
+        value of each entry is the dict's); returned."""
         o, S = self.enc.offset, self.S
         counts, places = o["counts"], o["places"]
         z, snap = st.z, seen.snap
         shown, counted, rest = self._groups(p)
         part = self.parts
-        w: dict = {}
-        gone, came = [], []
+        if w is None:
+            w = {}
+        gone, came, moved = [], [], []
         for s in counted:                           # only how many: the number alone
             n = len(z[s])
             if n != snap[s]:
@@ -213,9 +216,8 @@ class StateEncoder:
                 came.append((s, [c for c in new[k:] if c not in olds]))
             w[counts + s] = part[n]
             snap[s] = new[:]
-            for c in new[k:]:
-                k += 1
-                w[places + 2 * c] = part[k]
+            if k < n:
+                moved.append((new, k))
         for s, how, shape in rest:                  # the lines or places that changed, or the whole slot
             old, new = snap[s], z[s]
             if old == new:
@@ -233,13 +235,19 @@ class StateEncoder:
             snap[s] = _copy(new)
         if gone:
             self._gone(w, gone, seen.have)
+        # the places of the cards after each common start: after the gone cards' zeros, which
+        # they overwrite where a card moved within its slot or to another one
+        for new, k in moved:
+            for c in new[k:]:
+                k += 1
+                w[places + 2 * c] = part[k]
         if came:
             self._came(w, came, seen.have)
         return w
 
     def _gone(self, w: dict, gone: list, have: list) -> None:
         """The entries of the cards that left each slot of ``gone`` (``(slot, cards)``): not seen
-        there, no place (unless their place was written already: they moved within the slot)."""
+        there, no place (written again afterwards where they moved within a slot or to another)."""
         o, S1, S, F = self.enc.offset, self.S + 1, self.S, self.F
         cards, places, by = o["cards"], o["places"], o["attributes by slot"]
         attrs, share = self.attr_lists, self.shares
@@ -250,8 +258,7 @@ class StateEncoder:
                 w[row + s] = 0.0
                 w[row + S] = 1.0
                 i = places + 2 * c
-                if i not in w:
-                    w[i] = 0.0
+                w[i] = 0.0
                 w[i + 1] = 0.0
                 for f in attrs[c]:
                     n = h[f] = h[f] - 1
