@@ -72,6 +72,7 @@ class StateEncoder:
         self.attr_lists = [np.flatnonzero(row).tolist() for row in enc.attrs]
         first = o[f"counter {enc.counters[0][0]}"] if enc.counters else o["waiting"]
         self.tail = (first, o["finished"] + 1)      # the segments written anew each time
+        self.tail_at = (o["waiting"], o["decision"], o["scores"], o["finished"])
         self.counters = [(name, per, kind, cells, width, o[f"counter {name}"])
                          for (name, per, _init), (_n, kind, cells, width, _p) in zip(prog.counters, enc.counters)]
 
@@ -131,28 +132,32 @@ class StateEncoder:
 
     def _tail(self, x, st, p, rows) -> None:
         """The counters, who is waiting, the player's decision, the scores and the end."""
-        o = self.enc.offset
-        self._counters(x, st, p)
+        waiting, decision, scores, finished = self.tail_at
+        if self.counters:
+            self._counters(x, st, p)
         pend = st.pending_
         if pend is not None:
             auto = pend.auto or ()
-            at = o["waiting"]
+            chosen = pend.chosen
             for q in pend.players:
-                if pend.chosen[q] is UNANSWERED or q in auto:
-                    x[at + q] = 1
+                if chosen[q] is UNANSWERED or q in auto:
+                    x[waiting + q] = 1
             if p is not None and p in pend.players:
-                if pend.chosen[p] is UNANSWERED:
-                    x[o["decision"] + _DECISION_KINDS.get(pend.kind, 0)] = 1
+                if chosen[p] is UNANSWERED:
+                    x[decision + _DECISION_KINDS.get(pend.kind, 0)] = 1
                 if pend.kind != "choose" and _has_choice(pend, p):
-                    x[o["decision"] + 3] = 1
+                    x[decision + 3] = 1
         if rows is None:
             rows = scores_now(st)
         if rows:
-            at = o["scores"]
-            for q, r in enumerate(rows[:self.n]):
-                x[at + q] = _number(r.get("total", 0))
-            x[at + self.n] = 1
-        x[o["finished"]] = 1 if st.over else 0
+            q = scores
+            for r in rows[:self.n]:
+                v = r.get("total", 0)
+                # (_number, inline: a whole number within the limit, the most common total)
+                x[q] = float(v) if type(v) is int and -OBS_LIMIT <= v <= OBS_LIMIT else _number(v)
+                q += 1
+            x[scores + self.n] = 1
+        x[finished] = 1 if st.over else 0
 
     def _have(self, st, p) -> list:
         """Per slot, how many of the cards ``p`` sees there have each attribute value."""
