@@ -104,12 +104,10 @@ class StateEncoder:
                 self.remember(st, p, seen)
         else:
             x = seen.x.copy()
-            w = self.changes(st, p, seen)
-            if w:
-                x[list(w)] = list(w.values())
+            self.changes(st, p, seen, memoryview(x))
         t0, t1 = self.tail
         x[t0:t1] = 0
-        self._tail(x, st, p, rows)
+        self._tail(memoryview(x), st, p, rows)         # (an entry through a memoryview: one C call)
         if seen is not None:
             seen.x = x
             x = x.copy()
