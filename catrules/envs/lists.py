@@ -66,8 +66,7 @@ class TensorList:
         if lst is None:
             lst = self.lst = _as_list(_first(self, enc, memory, st, remembered), enc, memory)
         else:
-            for i, v in enc.changes(st, p, self.seen).items():
-                lst[i] = v
+            enc.changes(st, p, self.seen, lst)
             if self.recall:
                 memory.catch_up_tracked(lst, enc.enc.size, self.track, p, _items(memory, st, parsed, self.mem_at),
                                         True)
@@ -131,11 +130,14 @@ class TensorArray:
     float32 array handed out without a copy (see the module's docstring): a read-only view of
     an array kept writable here (made once, not made read-only again at every call)."""
 
-    __slots__ = ("p", "recall", "x", "out", "seen", "mem_at", "track", "tail")
+    __slots__ = ("p", "recall", "x", "mv", "out", "seen", "mem_at", "track", "tail")
 
     def __init__(self, p, recall: bool):
         self.p, self.recall = p, recall
         self.x, self.out, self.seen, self.mem_at, self.track = None, None, Seen(), 0, None
+        # ``x`` as a memoryview: an entry written through it is one C call, where a dict of the
+        # changes written by NumPy's fancy indexing converted every key and value again
+        self.mv = None
         self.tail: dict = {}        # the tail last written (StateEncoder._tail), entry by entry
 
     def get(self, enc, memory, st, rows, remembered=None, parsed=None) -> np.ndarray:
@@ -143,19 +145,20 @@ class TensorArray:
         handed out last, changed in place, unless the caller still holds that one."""
         p = self.p
         if self.x is None:
-            w: dict = {}
             x = self.x = _first(self, enc, memory, st, remembered)
+            w = self.mv = memoryview(x)
         else:
             x = self.x
             # held elsewhere too (the view handed out, or another view of the same data: their
             # base is ``x``): theirs stays as it is, this goes on with a copy
-            if sys.getrefcount(self.out) > 2 or sys.getrefcount(x) > 4:      # (here: self.x, x, out.base)
+            if sys.getrefcount(self.out) > 2 or sys.getrefcount(x) > 5:  # (here: self.x, x, out.base, mv)
                 x = self.x = x.copy()
+                self.mv = memoryview(x)
                 self.out = None
-            w = enc.changes(st, p, self.seen)
+            w = self.mv
+            enc.changes(st, p, self.seen, w)
             if self.recall:
-                memory.catch_up_tracked(x, enc.enc.size, self.track, p, _items(memory, st, parsed, self.mem_at), False,
-                                        w)
+                memory.catch_up_tracked(w, enc.enc.size, self.track, p, _items(memory, st, parsed, self.mem_at), False)
         if self.recall:
             self.mem_at = len(st.log)
         # the tail (counters, decisions, scores, the end) as a dict, written where it changed
@@ -169,9 +172,6 @@ class TensorArray:
             if not v or was.get(i) != v:        # (zeros written again: -0.0 is not 0.0 bit for bit)
                 w[i] = v
         self.tail = t
-        if w:
-            n = len(w)
-            x[np.fromiter(w, np.intp, n)] = np.fromiter(w.values(), np.float32, n)
         out = self.out
         if out is None:
             out = self.out = x.view()

@@ -72,6 +72,7 @@ class StateEncoder:
         self.attr_lists = [np.flatnonzero(row).tolist() for row in enc.attrs]
         first = o[f"counter {enc.counters[0][0]}"] if enc.counters else o["waiting"]
         self.tail = (first, o["finished"] + 1)      # the segments written anew each time
+        self.tail_at = (o["waiting"], o["decision"], o["scores"], o["finished"])
         self.counters = [(name, per, kind, cells, width, o[f"counter {name}"])
                          for (name, per, _init), (_n, kind, cells, width, _p) in zip(prog.counters, enc.counters)]
 
@@ -103,12 +104,10 @@ class StateEncoder:
                 self.remember(st, p, seen)
         else:
             x = seen.x.copy()
-            w = self.changes(st, p, seen)
-            if w:
-                x[list(w)] = list(w.values())
+            self.changes(st, p, seen, memoryview(x))
         t0, t1 = self.tail
         x[t0:t1] = 0
-        self._tail(x, st, p, rows)
+        self._tail(memoryview(x), st, p, rows)         # (an entry through a memoryview: one C call)
         if seen is not None:
             seen.x = x
             x = x.copy()
@@ -131,28 +130,32 @@ class StateEncoder:
 
     def _tail(self, x, st, p, rows) -> None:
         """The counters, who is waiting, the player's decision, the scores and the end."""
-        o = self.enc.offset
-        self._counters(x, st, p)
+        waiting, decision, scores, finished = self.tail_at
+        if self.counters:
+            self._counters(x, st, p)
         pend = st.pending_
         if pend is not None:
             auto = pend.auto or ()
-            at = o["waiting"]
+            chosen = pend.chosen
             for q in pend.players:
-                if pend.chosen[q] is UNANSWERED or q in auto:
-                    x[at + q] = 1
+                if chosen[q] is UNANSWERED or q in auto:
+                    x[waiting + q] = 1
             if p is not None and p in pend.players:
-                if pend.chosen[p] is UNANSWERED:
-                    x[o["decision"] + _DECISION_KINDS.get(pend.kind, 0)] = 1
+                if chosen[p] is UNANSWERED:
+                    x[decision + _DECISION_KINDS.get(pend.kind, 0)] = 1
                 if pend.kind != "choose" and _has_choice(pend, p):
-                    x[o["decision"] + 3] = 1
+                    x[decision + 3] = 1
         if rows is None:
             rows = scores_now(st)
         if rows:
-            at = o["scores"]
-            for q, r in enumerate(rows[:self.n]):
-                x[at + q] = _number(r.get("total", 0))
-            x[at + self.n] = 1
-        x[o["finished"]] = 1 if st.over else 0
+            q = scores
+            for r in rows[:self.n]:
+                v = r.get("total", 0)
+                # (_number, inline: a whole number within the limit, the most common total)
+                x[q] = float(v) if type(v) is int and -OBS_LIMIT <= v <= OBS_LIMIT else _number(v)
+                q += 1
+            x[scores + self.n] = 1
+        x[finished] = 1 if st.over else 0
 
     def _have(self, st, p) -> list:
         """Per slot, how many of the cards ``p`` sees there have each attribute value."""
@@ -178,18 +181,21 @@ class StateEncoder:
             return count, [(content[-1], count, 0)]
         return count, []
 
-    def changes(self, st, p, seen) -> dict:
+    def changes(self, st, p, seen, w=None):
         """``{entry: value}``: what changed in the zones since ``seen`` (the zones last encoded,
         brought up to date here), each value as the vector holds it (a float32, as a float): in a
         slot whose cards show in order, the cards after the part that stayed the same; in a slot
-        that shows only how many, that number; else the whole slot."""
+        that shows only how many, that number; else the whole slot.  ``w``: where to write them
+        instead (the vector itself, as a list or a memoryview: written in an order whose last
+        value of each entry is the dict's); returned."""
         o, S = self.enc.offset, self.S
         counts, places = o["counts"], o["places"]
         z, snap = st.z, seen.snap
         shown, counted, rest = self._groups(p)
         part = self.parts
-        w: dict = {}
-        gone, came = [], []
+        if w is None:
+            w = {}
+        gone, came, moved = [], [], []
         for s in counted:                           # only how many: the number alone
             n = len(z[s])
             if n != snap[s]:
@@ -213,9 +219,8 @@ class StateEncoder:
                 came.append((s, [c for c in new[k:] if c not in olds]))
             w[counts + s] = part[n]
             snap[s] = new[:]
-            for c in new[k:]:
-                k += 1
-                w[places + 2 * c] = part[k]
+            if k < n:
+                moved.append((new, k))
         for s, how, shape in rest:                  # the lines or places that changed, or the whole slot
             old, new = snap[s], z[s]
             if old == new:
@@ -233,13 +238,19 @@ class StateEncoder:
             snap[s] = _copy(new)
         if gone:
             self._gone(w, gone, seen.have)
+        # the places of the cards after each common start: after the gone cards' zeros, which
+        # they overwrite where a card moved within its slot or to another one
+        for new, k in moved:
+            for c in new[k:]:
+                k += 1
+                w[places + 2 * c] = part[k]
         if came:
             self._came(w, came, seen.have)
         return w
 
     def _gone(self, w: dict, gone: list, have: list) -> None:
         """The entries of the cards that left each slot of ``gone`` (``(slot, cards)``): not seen
-        there, no place (unless their place was written already: they moved within the slot)."""
+        there, no place (written again afterwards where they moved within a slot or to another)."""
         o, S1, S, F = self.enc.offset, self.S + 1, self.S, self.F
         cards, places, by = o["cards"], o["places"], o["attributes by slot"]
         attrs, share = self.attr_lists, self.shares
@@ -250,8 +261,7 @@ class StateEncoder:
                 w[row + s] = 0.0
                 w[row + S] = 1.0
                 i = places + 2 * c
-                if i not in w:
-                    w[i] = 0.0
+                w[i] = 0.0
                 w[i + 1] = 0.0
                 for f in attrs[c]:
                     n = h[f] = h[f] - 1
