@@ -228,9 +228,8 @@ class ChoiceStatements:
         bare, source = bare or (None, None)
         w.put(f"{o} = {bare or listing}", line)
         blind = "" if prefers is None else " and st.known is None"    # else the answer is noted
-        # the namespace has no builtins of its own
-        oid, typ, num, lst = (w.bind(f, f.__name__) for f in (option_id, type, int, list))
-        same = f"{typ}({o}) is {lst} and " if bare else ""
+        typ = w.bind(type, "type")              # the namespace has no builtins of its own
+        same = f"{typ}({o}) is {w.bind(list, 'list')} and " if bare else ""
         with Suite(w, f"if {same}({n} := len({o})) > 1 and ({dr} := _a.draws[{p}]) is not None{blind}:", line):
             for text in ("st.decisions += 1", f"st.actor = {p}"):
                 w.put(text, line)
@@ -246,6 +245,7 @@ class ChoiceStatements:
             if bare and _is_zone(source) and self.all_simple():   # a pile's or row's cards: card ids
                 w.put(f"st.history.append({me}[{v}])", line)
             else:
+                num, oid = w.bind(int, "int"), w.bind(option_id, "option_id")
                 w.put(f"st.history.append({me}[{v}] if {typ}({v}) is {num} and 0 <= {v} < len({me}) "
                       f"else [{p}, {oid}('card', {v})])", line)
         with Suite(w, "else:", line):
