@@ -445,7 +445,7 @@ def _masks_kept(serves, needs: list):
 
 def _pure(source) -> bool:
     """Does the Python text ``source`` (one ``def``) use only its parameters, the cards' printed
-    columns and constants (``_a_...``, ``_k...``), and helpers that never see the state?"""
+    columns and constants (``_a_...``, ``_t_...``, ``_k...``), and helpers that never see the state?"""
     if not source:
         return False
     try:
@@ -458,7 +458,7 @@ def _pure(source) -> bool:
     for n in ast.walk(fn):
         if isinstance(n, (ast.Lambda, ast.NamedExpr, ast.Global, ast.Nonlocal, ast.Attribute)):
             return False
-        if isinstance(n, ast.Name) and not (n.id in params and n.id != "st" or n.id.startswith(("_a_", "_k"))
+        if isinstance(n, ast.Name) and not (n.id in params and n.id != "st" or n.id.startswith(("_a_", "_t_", "_k"))
                                             or n.id in _PURE_HELPERS):
             return False
     return True

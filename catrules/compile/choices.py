@@ -48,17 +48,17 @@ def _is_zone(src) -> bool:
 
 
 #: a default key that is one printed column of the option (``default lowest c.value``): its code
-_COLUMN_KEY = re.compile(r"_a_\w+\[_it\]")
+_COLUMN_KEY = re.compile(r"_[at]_\w+\[_it\]")
 
 
 def _column_of(key, ns: dict):
     """The card -> value table a default key reads, when the key is nothing but that look-up
-    (a dict of fixed values: looking up twice gives the same); else None."""
+    (a dict or tuple of fixed values: looking up twice gives the same); else None."""
     body = getattr(key, "body", None)
     if body is None or not _COLUMN_KEY.fullmatch(body):
         return None
     col = ns.get(body[:body.index("[")])
-    return col if type(col) is dict else None
+    return col if type(col) in (dict, tuple) else None
 
 
 def _best_of(o: list, pick, column: dict, key, st, V):
@@ -78,7 +78,8 @@ class ChoiceStatements:
 
     def _options(self, source, opts: ast.ChooseOpts, var: str):
         listed = self.gen.options_function(source, opts.preferring, var)
-        key = self.ex_element(opts.default_key, var) if opts.default_key is not None else None
+        key = (self.ex_element(opts.default_key, var, self.gen.sure_cards(source))
+               if opts.default_key is not None else None)
         named = self.ex(opts.default_is) if opts.default_is is not None else None
         lowest = opts.default_dir == "lowest"
         pick = min if lowest else max
@@ -115,7 +116,7 @@ class ChoiceStatements:
         r = self.ck.names.get(id(source)) if isinstance(source, (ast.Name, ast.Of)) else None
         if not r or r[0] != "zone":
             return None
-        self.p.prefer_fns.append((self.ex_element(preferring, var), cond))
+        self.p.prefer_fns.append((self.ex_element(preferring, var, self.gen.sure_cards(source)), cond))
         return len(self.p.prefer_fns) - 1
 
     def _asking(self, opts, fallback: str, var=None):

@@ -37,25 +37,33 @@ _MISS = object()
 
 
 class Env:
-    """How names bind while generating one function: element variables -> Python locals."""
-    __slots__ = ("locals", "depth")
+    """How names bind while generating one function: element variables -> Python locals.
 
-    def __init__(self, locals_=None, depth=0):
+    ``sure`` holds the locals that can only be card ids (an element of a pile's or row's cards:
+    never none, never out of range), whose columns are read from tuples (see
+    :meth:`CodeGen.card_column`)."""
+    __slots__ = ("locals", "depth", "sure")
+
+    def __init__(self, locals_=None, depth=0, sure=frozenset()):
         self.locals = locals_ or {}
         self.depth = depth
+        self.sure = sure
 
-    def element(self, extra=()):
+    def _sure(self, name: str, sure: bool) -> frozenset:
+        return self.sure | {name} if sure else self.sure - {name}
+
+    def element(self, extra=(), sure=False):
         name = f"_i{self.depth}"
         loc = dict(self.locals)
         loc["it"] = name
         for n in extra:
             loc[n] = name
-        return Env(loc, self.depth + 1), name
+        return Env(loc, self.depth + 1, self._sure(name, sure)), name
 
-    def named(self, var):
+    def named(self, var, sure=False):
         """A new element variable called ``var`` in the game file; ``it`` keeps its meaning."""
         name = f"_i{self.depth}"
-        return Env({**self.locals, var: name}, self.depth + 1), name
+        return Env({**self.locals, var: name}, self.depth + 1, self._sure(name, sure)), name
 
 
 class CodeGen:
@@ -81,11 +89,13 @@ class CodeGen:
         self.bodies: dict = {}          # per definition: the code of its body in its own function
 
     # ------------------------------------------------------------ functions
-    def function(self, e, params=(), element_names=None, name="expr"):
-        """Compile ``e`` to ``f(st, V, *params)``; ``element_names`` bind to the first param."""
+    def function(self, e, params=(), element_names=None, name="expr", sure=False):
+        """Compile ``e`` to ``f(st, V, *params)``; ``element_names`` bind to the first param
+        (``sure``: which can only be a card id, see :class:`Env`)."""
         env = Env()
         if element_names:
-            env = Env({n: params[0] for n in element_names}, 1)
+            env = Env({n: params[0] for n in element_names}, 1,
+                      frozenset({params[0]}) if sure else frozenset())
         body = self._gen_top(e, env)
         self.count += 1
         fname = f"_{name}{self.count}"
@@ -106,7 +116,8 @@ class CodeGen:
         if preferring is None:
             body = f"    return list({src})\n"
         else:
-            test = self._gen_top(preferring, Env({"it": "_it", var: "_it"}, 1))
+            test = self._gen_top(preferring, Env({"it": "_it", var: "_it"}, 1,
+                                                 frozenset({"_it"}) if self.sure_cards(source) else frozenset()))
             body = (f"    _o = {src}\n"
                     f"    _ok = [_it for _it in _o if {test}]\n"
                     "    return _ok if _ok else list(_o)\n")
@@ -210,7 +221,7 @@ class CodeGen:
         own = self.bodies.get(key, "V[")
         if "V[" in own or len(own) > self.INLINE_LIMIT or not all(_SIMPLE.fullmatch(a) or _VAR.fullmatch(a) for a in args):
             return None
-        body = self.gen(d.body, Env(dict(zip(d.params, args)), env.depth))
+        body = self.gen(d.body, Env(dict(zip(d.params, args)), env.depth, env.sure))
         return f"({body})" if len(body) <= 4 * self.INLINE_LIMIT else None
 
     def _gen_top(self, e, env) -> str:
@@ -256,10 +267,40 @@ class CodeGen:
         """A card-id -> value table for ``attr``; looking up ``none`` gives none."""
         name = f"_a_{attr}"
         if name not in self.ns:
-            col = dict(enumerate(self.prog.attr_col[attr]))
+            col = dict(enumerate(self.plain_column(attr)))
             col[None] = None
             self.ns[name] = col
         return name
+
+    def card_column(self, attr: str, card: str, env) -> str:
+        """Code for the ``attr`` of the card ``card`` (code): from a tuple indexed by card id when
+        ``card`` can only be a card id (``env.sure``), cheaper to read than the dict of
+        :meth:`column`, which also takes none."""
+        if card not in env.sure:
+            return f"{self.column(attr)}[{card}]"
+        name = f"_t_{attr}"
+        if name not in self.ns:
+            self.ns[name] = self.plain_column(attr)
+        return f"{name}[{card}]"
+
+    def plain_column(self, attr: str) -> tuple:
+        """The values of ``attr`` by card id, a bare word as plain text: equal to the card data's
+        symbol (:class:`~catrules.lang.ast.Sym`, a ``str`` subclass) and to a word written in the
+        rules, which compiles to plain text; Python compares two plain texts faster than a text
+        and a subclass of it (its specialised comparison takes exact ``str`` only)."""
+        return tuple(str(v) if type(v) is ast.Sym else v for v in self.prog.attr_col[attr])
+
+    def sure_cards(self, node) -> bool:
+        """Whether the list ``node`` gives holds card ids only: the cards of a pile or a row (one
+        player's, or everyone's), of a card type, or those of them a ``where`` keeps."""
+        while isinstance(node, ast.Where):
+            node = node.source
+        if not isinstance(node, (ast.Name, ast.Of)):
+            return False
+        kind, detail = self.names.get(id(node), (None, None))
+        if kind == "cardtype":
+            return True
+        return kind == "zone" and getattr(detail, "shape", None) in ("pile", "row")
 
     # ---------------------------------------------------------- expressions
     def gen(self, e, env: Env) -> str:
@@ -298,7 +339,7 @@ class CodeGen:
                 return env.locals[n]
             return f"V[{n!r}]"
         if kind == "attr":
-            return f"{self.column(detail)}[{env.locals['it']}]"
+            return self.card_column(detail, env.locals['it'], env)
         if kind == "counter":
             if detail.per_player:
                 return f"st.c[{n!r}][{self.g_Keyword(ast.Keyword('player'), env)}]"
@@ -344,14 +385,14 @@ class CodeGen:
         owner = self.gen(e.owner, env)
         if kind == "counter":
             return f"st.c[{e.name!r}][{owner}]"
-        return f"{self.column(detail)}[{owner}]"
+        return self.card_column(detail, owner, env)
 
     def g_Attr(self, e, env):
         target = self.gen(e.target, env)
         name = e.name
         is_card = name in self.prog.attr_col
         if is_card and name not in PLACE_ATTRS:
-            return f"{self.column(name)}[{target}]"
+            return self.card_column(name, target, env)
         if not is_card:
             if name in PLACE_GETTERS:
                 return f"{PLACE_GETTERS[name][0]}(st, {target})"
@@ -426,7 +467,8 @@ class CodeGen:
         src = self.listy(e.source, self.gen(e.source, env))
         if e.cond is None:
             return src
-        inner, it = env.named(e.var) if e.var else env.element()
+        sure = self.sure_cards(e.source)
+        inner, it = env.named(e.var, sure) if e.var else env.element(sure=sure)
         return f"[{it} for {it} in {src} if {self.gen(e.cond, inner)}]"
 
     def g_Pick(self, e, env):
@@ -457,7 +499,8 @@ class CodeGen:
         """(source list code, element variable, per-element code)."""
         src = self._arg_list(e, env)
         first = e.args[0]
-        inner, it = env.named(first.var) if isinstance(first, ast.Where) and first.var else env.element()
+        sure = self.sure_cards(first)
+        inner, it = env.named(first.var, sure) if isinstance(first, ast.Where) and first.var else env.element(sure=sure)
         return src, it, self.gen(e.args[1], inner)
 
     def b_count(self, e, env):
@@ -470,7 +513,8 @@ class CodeGen:
         if isinstance(first, ast.Where) and first.cond is not None:
             # `sum(Z where C, F)`: one pass, F of the items C holds for (not a list of them first)
             src = self.listy(first.source, self.gen(first.source, env))
-            inner, it = env.named(first.var) if first.var else env.element()
+            sure = self.sure_cards(first.source)
+            inner, it = env.named(first.var, sure) if first.var else env.element(sure=sure)
             return f"sum([{self.gen(e.args[1], inner)} for {it} in {src} if {self.gen(first.cond, inner)}])"
         src, it, f = self._per(e, env)
         return f"sum([{f} for {it} in {src}])"
@@ -483,7 +527,8 @@ class CodeGen:
             return f"{fn}({self.gen(e.args[0], env)}, {self.gen(e.args[1], env)})"
         a = self.gen(e.args[0], env)
         first = e.args[0]
-        inner, it = env.named(first.var) if isinstance(first, ast.Where) and first.var else env.element()
+        sure = self.sure_cards(first)
+        inner, it = env.named(first.var, sure) if isinstance(first, ast.Where) and first.var else env.element(sure=sure)
         return f"_minmax({fn}, st, {a}, lambda {it}: {self.gen(e.args[1], inner)})"
 
     def b_max(self, e, env):

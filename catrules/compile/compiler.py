@@ -535,9 +535,10 @@ class _Compiler(ChoiceStatements, LoopStatements, StraightUnits, SaidStatements,
         """A compiled function ``f(state, vars)`` for expression ``e``."""
         return self.gen.function(e)
 
-    def ex_element(self, e, var: str) -> Callable:
-        """``f(state, vars, x)`` for an expression evaluated per option (``it`` and ``var`` are x)."""
-        return self.gen.function(e, params=("_it",), element_names=("it", var))
+    def ex_element(self, e, var: str, sure: bool = False) -> Callable:
+        """``f(state, vars, x)`` for an expression evaluated per option (``it`` and ``var`` are x;
+        ``sure``: x can only be a card id, see :class:`~catrules.compile.codegen.Env`)."""
+        return self.gen.function(e, params=("_it",), element_names=("it", var), sure=sure)
 
     @staticmethod
     def runtime_helpers() -> dict:

@@ -318,7 +318,7 @@ class _Walker:
         if name.startswith("_d_"):
             if id(n) not in self.called:
                 self.define(name, {})   # handed on, not called: its parameters are anyone's
-        elif name.startswith(("_a_", "_k")):
+        elif name.startswith(("_a_", "_t_", "_k")):
             if _may_be_ref(self.ns[name]):
                 self.ref_risk = True
         elif name in _STATE_OK:
