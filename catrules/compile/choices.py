@@ -222,7 +222,7 @@ class ChoiceStatements:
         Anything else (one card or none, another seat, a ``preferring`` whose answer others
         learn from) goes through ``choose`` as before.  ``bare``: ``(X, S)`` when the options are
         ``list(X)``, a copy of a list the draw may read as it is (the run tests that it is a
-        list), ``S`` the source of its cards; else None."""
+        list, unless ``S``, the source of its cards, is a zone's own list), else None."""
         w, t = self.w, self.tmp("d")
         p, o, n, dr, k, i, v, me = (f"{t}{x}" for x in "ponrkive")
         w.put(f"{p} = {who}", line)
@@ -230,7 +230,8 @@ class ChoiceStatements:
         w.put(f"{o} = {bare or listing}", line)
         blind = "" if prefers is None else " and st.known is None"    # else the answer is noted
         typ = w.bind(type, "type")              # the namespace has no builtins of its own
-        same = f"{typ}({o}) is {w.bind(list, 'list')} and " if bare else ""
+        # a pile's or row's own list needs no test (nor does a list made here)
+        same = f"{typ}({o}) is {w.bind(list, 'list')} and " if bare and not _is_zone(source) else ""
         with Suite(w, f"if {same}({n} := len({o})) > 1 and ({dr} := _a.draws[{p}]) is not None{blind}:", line):
             for text in ("st.decisions += 1", f"st.actor = {p}"):
                 w.put(text, line)

@@ -13,6 +13,7 @@ instead of nesting closures removes a Python call per AST node; see
 from __future__ import annotations
 
 import re
+import sys
 
 from ..lang import ast
 from ..lang.source_text import expr as zone_words
@@ -287,8 +288,9 @@ class CodeGen:
         """The values of ``attr`` by card id, a bare word as plain text: equal to the card data's
         symbol (:class:`~catrules.lang.ast.Sym`, a ``str`` subclass) and to a word written in the
         rules, which compiles to plain text; Python compares two plain texts faster than a text
-        and a subclass of it (its specialised comparison takes exact ``str`` only)."""
-        return tuple(str(v) if type(v) is ast.Sym else v for v in self.prog.attr_col[attr])
+        and a subclass of it (its specialised comparison takes exact ``str`` only), and at once
+        when both are the same object: interned, as a word written in the rules is."""
+        return tuple(sys.intern(str(v)) if type(v) is ast.Sym else v for v in self.prog.attr_col[attr])
 
     def sure_cards(self, node) -> bool:
         """Whether the list ``node`` gives holds card ids only: the cards of a pile or a row (one
