@@ -219,7 +219,7 @@ def outcome(st) -> tuple:
     hit = memo.get(key)
     if hit is not None and st.steps + hit[2] <= STEP_LIMIT:
         st.steps += hit[2]
-        return [dict(r) for r in hit[0]], list(hit[1])
+        return list(map(dict, hit[0])), list(hit[1])
     before = st.steps
     rows = _rows_of_key(st, scorer, key) if both.same else score_now(st)
     keys = rank_keys(st, rows)
@@ -387,9 +387,8 @@ def add_rows(items, kept: list, now: list) -> list:
     """Running totals plus a new score: counted items add up, notes keep the newest value."""
     out = []
     for a, b in zip(kept, now):
-        row = {}
-        for name, counted, _fn in items:
-            row[name] = a.get(name, 0) + b[name] if counted else b[name]
+        # one comprehension per row: the same keys, in the same order, as item by item
+        row = {name: a.get(name, 0) + b[name] if counted else b[name] for name, counted, _fn in items}
         row["total"] = a.get("total", 0) + b["total"]
         out.append(row)
     return out
