@@ -387,8 +387,9 @@ def add_rows(items, kept: list, now: list) -> list:
     """Running totals plus a new score: counted items add up, notes keep the newest value."""
     out = []
     for a, b in zip(kept, now):
-        # one comprehension per row: the same keys, in the same order, as item by item
-        row = {name: a.get(name, 0) + b[name] if counted else b[name] for name, counted, _fn in items}
+        row = {}
+        for name, counted, _fn in items:
+            row[name] = a.get(name, 0) + b[name] if counted else b[name]
         row["total"] = a.get("total", 0) + b["total"]
         out.append(row)
     return out
