@@ -70,7 +70,7 @@ def note_choice(st, V: dict, index: int, player: int, value) -> None:
 
 
 #: a preference that compares a printed column of the card with a value read from a counter or
-#: a variable (``preferring colour == lead.colour``): its generated code
+#: a variable (``preferring COLUMN == X.COLUMN``, X a counter or variable): its generated code
 _COLUMN_TEST = re.compile(r"\(?(_a_\w+)\[_it\] == (_a_\w+\[(?:st\.c|V)\[('[A-Za-z_][A-Za-z_0-9]*')\]\])\)?")
 
 #: per preference (by id, the function kept to check): (its column, its value's function) or None
