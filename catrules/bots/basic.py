@@ -201,8 +201,11 @@ class GreedyBot(Seat):
             leads.append(lead(ranks, me))
         if not leads:
             return (float("-inf"),)
-        width = min(len(x) for x in leads)
-        return tuple(sum(x[k] for x in leads) / len(leads) for k in range(width))
+        n = len(leads)
+        width = min(map(len, leads))
+        if width == 1:                  # one component (the common key): the same sum, no generators
+            return (sum([x[0] for x in leads]) / n,)
+        return tuple(sum([x[k] for x in leads]) / n for k in range(width))
 
     def _past_budget(self) -> bool:
         """Has the game taken :data:`LOOKAHEAD_DECISIONS` decisions (by a table that imagines the

@@ -46,6 +46,13 @@ def lead(ranks: list, me: int) -> tuple:
     if not others:
         return tuple(_num(x) for x in mine)
     best = max(others)
+    if len(mine) == 1 and len(best) >= 1:
+        # one component (``highest total``, the common key): the same difference, without the
+        # generator below (a look-ahead takes thousands of leads)
+        a, b = mine[0], best[0]
+        ta, tb = type(a), type(b)
+        if (ta is int or ta is float) and (tb is int or tb is float):
+            return (a - b,)
     # numbers (the common key) subtract as they are; anything else as _num reads it
     return tuple((a if type(a) in _PLAIN else _num(a)) - (b if type(b) in _PLAIN else _num(b))
                  for a, b in zip(mine, best))

@@ -35,17 +35,17 @@ def redeal(st, player: int, rng: random.Random, plan=None):
     unseen, shown, groups, excluded, again = plan
     shuffle = _shuffler(rng)
     perm = {}
-    for cs, slots in groups:
+    for cs, slots, in_order in groups:
         if len(cs) > 1:
             # dealt from the cards in order of their number, not of where they are: the same
             # imagined game whatever the player cannot see (a bot's choice cannot depend on it)
-            new = sorted(cs)
+            new = in_order[:]
             shuffle(new)
             if excluded and not excluded.keys().isdisjoint(slots):
                 new = _respecting(new, slots, excluded)
-            for old, nw in zip(cs, new):
-                if old != nw:
-                    perm[old] = nw
+            if new != cs:
+                # every card of the group, in one go (a card that stays itself renames to itself)
+                perm.update(zip(cs, new))
     if perm:
         _rename(st, perm, unseen)
     if st.prog.counter_secret:
@@ -56,9 +56,9 @@ def redeal(st, player: int, rng: random.Random, plan=None):
 
 def _plan(st, player: int, rng: random.Random):
     """What :func:`redeal` deals in ``st``: (the slots ``player`` cannot see, the cards shown to
-    them there, per group its cards and their slots in an order the hidden cards do not set, the
-    facts a choice showed, whether a copy of the same state may be dealt from it again); None
-    when the player sees every place.  The secret cards are split again first (drawing from
+    them there, per group its cards, their slots and its cards in order of their number (the groups
+    in an order the hidden cards do not set), the facts a choice showed, whether a copy of the
+    same state may be dealt from it again); None when the player sees every place.  The secret cards are split again first (drawing from
     ``rng``): a plan made after that draw is not dealt again."""
     prog, lay = st.prog, st.layout
     unseen = _unseen(lay, player)
@@ -78,7 +78,8 @@ def _plan(st, player: int, rng: random.Random):
     groups = _unknown_groups(st, unseen, 1 << player, shown, facts.group_of)
     excluded = exclusions(st, player) if st.facts else None
     # in an order the hidden cards do not set
-    ordered = [groups[g] for g in (sorted(groups, key=sorted) if len(groups) > 1 else groups)]
+    ordered = [groups[g] + (sorted(groups[g][0]),)
+               for g in (sorted(groups, key=sorted) if len(groups) > 1 else groups)]
     return unseen, shown, ordered, excluded, not facts.secret
 
 

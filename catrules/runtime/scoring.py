@@ -219,7 +219,7 @@ def outcome(st) -> tuple:
     hit = memo.get(key)
     if hit is not None and st.steps + hit[2] <= STEP_LIMIT:
         st.steps += hit[2]
-        return [dict(r) for r in hit[0]], list(hit[1])
+        return list(map(dict, hit[0])), list(hit[1])
     before = st.steps
     rows = _rows_of_key(st, scorer, key) if both.same else score_now(st)
     keys = rank_keys(st, rows)
