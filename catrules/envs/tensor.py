@@ -491,12 +491,18 @@ def _differ(shape: str, old: list, new: list) -> tuple:
     """``(cards, placed)``: the cards of a slot whose cards all show (lines or a grid), in the lines
     or places where ``old`` and ``new`` differ, and ``new``'s cards there as ``(card, position,
     line)``.  (A card is in one place: one in a line or place that stayed the same is there in
-    both, so its entries stay as they are.)"""
+    both, so its entries stay as they are; so are those of the cards at the start of a line that
+    changed, up to the first difference: the same card at the same position of the same line.)"""
     k = min(len(old), len(new))
     if shape == "lines":
-        changed = [li for li in range(k) if old[li] != new[li]]
-        was = [c for li in changed for c in old[li]] + [c for line in old[k:] for c in line]
-        now = [(c, i, li + 1) for li in changed for i, c in enumerate(new[li], 1)]
+        was, now = [], []
+        for li in range(k):
+            a, b = old[li], new[li]
+            if a != b:
+                j = _common(a, b)
+                was += a[j:]
+                now += [(c, i, li + 1) for i, c in enumerate(b[j:], j + 1)]
+        was += [c for line in old[k:] for c in line]
         now += [(c, i, li) for li, line in enumerate(new[k:], k + 1) for i, c in enumerate(line, 1)]
         return was, now
     if shape == "grid":
