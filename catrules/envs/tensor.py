@@ -415,9 +415,6 @@ class StateEncoder:
                     else:
                         self.enc._cell(x, at + q * width, kind, dict(_HIDDEN))
             elif isinstance(v, list) and per == "player":
-                if kind == "card":
-                    self._cards(x, at, width, v[:cells], st, p)
-                    continue
                 for q, cv in enumerate(v[:cells]):
                     self._cell(x, at + q * width, st, kind, cv, p)
             elif per == "card":
@@ -427,19 +424,6 @@ class StateEncoder:
                         self._cell(x, at + i * width, st, kind, cv, p)
             elif per is None:
                 self._cell(x, at, st, kind, v, p)
-
-    def _cards(self, x, at: int, width: int, values: list, st, p) -> None:
-        """:meth:`_cell` of each card of ``values`` (a card, or none, per player), from ``at`` on,
-        ``width`` apart: the common values without a call each."""
-        N, vis, loc = self.N, self.lay.visible, st.loc
-        for v in values:
-            if type(v) is int:
-                x[at + (v if 0 <= v < N and vis(loc[v], p) else N)] = 1
-            elif v is None:
-                x[at + N + 1] = 1
-            else:
-                self._cell(x, at, st, "card", v, p)
-            at += width
 
     def _cell(self, x, at: int, st, kind, v, p) -> None:
         """``Encoder._cell`` of ``v`` as a view shows it to ``p`` (:meth:`_shown`); a player, a
