@@ -123,17 +123,22 @@ class RunningScore:
         return kept.rows
 
     def _parts(self, st) -> tuple:
-        """What the score reads in ``st``: ``(blob, places, copies)``, the slots' contents, the
-        counters, every counter's name in order and the internal counters written out by
-        :mod:`marshal` (one C call that copies and later compares them all), where the cards those
-        counters hold are, and None; or, when a value cannot be written so, ``(None, places,
-        copies)`` (:meth:`_copied`)."""
-        counters, internal = self._values(st.c)
+        """What the score reads in ``st``: ``(blob, places, copies, names, values)``: the slots'
+        contents, the counters read and the internal counters written out by :mod:`marshal` (one C
+        call that copies and later compares them all), where the cards those counters hold are,
+        None, every counter's name in order, and a getter of those counters' values (they are
+        the counters of ``names``: the same names give the same getter); or, when a value cannot
+        be written so, ``(None, places, copies, names, values)`` (:meth:`_copied`)."""
+        c = st.c
+        names = tuple(c)
+        keys = [k for k in self.counters if k in c] + [k for k in names if k[:1] == "#"]
+        values = _getter(keys)
+        counters, internal = self._values(c)
         places = self._places(st, counters, internal)
         try:
-            return _dump(self._zones(st.z), counters, tuple(st.c), internal), places, None
+            return _dump(self._zones(st.z), values(c)), places, None, names, values
         except ValueError:
-            return None, places, self._copied(st, counters, internal)
+            return None, places, self._copied(st, counters, internal), names, values
 
     def _values(self, c) -> tuple:
         """The counters the score reads, and the internal ones (``#...``) with their names."""
@@ -149,19 +154,23 @@ class RunningScore:
 
     def _same(self, st, parts) -> bool:
         """Are the parts of ``st`` that the score reads those of ``parts`` (:meth:`_parts`)?  The
-        same bytes from :mod:`marshal` mean the same values of the same types all the way down
-        (its version 2 writes no references to objects met before, so how objects are shared
-        does not show); dicts or sets in another order only make the figure worked out again."""
-        blob, places, copies = parts
+        same counters' names in the same order, then the same bytes from :mod:`marshal`: the
+        same values of the same types all the way down (its version 2 writes no references to
+        objects met before, so how objects are shared does not show); dicts or sets in another
+        order only make the figure worked out again.  (A counter the score reads but the state
+        lacks shows as a name missing, where it showed as None among the values.)"""
+        blob, places, copies, names, values = parts
         loc = st.loc
         for k, where in places:
             if loc[k] != where:
                 return False
+        c = st.c
+        if tuple(c) != names:
+            return False
         if blob is None:
             return self._same_copied(st, copies)
-        counters, internal = self._values(st.c)
         try:
-            return _dump(self._zones(st.z), counters, tuple(st.c), internal) == blob
+            return _dump(self._zones(st.z), values(c)) == blob
         except ValueError:
             return False
 
@@ -186,7 +195,10 @@ class RunningScore:
 
     def _closing(self, st) -> bool:
         """Does the state stand inside the end's own rules (then the figure depends on where)?"""
-        keys = [f.key for f in st.frames]
+        frames = st.frames
+        if frames and frames[0].key == "flow":      # (the common case: the flow at the bottom)
+            return len(frames) > 1 and frames[1].key in self.prog.closing
+        keys = [f.key for f in frames]
         at = keys.index("flow") if "flow" in keys else len(keys)
         return at + 1 < len(keys) and keys[at + 1] in self.prog.closing
 
@@ -203,6 +215,16 @@ class Kept:
 def _dump(*parts) -> bytes:
     """``parts`` written by :mod:`marshal`'s version 2 (ValueError: a value it cannot write)."""
     return marshal.dumps(parts, 2)
+
+
+def _getter(keys: list):
+    """A function of a dict: the values of ``keys`` as a tuple (one C call where there are two or more)."""
+    if len(keys) > 1:
+        return itemgetter(*keys)
+    if keys:
+        k = keys[0]
+        return lambda c: (c[k],)
+    return lambda c: ()
 
 
 def _card_ids(v, cards: int, out: set) -> None:

@@ -437,7 +437,7 @@ class StateEncoder:
                 x[at + (v if 0 <= v < self.N and self.lay.visible(st.loc[v], p) else self.N)] = 1
                 return
             if kind in ("number", "bool"):
-                x[at] = _number(v)
+                x[at] = float(v) if -OBS_LIMIT <= v <= OBS_LIMIT else _number(v)
                 return
         elif v is None:
             if kind == "player":
@@ -481,7 +481,9 @@ def scores_now(st):
 
 def _common(a: list, b: list) -> int:
     """How many cards two lists have the same at their start."""
-    k, n = 0, min(len(a), len(b))
+    k, n, m = 0, len(a), len(b)
+    if m < n:                               # (not min(): a builtin's call costs more here)
+        n = m
     while k < n and a[k] == b[k]:
         k += 1
     return k
@@ -491,12 +493,18 @@ def _differ(shape: str, old: list, new: list) -> tuple:
     """``(cards, placed)``: the cards of a slot whose cards all show (lines or a grid), in the lines
     or places where ``old`` and ``new`` differ, and ``new``'s cards there as ``(card, position,
     line)``.  (A card is in one place: one in a line or place that stayed the same is there in
-    both, so its entries stay as they are.)"""
-    k = min(len(old), len(new))
+    both, so its entries stay as they are; so are those of the cards at the start of a line that
+    changed, up to the first difference: the same card at the same position of the same line.)"""
+    k = len(old) if len(old) < len(new) else len(new)
     if shape == "lines":
-        changed = [li for li in range(k) if old[li] != new[li]]
-        was = [c for li in changed for c in old[li]] + [c for line in old[k:] for c in line]
-        now = [(c, i, li + 1) for li in changed for i, c in enumerate(new[li], 1)]
+        was, now = [], []
+        for li in range(k):
+            a, b = old[li], new[li]
+            if a != b:
+                j = _common(a, b)
+                was += a[j:]
+                now += [(c, i, li + 1) for i, c in enumerate(b[j:], j + 1)]
+        was += [c for line in old[k:] for c in line]
         now += [(c, i, li) for li, line in enumerate(new[k:], k + 1) for i, c in enumerate(line, 1)]
         return was, now
     if shape == "grid":
@@ -520,4 +528,8 @@ def _has_choice(pend, p) -> bool:
 
 
 def _number(v) -> float:
+    """``v`` within the limit, as a float (``min`` and ``max`` only outside it: they cost a
+    microsecond; the same value, -0.0 and True too; NaN as before)."""
+    if -OBS_LIMIT <= v <= OBS_LIMIT:
+        return float(v)
     return float(max(-OBS_LIMIT, min(OBS_LIMIT, v)))
