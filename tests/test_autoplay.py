@@ -337,3 +337,40 @@ score:
     assert "V['c']" in lean.unit_sources["phase:turn"].split("if st.auto.plain:")[1].split("\ndef ")[0]
     assert same_game(game, 2, range(6), ["random"] * 2)
     assert same_game(game, 3, range(6), ["random"] * 3)
+
+
+def test_a_whole_pile_moved_in_a_straight_run_lands_as_the_step_by_step_move_puts_it():
+    # `move pile to deck` is written out in the straight run of `round` (all the cards at
+    # once, bottom first); the pile is empty the first time round, and the hand goes back too
+    src = """catrules 3
+game "Whole"
+players 2 to 3
+cards numbered in deck:
+    for each value in 1 to 12:
+        card
+zone deck: shared, hidden, pile
+zone hand: per player, owner, pile
+zone pile: shared, public, pile
+counter n = 0
+phase round:
+    move pile to deck
+    shuffle deck
+    for each player p:
+        move top(deck, 3) to hand of p
+    for each player p:
+        p chooses c from hand of p
+        move c to pile
+        n = n + c.value
+    for each player p:
+        move hand of p to deck
+flow:
+    repeat 4 times:
+        play round
+score:
+    points = n
+"""
+    game = catrules.load_source(src, "whole.cat")
+    lean = game.program.compile_game(game.program.checked, lean=True)
+    assert ".clear()" in lean.unit_sources["phase:round"]          # the pile moved, written out
+    assert same_game(game, 2, range(6), ["random"] * 2)
+    assert same_game(game, 3, range(6), ["random"] * 3)

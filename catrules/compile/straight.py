@@ -22,6 +22,7 @@ import re
 from ..lang import ast
 from . import graph as graphmod
 from ..runtime.frames import Frame
+from .choices import _is_zone
 from .codegen import Env
 from .units import Suite, UnitWriter
 
@@ -188,8 +189,11 @@ class StraightUnits:
         """In a straight pass, a move of everyone's pile or row (``X of everyone``) to ``slot``:
         :func:`~catrules.runtime.moves.move_cards` written out pile by pile (while nobody keeps
         track of what each player knows and nothing is logged, to a pile or row not among them;
-        else the call).  False: not a straight pass, or other cards."""
+        else the call); a move of one pile or row whole, likewise.  False: not a straight pass,
+        or other cards."""
         m = _EVERYONE.fullmatch(cards)
+        if self.straight and m is None and _is_zone(cards):
+            return self._move_zone_straight(cards, slot, line)
         if not self.straight or m is None:
             return False
         t = self.tmp("m")
@@ -210,6 +214,27 @@ class StraightUnits:
                     out.put(f"{zs}.clear()", line)
         with Suite(out, "else:", line):
             out.put(f"_move(st, fr, _cardlist(st, {cards}), {to}, None)", line)
+        return True
+
+    def _move_zone_straight(self, zone: str, slot: str, line: int) -> bool:
+        """A pile's or row's cards, all of them, moved to ``slot``: as :func:`~catrules.runtime.moves.move_cards`
+        moves them (the whole list at once, bottom first), written out while nobody keeps track
+        or logs, between two piles or rows; else the call."""
+        t = self.tmp("m")
+        z, to, at, w, c = (f"{t}{x}" for x in ("z", "s", "o", "w", "c"))
+        out = self.w
+        out.put(f"{z}, {to} = {zone}, {slot}", line)
+        with Suite(out, f"if st.known is None and st.log is None and {z} "
+                        f"and (_lay := st.layout).slot_simple[{to}] and _lay.slot_simple[({at} := st.loc[{z}[0]])] "
+                        f"and {at} != {to} and {z} is st.z[{at}]:", line):
+            out.put(f"{w} = _lay.watchers[{at}] | _lay.watchers[{to}]", line)
+            with Suite(out, f"for {c} in {z}:", line):
+                out.put(f"st.loc[{c}] = {to}", line)
+                out.put(f"st.saw[{c}] = {w}", line)
+            out.put(f"st.z[{to}] += {z}", line)
+            out.put(f"{z}.clear()", line)
+        with Suite(out, "else:", line):
+            out.put(f"_move(st, fr, _cardlist(st, {z}), {to}, None)", line)
         return True
 
     def move_top_straight(self, cards: str, slot: str, line: int) -> bool:
