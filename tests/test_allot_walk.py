@@ -40,23 +40,20 @@ def _fits_apart(dem, masks, caps, spare):
     return F._max_flow_plan(list(dem), caps, masks, spare) is not None
 
 
-def _ways_apart(vec_alts, masks, caps, spare, maximal):
+def _ways_apart(vec_alts, masks, caps, spare, maximal, K):
+    """Every way in the search's order that fits (and, with `maximal`, leaves out no target
+    that could still be met): ``(choice per target, demand per need)``."""
+    def plus(d, v):
+        return tuple(x + y for x, y in zip(d, v))
     out = []
     for choice in itertools.product(*[list(range(len(r))) + [None] for r in vec_alts]):
-        def dem_of(ch):
-            d = None
-            for i, a in enumerate(ch):
-                if a is not None:
-                    v = vec_alts[i][a]
-                    d = v if d is None else tuple(x + y for x, y in zip(d, v))
-            return d
-        d = dem_of(choice)
-        k = len(next((v for r in vec_alts for v in r), ()))
-        d = d if d is not None else (0,) * k
+        d = (0,) * K
+        for i, a in enumerate(choice):
+            if a is not None:
+                d = plus(d, vec_alts[i][a])
         if not _fits_apart(d, masks, caps, spare):
             continue
-        if maximal and any(a is None and any(_fits_apart(tuple(x + y for x, y in zip(d, v)), masks, caps, spare)
-                                             for v in vec_alts[i])
+        if maximal and any(a is None and any(_fits_apart(plus(d, v), masks, caps, spare) for v in vec_alts[i])
                            for i, a in enumerate(choice)):
             continue
         out.append((choice, d))
@@ -89,7 +86,7 @@ def test_the_walk_meets_every_way_kept_in_order(maximal):
         if not any(vec_alts):
             continue
         total = sum(caps)
-        want = _ways_apart(vec_alts, masks, caps, spare, maximal)
+        want = _ways_apart(vec_alts, masks, caps, spare, maximal, K)
         got = _ways_walked(K, masks, caps, spare, vec_alts, maximal, total)
         assert got == want, (masks, caps, spare, vec_alts)
         cut += len(want) < len(list(itertools.product(*[range(len(r) + 1) for r in vec_alts])))

@@ -427,7 +427,17 @@ def _depth_first(packed, fit: _Fit, most_after, maximal, chosen, leaf):
             if maximal:
                 # leaving it out never pays if it would fit whatever comes after; and a branch
                 # in which a target left out fits whatever comes after holds only dominated ways
-                if left_fits((i - 1,) + unmet if met else unmet, dem + most_after[i]):
+                top = dem + most_after[i]
+                if carried:             # left_fits((i - 1,) + unmet, top), written out
+                    if met:
+                        for w in offs[i - 1]:
+                            if not (top + w) & guards:
+                                return
+                    for u in unmet:
+                        for w in offs[u]:
+                            if not (top + w) & guards:
+                                return
+                elif left_fits((i - 1,) + unmet if met else unmet, top):
                     return
                 if met:
                     unmet += (i - 1,)
