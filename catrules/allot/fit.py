@@ -8,7 +8,7 @@ type.  :mod:`catrules.allot.search` walks the ways and asks here whether each fi
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable, NamedTuple
+from typing import Callable, NamedTuple, Optional
 
 
 def _max_flow_plan(dem, caps, masks, spare):
@@ -77,17 +77,24 @@ def _greedy_plan(dem, caps, masks, spare, by_servers=None):
     used = [0] * len(caps)
     spares = spare
     for k in order:
-        for _ in range(dem[k]):
-            for t, m in enumerate(masks):
-                if m >> k & 1 and left[t]:
+        n = dem[k]
+        # unit by unit, each from the first type that serves it and has some left: so as many
+        # as it has from each such type in turn, then the spare for the rest
+        for t, m in enumerate(masks):
+            if m >> k & 1 and left[t]:
+                got = left[t] if left[t] < n else n
+                left[t] -= got
+                used[t] += got
+                n -= got
+                if not n:
                     break
-            else:
-                if not spares:
-                    return None
-                t = max(range(len(left)), key=lambda i: left[i]) if left else None
-                if t is None or not left[t]:
-                    return None
-                spares -= 1
+        for _ in range(n):
+            if not spares:
+                return None
+            t = max(range(len(left)), key=lambda i: left[i]) if left else None
+            if t is None or not left[t]:
+                return None
+            spares -= 1
             left[t] -= 1
             used[t] += 1
     return used
@@ -113,6 +120,15 @@ class _Fit(NamedTuple):
     plan_for: Callable          # plan_for(demand): resources used per type, or None
     fit_memo: dict
     with_memo: list
+    offset: int = 0             # with Hall's condition summed in the demands (:func:`_hall_sums`):
+    guards: Optional[int] = None    # a demand fits when ``not (demand + offset) & guards``
+
+
+class _Sums(NamedTuple):
+    """Hall's condition carried in the packed demands (:func:`_hall_sums`)."""
+    mult: list                  # per need, what one unit of it adds to a packed demand
+    offset: int
+    guards: Optional[int]       # None: not carried (the flow decides)
 
 
 def _packing(vec_alts, K) -> _Packing:
@@ -131,6 +147,40 @@ def _pack(v, shifts) -> int:
     for x, sh in zip(v, shifts):
         d |= x << sh
     return d
+
+
+def _pack_sums(v, mult) -> int:
+    """A wanted list (units per need) packed with what it adds to each of Hall's sums."""
+    d = 0
+    for x, m in zip(v, mult):
+        if x:
+            d += x * m
+    return d
+
+
+def _hall_sums(hall, packing: _Packing) -> _Sums:
+    """Hall's sums carried in the packed demands: above the needs' fields, one field per
+    condition of ``hall`` holds what its needs ask (a sum over needs, so adding wanted lists
+    adds them too), wide enough for all the targets together to ask, with a guard bit on top:
+    ``demand + offset`` sets a guard exactly where a sum passes its room, so a demand's
+    feasibility is one addition and one ``&``, the same answer as the condition by condition
+    test.  Not carried (``guards`` None) when ``hall`` is None."""
+    shifts = packing.shifts
+    mult = [1 << sh for sh in shifts]
+    if hall is None:
+        return _Sums(mult, 0, None)
+    base = packing.field.bit_length() * len(shifts)
+    B = 1 << (sum(packing.most) + 1).bit_length()      # above any sum and any room (< the sum)
+    width = B.bit_length() + 1
+    where = {sh: k for k, sh in enumerate(shifts)}
+    offset = guards = 0
+    for c, (shs, room) in enumerate(hall):
+        at = base + c * width
+        for sh in shs:
+            mult[where[sh]] += 1 << at
+        offset += (B - 1 - room) << at
+        guards += B << at
+    return _Sums(mult, offset, guards)
 
 
 def _hall_conditions(masks, caps, spare, total, packing: _Packing):
@@ -156,17 +206,21 @@ def _hall_conditions(masks, caps, spare, total, packing: _Packing):
     return hall
 
 
-def _feasibility(hall, masks, caps, spare, packing: _Packing, packed) -> _Fit:
+def _feasibility(hall, masks, caps, spare, packing: _Packing, packed, sums: Optional[_Sums] = None) -> _Fit:
     """Whether a demand fits (by Hall's condition, else a plan found), and whether some list
     of a target still fits on top of a demand: the search meets the same demands again and
-    again, so the answers are memoised."""
+    again, so the answers are memoised.  With ``sums`` carrying Hall's condition in the
+    demands (``packed`` made with its ``mult``), a demand's fit is read off it, not memoised."""
     field, shifts = packing.field, packing.shifts
     memo: dict = {}
     by_servers = _by_servers(masks, len(shifts))
     fit_memo: dict = {}
     with_memo = [{} for _ in packed]
+    offset, guards = (sums.offset, sums.guards) if sums is not None else (0, None)
 
     def fits(dem):
+        if guards is not None:
+            return not (dem + offset) & guards
         got = fit_memo.get(dem)
         if got is None:
             if hall is None:
@@ -195,15 +249,22 @@ def _feasibility(hall, masks, caps, spare, packing: _Packing, packed) -> _Fit:
         got = memo_i.get(base)
         if got is None:
             got = False
-            for v in packed[i]:
-                d = base + v
-                ok = fit_memo.get(d)
-                if ok or ok is None and fits(d):
-                    got = True
-                    break
+            if guards is not None:
+                at = base + offset
+                for v in packed[i]:
+                    if not (at + v) & guards:
+                        got = True
+                        break
+            else:
+                for v in packed[i]:
+                    d = base + v
+                    ok = fit_memo.get(d)
+                    if ok or ok is None and fits(d):
+                        got = True
+                        break
             memo_i[base] = got
         return got
-    return _Fit(fits, fits_with, plan_for, fit_memo, with_memo)
+    return _Fit(fits, fits_with, plan_for, fit_memo, with_memo, offset, guards)
 
 
 @lru_cache(maxsize=None)

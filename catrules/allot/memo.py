@@ -81,15 +81,18 @@ class _PlacesThrough(_ReadThrough):
 
 
 def places_writer(loc):
-    """``put(cards, slot)``: write ``slot`` as the place of each of ``cards`` in ``loc`` (the cards'
-    places, maybe read through)."""
+    """``(put, put_back)``: ``put(cards, slot)`` writes ``slot`` as the place of each of ``cards`` in
+    ``loc`` (the cards' places, maybe read through); ``put_back`` the same for cards ``put`` has
+    just written (read through, they are known written then: no check)."""
     if isinstance(loc, _PlacesThrough):
-        return loc.put
+        def put_back(cards, v):
+            dict.update(loc, dict.fromkeys(cards, v))
+        return loc.put, put_back
 
     def put(cards, v):
         for c in cards:
             loc[c] = v
-    return put
+    return put, put
 
 
 def _read_through(real: list, cls=_ReadThrough) -> _ReadThrough:

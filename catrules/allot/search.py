@@ -19,8 +19,8 @@ from ..runtime import as_list
 from ..runtime.reads import NoKey, value_key, reads_of
 from ..runtime.reads import _PURE as _PURE_HELPERS
 from . import integer_program, memo    # integer_program: light (scipy only when it solves)
-from .fit import (_Fit, _feasibility, _hall_conditions, _max_flow_plan, _pack,  # noqa: F401
-                  _packing, _Packing)
+from .fit import (_Fit, _feasibility, _hall_conditions, _hall_sums, _max_flow_plan, _pack,  # noqa: F401
+                  _pack_sums, _packing, _Packing)
 
 
 # ============================================================= allotment search
@@ -211,9 +211,11 @@ def _best(st, V, job: Allotment):
     global last_method
     shape = _shape(st, job)
     packing = _packing(shape.vec_alts, len(shape.needs))
-    packed = [[_pack(v, packing.shifts) for v in row] for row in shape.vec_alts]
     hall = _hall_conditions(shape.masks, shape.caps, job.spare, len(st.z[job.source]), packing)
-    fit = _feasibility(hall, shape.masks, shape.caps, job.spare, packing, packed)
+    sums = _hall_sums(hall, packing)
+    mult = sums.mult
+    packed = [[_pack_sums(v, mult) for v in row] for row in shape.vec_alts]
+    fit = _feasibility(hall, shape.masks, shape.caps, job.spare, packing, packed, sums)
     chosen = [None] * len(job.targets)
     way = _way_maker(shape, chosen, fit.plan_for)
     score_of = _scorer(st, V, job)
@@ -228,7 +230,7 @@ def _best(st, V, job: Allotment):
     last_method = "search"
     best = [None, None]
     leaf = _leaf_keeper(st, job.line, way, score_of, best)
-    most_after = _most_after(packing, len(job.targets), job.maximal)
+    most_after = _most_after(packing, mult, len(job.targets), job.maximal)
     _depth_first(packed, fit, most_after, job.maximal, chosen, leaf)(0, 0, ())
     return best[1], shape
 
@@ -297,7 +299,7 @@ def _scorer(st, V, job: Allotment):
     z, loc = st.z, st.loc       # the search's own (maybe read-through) lists: the keys only read them
     orig_src, orig_into = z[ss], z[si]
     signed_keys = [(1 if hi else -1, f) for hi, f in job.keys]
-    put = memo.places_writer(loc)
+    put, put_back = memo.places_writer(loc)
     col = st.c[note] if note is not None else None
 
     def score_of(used, meals):
@@ -310,15 +312,18 @@ def _scorer(st, V, job: Allotment):
                 col[t] = list(m) if m is not None else None
         st.memo = {}                # the keys share definitions: worked out once for this way
         try:
-            score = tuple([sign * _num(f(st, V)) for sign, f in signed_keys])
+            score = []
+            for sign, f in signed_keys:
+                v = f(st, V)
+                score.append(sign * (v if type(v) is int else _num(v)))
         finally:
             st.memo = None
         z[ss], z[si] = orig_src, orig_into
-        put(used, ss)
+        put_back(used, ss)
         if col is not None:
             for t in ts:
                 col[t] = None
-        return score
+        return tuple(score)
     return score_of
 
 
@@ -368,46 +373,77 @@ def _leaf_keeper(st, line, way, score_of, best):
     return leaf
 
 
-def _most_after(packing: _Packing, n_t, maximal):
+def _most_after(packing: _Packing, mult, n_t, maximal):
     """With `maximal`, what every later target could add at most (to prune "nothing" early)."""
     most_after = [0] * (n_t + 1)
     for i in range(n_t - 1 if maximal else -1, -1, -1):
-        most_after[i] = most_after[i + 1] + _pack(packing.row_max[i], packing.shifts)
+        most_after[i] = most_after[i + 1] + _pack_sums(packing.row_max[i], mult)
     return most_after
 
 
 def _depth_first(packed, fit: _Fit, most_after, maximal, chosen, leaf):
     """dfs(target, demand so far, targets left out): every way from that target on, each
-    target's lists in order, then nothing; ``leaf`` at each complete way."""
-    fits, fits_with, fit_memo, with_memo = fit.fits, fit.fits_with, fit.fit_memo, fit.with_memo
+    target's lists in order, then nothing; ``leaf`` at each complete way.
+
+    With `maximal`, a way is dropped when a target left out could still be met in it; a whole
+    branch is dropped as soon as a target left out fits on top of the most the targets after
+    it could ask (``most_after``): fitting is monotone (a smaller demand fits if a larger one
+    does), so it would fit in every way of the branch.  A target none of whose lists fits now
+    is left out without being noted: it fits in no way of the branch either.  Only ways that
+    would be dropped are skipped, the others come in the same order."""
+    fits, fits_with = fit.fits, fit.fits_with
+    offset, guards = fit.offset, fit.guards
+    carried = guards is not None       # Hall's sums in the demand: its fit is read off it
+    offs = [[v + offset for v in row] for row in packed]
     n_t = len(chosen)
 
+    def left_fits(us, d):
+        """Does one of the targets ``us`` (left out) fit on top of demand ``d``?"""
+        for u in us:
+            if carried:
+                for w in offs[u]:
+                    if not (d + w) & guards:
+                        return True
+            elif fits_with(u, d):
+                return True
+        return False
+
     def dfs(i, dem, unmet):
-        # `unmet`: the targets left out so far (with `maximal`, those that could be met)
+        # `unmet`: the targets left out so far that could be met on top of `dem`
         if i == n_t:
-            for u in unmet:
-                got = with_memo[u].get(dem)
-                if got or got is None and fits_with(u, dem):
-                    return           # dominated: an unmet target could still be met
-            leaf(dem)
+            if not unmet or not left_fits(unmet, dem):
+                leaf(dem)
             return
-        row = packed[i]
-        for a, v in enumerate(row):
-            nd = dem + v
-            ok = fit_memo.get(nd)
-            if ok is None:
-                ok = fits(nd)
-            if ok:
-                chosen[i] = a
-                dfs(i + 1, nd, unmet)
-        chosen[i] = None
-        if maximal and row:
-            top = dem + most_after[i + 1]
-            got = with_memo[i].get(top)
-            if got or got is None and fits_with(i, top):
-                return               # i would fit whatever comes after: leaving it out never pays
-            unmet += (i,)
-        dfs(i + 1, dem, unmet)
+        while True:
+            met = False
+            for a, v in enumerate(packed[i]):
+                nd = dem + v
+                if not (nd + offset) & guards if carried else fits(nd):
+                    met = True
+                    chosen[i] = a
+                    dfs(i + 1, nd, unmet)
+            chosen[i] = None
+            i += 1
+            if maximal:
+                # leaving it out never pays if it would fit whatever comes after; and a branch
+                # in which a target left out fits whatever comes after holds only dominated ways
+                top = dem + most_after[i]
+                if carried:             # left_fits((i - 1,) + unmet, top), written out
+                    if met:
+                        for w in offs[i - 1]:
+                            if not (top + w) & guards:
+                                return
+                    for u in unmet:
+                        for w in offs[u]:
+                            if not (top + w) & guards:
+                                return
+                elif left_fits((i - 1,) + unmet if met else unmet, top):
+                    return
+                if met:
+                    unmet += (i - 1,)
+            if i == n_t:
+                leaf(dem)    # every target left out was just found not to fit on `dem`
+                return
     return dfs
 
 

@@ -198,7 +198,17 @@ def as_list(st, v) -> list:
 
 
 def _grid_lines(slot, kind, k):
-    return [f"{kind}:{slot}:{i}" for i in range(k)]
+    key = (slot, kind, k)
+    r = _GRID_LINES.get(key)
+    if r is None:
+        if len(_GRID_LINES) >= _REFS_KEPT:
+            _GRID_LINES.clear()
+        r = _GRID_LINES[key] = [f"{kind}:{slot}:{i}" for i in range(k)]
+    return list(r)          # a fresh list: the caller may change it
+
+
+#: the references of a grid's rows or columns, by (slot, kind, count): formatted once
+_GRID_LINES: dict = {}
 
 
 #: the references of a slot's lines and places, by (slot, line, length): built once, not per use
