@@ -4,6 +4,8 @@
     python benchmarks/ismcts.py --game games/catlady.cat --games 100 --bot ismcts:300
     python benchmarks/ismcts.py --speed      # iterations per second, every game, with and without a horizon
     python benchmarks/ismcts.py --speed --repeat 3   # the fastest of three runs of each
+    python benchmarks/ismcts.py --speed --src ../old --src . --games-from ../old --repeat 3
+                                                     # two checkouts in turns, the same game files
 
 One ISMCTS seat (``--bot``, default ``ismcts:1s``: a second of work a decision) against greedy seats (``--others``): game ``i`` uses seed ``i + 1`` and puts
 the ISMCTS seat at seat ``i mod players``, so every seat is played as often (the first
@@ -14,16 +16,24 @@ mean wall-clock seconds of its searches.
 ``--speed`` reports the search's iterations per CPU second in each seed game, without and with
 a horizon of 40 decisions: the first eight searches (``--searches``) of the bot at seat 1 against
 three random players, seed 1 (CPU time, as the machine is shared; ``--repeat K`` keeps the
-fastest of ``K`` runs of the same searches, the one least slowed by the machine's load).  To compare with another tree in
-the same run, run it again with ``PYTHONPATH=/that/tree`` (this file then imports catrules
-from there).
+fastest of ``K`` runs of the same searches, the one least slowed by the machine's load).
+``--src DIR`` (repeated) compares checkouts in the same run: each figure is measured by a Python
+of its own with that checkout's ``catrules`` first on the path, the checkouts taking turns
+(``--repeat`` rounds, the fastest of each kept), and the last column is the last checkout's
+figure over the first's.  ``--games-from DIR`` plays that checkout's game files in all of them
+(an older catrules cannot read a newer file; a newer one reads the older files).  A goal such
+as "twice as many iterations a second as at commit X" is measured this way, X checked out
+beside this tree, never against a figure taken on another day: the machine's speed moves by a
+third from day to day.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,9 +43,14 @@ if not os.environ.get("PYTHONPATH"):      # PYTHONPATH=/other/tree: measure that
     sys.path.insert(0, str(ROOT))
 
 import catrules  # noqa: E402
-from catrules.bots.basic import make_seat  # noqa: E402
-from catrules.play.match import Match  # noqa: E402
-from catrules.lab.parallel import GameText, map_in_order  # noqa: E402
+try:
+    from catrules.bots.basic import make_seat  # noqa: E402
+    from catrules.play.match import Match  # noqa: E402
+    from catrules.lab.parallel import GameText, map_in_order  # noqa: E402
+except ImportError:     # a checkout from before the packages (6f83de1, when issue 27 was filed), for --src
+    from catrules.bots import make_seat  # noqa: E402
+    from catrules.match import Match  # noqa: E402
+    from catrules.parallel import GameText, map_in_order  # noqa: E402
 
 
 class PlayOne:
@@ -95,6 +110,45 @@ def speed(g, spec: str, searches: int) -> tuple:
     return its, secs, n
 
 
+GAMES = ("meow", "catlady", "flapcat")
+BOTS = ("ismcts:200", "ismcts:200:40")
+
+
+def speeds(games_dir: Path, searches: int) -> dict:
+    """``{"GAME BOT": iterations per CPU second}`` for every seed game and both bots, one run each."""
+    out = {}
+    for name in GAMES:
+        g = catrules.load_game(games_dir / f"{name}.cat")
+        for bot in BOTS:
+            its, secs, _n = speed(g, bot, searches)
+            out[f"{name} {bot}"] = its / secs
+    return out
+
+
+def compare(srcs: list, games_from, searches: int, repeat: int) -> None:
+    """The checkouts ``srcs`` in turns, ``repeat`` rounds: the fastest figure of each, and the
+    last checkout's over the first's."""
+    best: list = [{} for _ in srcs]
+    for r in range(repeat):
+        for k, src in enumerate(srcs):
+            games_dir = (games_from or src) / "games"
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--speed-json", str(games_dir),
+                   "--searches", str(searches)]
+            run = subprocess.run(cmd, cwd=src, env={**os.environ, "PYTHONPATH": str(src)},
+                                 capture_output=True, text=True)
+            if run.returncode != 0:
+                sys.exit(f"ismcts.py: {src}: {run.stderr.strip()[-1500:]}")
+            for key, v in json.loads(run.stdout.splitlines()[-1]).items():
+                best[k][key] = max(v, best[k].get(key, 0.0))
+            print(f"  round {r + 1} of {repeat}: {src} done", file=sys.stderr, flush=True)
+    print(f"iterations per CPU second (the first {searches} searches of seed 1 against 3 random, "
+          f"the fastest of {repeat} runs); columns: " + ", ".join(str(s) for s in srcs))
+    for key in best[0]:
+        figures = [b[key] for b in best]
+        ratio = f"  x{figures[-1] / figures[0]:.2f}" if len(figures) > 1 else ""
+        print(f"  {key:24s} " + "  ".join(f"{f:8.0f}" for f in figures) + ratio)
+
+
 def wilson(k: float, n: int, z: float = 1.96) -> tuple:
     """Wilson's 95% interval for ``k`` successes in ``n`` trials."""
     if n == 0:
@@ -119,12 +173,23 @@ def main() -> int:
     ap.add_argument("--searches", type=int, default=8, help="with --speed: the searches measured per game")
     ap.add_argument("--repeat", type=int, default=1, help="with --speed: runs per figure, the fastest kept "
                     "(a loaded machine only slows a run down)")
+    ap.add_argument("--src", action="append", type=Path,
+                    help="with --speed: a checkout to measure (repeat to compare them in turns)")
+    ap.add_argument("--games-from", type=Path, help="with --src: play this checkout's game files in every checkout")
+    ap.add_argument("--speed-json", type=Path, help=argparse.SUPPRESS)   # one run, for --src
     args = ap.parse_args()
+    if args.speed_json:
+        print(json.dumps(speeds(args.speed_json, args.searches)))
+        return 0
+    if args.speed and args.src:
+        compare([p.resolve() for p in args.src], args.games_from.resolve() if args.games_from else None,
+                args.searches, args.repeat)
+        return 0
     if args.speed:
         print(f"catrules from {Path(catrules.__file__).parent.parent}")
-        for name in ("meow", "catlady", "flapcat"):
+        for name in GAMES:
             g = catrules.load_game(ROOT / "games" / f"{name}.cat")
-            for bot in ("ismcts:200", "ismcts:200:40"):
+            for bot in BOTS:
                 # the same searches each time: the fastest run is the one least slowed by the load
                 runs = [speed(g, bot, args.searches) for _ in range(args.repeat)]
                 its, secs, n = min(runs, key=lambda r: r[1])
