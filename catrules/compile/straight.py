@@ -207,11 +207,7 @@ class StraightUnits:
                 out.put(f"{zs} = st.z[{s}]", line)
                 with Suite(out, f"if {zs}:", line):
                     out.put(f"{w} = _lay.watchers[{s}] | {into}", line)
-                    with Suite(out, f"for {c} in {zs}:", line):
-                        out.put(f"st.loc[{c}] = {to}", line)
-                        out.put(f"st.saw[{c}] = {w}", line)
-                    out.put(f"{d} += {zs}", line)
-                    out.put(f"{zs}.clear()", line)
+                    self._take_all(zs, d, to, w, c, line)
         with Suite(out, "else:", line):
             out.put(f"_move(st, fr, _cardlist(st, {cards}), {to}, None)", line)
         return True
@@ -228,14 +224,20 @@ class StraightUnits:
                         f"and (_lay := st.layout).slot_simple[{to}] and _lay.slot_simple[({at} := st.loc[{z}[0]])] "
                         f"and {at} != {to} and {z} is st.z[{at}]:", line):
             out.put(f"{w} = _lay.watchers[{at}] | _lay.watchers[{to}]", line)
-            with Suite(out, f"for {c} in {z}:", line):
-                out.put(f"st.loc[{c}] = {to}", line)
-                out.put(f"st.saw[{c}] = {w}", line)
-            out.put(f"st.z[{to}] += {z}", line)
-            out.put(f"{z}.clear()", line)
+            self._take_all(z, f"st.z[{to}]", to, w, c, line)
         with Suite(out, "else:", line):
             out.put(f"_move(st, fr, _cardlist(st, {z}), {to}, None)", line)
         return True
+
+    def _take_all(self, cards: str, into: str, to: str, w: str, c: str, line: int) -> None:
+        """The lines that move every card of the list ``cards`` onto the list ``into`` (slot
+        ``to``, watchers ``w``; ``c`` the loop's name), bottom first, leaving ``cards`` empty."""
+        out = self.w
+        with Suite(out, f"for {c} in {cards}:", line):
+            out.put(f"st.loc[{c}] = {to}", line)
+            out.put(f"st.saw[{c}] = {w}", line)
+        out.put(f"{into} += {cards}", line)
+        out.put(f"{cards}.clear()", line)
 
     def move_top_straight(self, cards: str, slot: str, line: int) -> bool:
         """In a straight pass, a move of ``top(Z, N)`` (a deal) to ``slot``: the top ``N`` cards of
