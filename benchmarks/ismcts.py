@@ -114,14 +114,16 @@ GAMES = ("meow", "catlady", "flapcat")
 BOTS = ("ismcts:200", "ismcts:200:40")
 
 
-def speeds(games_dir: Path, searches: int) -> dict:
-    """``{"GAME BOT": iterations per CPU second}`` for every seed game and both bots, one run each."""
+def speeds(games_dir: Path, searches: int, repeat: int = 1) -> dict:
+    """``{"GAME BOT": [iterations per CPU second, searches]}`` for every seed game and both bots,
+    the fastest of ``repeat`` runs (the same searches each time: the fastest run is the one least
+    slowed by the load)."""
     out = {}
     for name in GAMES:
         g = catrules.load_game(games_dir / f"{name}.cat")
         for bot in BOTS:
-            its, secs, _n = speed(g, bot, searches)
-            out[f"{name} {bot}"] = its / secs
+            its, secs, n = min((speed(g, bot, searches) for _ in range(repeat)), key=lambda r: r[1])
+            out[f"{name} {bot}"] = [its / secs, n]
     return out
 
 
@@ -138,7 +140,7 @@ def compare(srcs: list, games_from, searches: int, repeat: int) -> None:
                                  capture_output=True, text=True)
             if run.returncode != 0:
                 sys.exit(f"ismcts.py: {src}: {run.stderr.strip()[-1500:]}")
-            for key, v in json.loads(run.stdout.splitlines()[-1]).items():
+            for key, (v, _n) in json.loads(run.stdout.splitlines()[-1]).items():
                 best[k][key] = max(v, best[k].get(key, 0.0))
             print(f"  round {r + 1} of {repeat}: {src} done", file=sys.stderr, flush=True)
     print(f"iterations per CPU second (the first {searches} searches of seed 1 against 3 random, "
@@ -187,15 +189,11 @@ def main() -> int:
         return 0
     if args.speed:
         print(f"catrules from {Path(catrules.__file__).parent.parent}")
-        for name in GAMES:
-            g = catrules.load_game(ROOT / "games" / f"{name}.cat")
-            for bot in BOTS:
-                # the same searches each time: the fastest run is the one least slowed by the load
-                runs = [speed(g, bot, args.searches) for _ in range(args.repeat)]
-                its, secs, n = min(runs, key=lambda r: r[1])
-                best = f", the fastest of {args.repeat} runs" if args.repeat > 1 else ""
-                print(f"{name:8s} {its / secs:8.0f} iterations per CPU second  ({bot} against 3 random, "
-                      f"the first {n} searches of seed 1{best})")
+        best = f", the fastest of {args.repeat} runs" if args.repeat > 1 else ""
+        for key, (rate, n) in speeds(ROOT / "games", args.searches, args.repeat).items():
+            name, bot = key.split()
+            print(f"{name:8s} {rate:8.0f} iterations per CPU second  ({bot} against 3 random, "
+                  f"the first {n} searches of seed 1{best})")
         return 0
     g = catrules.load_game(args.game)
     t0 = time.time()
