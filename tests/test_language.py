@@ -88,6 +88,26 @@ def test_bad_indentation_is_located():
     assert d.line == 11 and "indentation" in d.message
 
 
+def test_a_misspelled_first_word_is_named_with_the_nearest_word():
+    d = one_error(BASE + "flow:\n    shufle deck\n")
+    assert (d.line, d.column) == (10, 5)
+    assert d.message == "`shufle` is not a word of the language" and d.hint == "did you mean `shuffle`?"
+    d = one_error(BASE + "flow:\n    for each player p:\n        mvoe top(deck) to hand of p\n")
+    assert (d.line, d.column) == (11, 9) and d.hint == "did you mean `move`?"
+
+
+def test_a_first_word_near_no_word_keeps_the_parser_message():
+    d = one_error(BASE + "flow:\n    zzq deck\n")
+    assert d.message == "unexpected `deck`" and "did you mean" not in d.hint
+
+
+def test_an_unexpected_indentation_points_at_the_indented_line():
+    # the block's first line sets its indentation: the next line, deeper, opens nothing
+    d = one_error(BASE + "flow:\n   shuffle deck\n\n    # why\n    shuffle deck\n")
+    assert (d.line, d.column) == (13, 5) and d.message == "unexpected indentation"
+    assert "ends with `:`" in d.hint
+
+
 def test_file_ending_too_early():
     d = one_error(BASE + "flow:\n")
     assert "ends too early" in d.message or "end" in d.message

@@ -8,6 +8,7 @@ becomes AST nodes in :mod:`catrules.lang.builder`.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import os
 import re
@@ -200,13 +201,22 @@ def _syntax_diagnostic(path: str, source: str, exc: Exception) -> Diagnostic:
         elif tok.type == "_NL":
             what = "the line ends too early"
             col = len(src(line)) + 1 if tok.line else col
-        elif tok.type == "_INDENT":
+        elif tok.type == "_INDENT":         # the token stands at the end of the line before
             what = "unexpected indentation"
+            line, col = _next_code_line(lines, line)
         elif tok.type == "_DEDENT":
             what = "the block ends too early"
         else:
             what = f"unexpected `{tok.value}`"
         hint = _expected_hint(exc.expected)
+        if tok.type == "_INDENT":
+            hint = ("this line is indented more than the line before it, and only a line that ends with `:` "
+                    "opens a block: indent it like the other lines of its block")
+        misspelled = _misspelled_start(src(line)[:col - 1]) if tok.type not in ("_INDENT", "_DEDENT") else None
+        if misspelled:
+            at, word, near = misspelled
+            return Diagnostic(path, line, at, f"`{word}` is not a word of the language",
+                              f"did you mean `{near}`?", "error", src(line))
         if _quote_in_braces(src(line)[:col - 1]):
             return Diagnostic(path, line, col, what, "a text cannot hold quotes, even inside its braces: put the "
                               'value in a definition (`define plural(n) = if n == 1 then "" else "s"`, then '
@@ -257,6 +267,27 @@ def _syntax_diagnostic(path: str, source: str, exc: Exception) -> Diagnostic:
                                   "indent it like the lines of the block it belongs to", "error", text)
         return Diagnostic(path, 1, 1, "inconsistent indentation", "indent blocks with spaces, evenly", "error", src(1))
     return Diagnostic(path, 1, 1, str(exc), "", "error", src(1))
+
+
+def _next_code_line(lines: list, line: int) -> tuple:
+    """``(line, column)`` of the first character of the first line after ``line`` that holds
+    more than blanks and a comment (where an indentation token stands), else ``(line, 1)``."""
+    for no in range(line + 1, len(lines) + 1):
+        text = source_line(lines, no)
+        if text.split("#", 1)[0].strip():
+            return no, len(text) - len(text.lstrip(" ")) + 1
+    return line, 1
+
+
+def _misspelled_start(before: str):
+    """``(column, word, nearest word of the language)`` when the parser stopped right after the
+    first word of a line and that word is no word of the language but near one (``mvoe top(deck)
+    to ...``), else None."""
+    m = re.fullmatch(r"(\s*)([A-Za-z_]\w*)\s+", before)
+    if not m or m.group(2) in keywords():
+        return None
+    near = difflib.get_close_matches(m.group(2), sorted(keywords()), n=1, cutoff=0.7)
+    return (len(m.group(1)) + 1, m.group(2), near[0]) if near else None
 
 
 def _quote_in_braces(before: str) -> bool:
