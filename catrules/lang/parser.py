@@ -185,53 +185,63 @@ def _expected_hint(expected) -> str:
     return "expected " + ", ".join(names)
 
 
+def _token_diagnostic(path: str, lines: list, exc: UnexpectedToken) -> Diagnostic:
+    """The diagnostic of a token the grammar did not expect where it stands."""
+
+    def src(line: int) -> str:
+        return source_line(lines, line)
+
+    tok = exc.token
+    line, col = tok.line or 1, tok.column or 1
+    if tok.type == "$END":
+        line = len(lines)
+        col = len(src(line)) + 1
+        what = "the file ends too early"
+    elif tok.type == "_NL":
+        what = "the line ends too early"
+        col = len(src(line)) + 1 if tok.line else col
+    elif tok.type == "_INDENT":         # the token stands at the end of the line before
+        what = "unexpected indentation"
+        line, col = _next_code_line(lines, line)
+    elif tok.type == "_DEDENT":
+        what = "the block ends too early"
+    else:
+        what = f"unexpected `{tok.value}`"
+    hint = _expected_hint(exc.expected)
+    if tok.type == "_INDENT":
+        hint = ("this line is indented more than the line before it, and only a line that ends with `:` "
+                "opens a block: indent it like the other lines of its block")
+    misspelled = _misspelled_start(src(line)[:col - 1]) if tok.type not in ("_INDENT", "_DEDENT") else None
+    if misspelled:
+        at, word, near = misspelled
+        return Diagnostic(path, line, at, f"`{word}` is not a word of the language",
+                          f"did you mean `{near}`?", "error", src(line))
+    if _quote_in_braces(src(line)[:col - 1]):
+        return Diagnostic(path, line, col, what, "a text cannot hold quotes, even inside its braces: put the "
+                          'value in a definition (`define plural(n) = if n == 1 then "" else "s"`, then '
+                          '`"{plural(n)}"`)', "error", src(line))
+    m = re.fullmatch(r"\s*(play|phase)\s+([A-Za-z_]\w*)\s*", src(line)[:col - 1]) if tok.value == "(" else None
+    if m:
+        name, args = m.group(2), re.match(r"\(([\w\s,]*)\)", src(line)[col - 1:])
+        args = args.group(1).strip() if args else "p"
+        return Diagnostic(path, line, col, what, f"a phase takes no parameters: for a block with parameters, "
+                          f"declare `action {name}({args}):` and run it with `do {name}({args})`", "error",
+                          src(line))
+    if tok.type == "NAME" or (tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") and str(tok.value).isalpha()):
+        if "COLON" in exc.expected:
+            hint += "; a block starts with `:` at the end of its line"
+    return Diagnostic(path, line, col, what, hint, "error", src(line))
+
+
 def _syntax_diagnostic(path: str, source: str, exc: Exception) -> Diagnostic:
+    """The diagnostic of a Lark parse error, in the language's words."""
     lines = source_lines(source)
 
     def src(line: int) -> str:
         return source_line(lines, line)
 
     if isinstance(exc, UnexpectedToken):
-        tok = exc.token
-        line, col = tok.line or 1, tok.column or 1
-        if tok.type == "$END":
-            line = len(lines)
-            col = len(src(line)) + 1
-            what = "the file ends too early"
-        elif tok.type == "_NL":
-            what = "the line ends too early"
-            col = len(src(line)) + 1 if tok.line else col
-        elif tok.type == "_INDENT":         # the token stands at the end of the line before
-            what = "unexpected indentation"
-            line, col = _next_code_line(lines, line)
-        elif tok.type == "_DEDENT":
-            what = "the block ends too early"
-        else:
-            what = f"unexpected `{tok.value}`"
-        hint = _expected_hint(exc.expected)
-        if tok.type == "_INDENT":
-            hint = ("this line is indented more than the line before it, and only a line that ends with `:` "
-                    "opens a block: indent it like the other lines of its block")
-        misspelled = _misspelled_start(src(line)[:col - 1]) if tok.type not in ("_INDENT", "_DEDENT") else None
-        if misspelled:
-            at, word, near = misspelled
-            return Diagnostic(path, line, at, f"`{word}` is not a word of the language",
-                              f"did you mean `{near}`?", "error", src(line))
-        if _quote_in_braces(src(line)[:col - 1]):
-            return Diagnostic(path, line, col, what, "a text cannot hold quotes, even inside its braces: put the "
-                              'value in a definition (`define plural(n) = if n == 1 then "" else "s"`, then '
-                              '`"{plural(n)}"`)', "error", src(line))
-        m = re.fullmatch(r"\s*(play|phase)\s+([A-Za-z_]\w*)\s*", src(line)[:col - 1]) if tok.value == "(" else None
-        if m:
-            name, args = m.group(2), re.match(r"\(([\w\s,]*)\)", src(line)[col - 1:])
-            args = args.group(1).strip() if args else "p"
-            return Diagnostic(path, line, col, what, f"a phase takes no parameters: for a block with parameters, "
-                              f"declare `action {name}({args}):` and run it with `do {name}({args})`", "error",
-                              src(line))
-        if tok.type == "NAME" or (tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") and str(tok.value).isalpha()):
-            if "COLON" in exc.expected:
-                hint += "; a block starts with `:` at the end of its line"
-        return Diagnostic(path, line, col, what, hint, "error", src(line))
+        return _token_diagnostic(path, lines, exc)
     if isinstance(exc, UnexpectedCharacters):
         ch = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else "?"
         hint = "names are letters, digits and `_`; text goes in double quotes; comments start with `#`"
