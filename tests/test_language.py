@@ -105,7 +105,7 @@ def test_an_unexpected_indentation_points_at_the_indented_line():
     # the block's first line sets its indentation: the next line, deeper, opens nothing
     d = one_error(BASE + "flow:\n   shuffle deck\n\n    # why\n    shuffle deck\n")
     assert (d.line, d.column) == (13, 5) and d.message == "unexpected indentation"
-    assert "ends with `:`" in d.hint
+    assert "ending with `:`" in d.hint
 
 
 def test_file_ending_too_early():

@@ -209,8 +209,7 @@ def _token_diagnostic(path: str, lines: list, exc: UnexpectedToken) -> Diagnosti
         what = f"unexpected `{tok.value}`"
     hint = _expected_hint(exc.expected)
     if tok.type == "_INDENT":
-        hint = ("this line is indented more than the line before it, and only a line that ends with `:` "
-                "opens a block: indent it like the other lines of its block")
+        hint = "only a line ending with `:` opens a block: indent this line like the rest of its block"
     misspelled = _misspelled_start(src(line)[:col - 1]) if tok.type not in ("_INDENT", "_DEDENT") else None
     if misspelled:
         at, word, near = misspelled
