@@ -48,8 +48,10 @@ clock with the options on the screen; h, i, r or ? during a race pause its
 clock.  To read how to play before a game: `catrules rules GAME --prose`
 (its first section is the game's own "how to play" text).  Bots race
 at your own pace (your recent race times), at the --race-level you choose:
-easy (you win more than your share), even (your share), hard (less).  --plain (or an input or output that is not a terminal) gives the
-line-by-line interface: type a number and Enter, ? shows the table again.
+easy (you win more than your share), even (your share), hard (less).  --plain (or a screen
+that is not a terminal, such as a pipe, or TERM=dumb) gives the line-by-line interface: type
+a number and Enter, ? shows the table again.  A human seat needs the keyboard to be a terminal;
+a program takes a seat with cmd:COMMAND (docs/protocol.rst).
 
 Ctrl-C or end of input saves the game to <game>-<seed>.save.json in the
 current directory (or --save FILE; another save is never overwritten
@@ -112,8 +114,8 @@ def add_parser(sub) -> None:
                     help="with bots only: stop a game that has not ended after N decisions "
                          "(default: 100,000)")
     sp.add_argument("--plain", action="store_true",
-                    help="the line-by-line interface (for screen readers; the default when the input "
-                         "or output is not a terminal) instead of the full-screen table")
+                    help="the line-by-line interface (for screen readers; the default when the output "
+                         "is not a terminal or TERM=dumb) instead of the full-screen table")
     sp.set_defaults(func=run)
 
 
