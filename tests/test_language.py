@@ -108,6 +108,17 @@ def test_an_unexpected_indentation_points_at_the_indented_line():
     assert "ending with `:`" in d.hint
 
 
+def test_a_text_left_open_is_named():
+    d = one_error(BASE + 'flow:\n    announce "hello\n')
+    assert (d.line, d.column) == (10, 14) and d.message == "a text that is not closed"
+    assert 'end the text with `"`' in d.hint
+
+
+def test_a_file_without_its_version_line_is_told_to_start_with_one():
+    d = one_error('game "T"\nplayers 2 to 4\n')
+    assert (d.line, d.column) == (1, 1) and "`catrules " in d.hint and "first line" in d.hint
+
+
 def test_file_ending_too_early():
     d = one_error(BASE + "flow:\n")
     assert "ends too early" in d.message or "end" in d.message

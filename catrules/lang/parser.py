@@ -208,6 +208,9 @@ def _token_diagnostic(path: str, lines: list, exc: UnexpectedToken) -> Diagnosti
     else:
         what = f"unexpected `{tok.value}`"
     hint = _expected_hint(exc.expected)
+    if line == 1 and "`catrules`" in {_readable(t) for t in exc.expected}:
+        hint = (f"a game file starts with the version of the language it is written in: "
+                f"`catrules {LANGUAGE_VERSION}` on its first line")
     if tok.type == "_INDENT":
         hint = "only a line ending with `:` opens a block: indent this line like the rest of its block"
     misspelled = _misspelled_start(src(line)[:col - 1]) if tok.type not in ("_INDENT", "_DEDENT") else None
@@ -247,6 +250,9 @@ def _syntax_diagnostic(path: str, source: str, exc: Exception) -> Diagnostic:
         what = f"unexpected character `{ch}`"
         if ch == "\t":
             hint = "indent with spaces"
+        elif ch == '"' and '"' not in src(exc.line)[exc.column:]:
+            what = "a text that is not closed"
+            hint = 'end the text with `"` on the same line: a text does not go on to the next line'
         elif ch in BIDI_CONTROLS:
             what = f"an invisible direction character ({char_name(ch)}) here"
             hint = (f"remove the invisible direction character {char_name(ch).split()[0]}: it can make a line "
