@@ -132,8 +132,10 @@ class CatrulesError(Exception):
 class GameFileError(CatrulesError):
     """A game file that cannot be used: one or more diagnostics."""
 
-    def __init__(self, diagnostics: Iterable[Diagnostic]):
+    def __init__(self, diagnostics: Iterable[Diagnostic], warnings: Iterable[Diagnostic] = ()):
         self.diagnostics = list(diagnostics)
+        #: the warnings of the same check, shown beside the errors: one often says why an error is one
+        self.warnings = list(warnings)
         super().__init__("\n".join(d.format() for d in self.diagnostics))
 
 
@@ -207,7 +209,7 @@ class Reporter:
     def raise_if_errors(self) -> None:
         if self.errors:
             self.items.sort(key=lambda d: (d.path != self.path, d.path, d.line, d.column))
-            raise GameFileError(self.errors)
+            raise GameFileError(self.errors, self.warnings)
 
 
 def _pos(node_or_pos) -> tuple[int, int]:

@@ -215,3 +215,46 @@ def test_every_shipped_game_file_checks_without_type_errors_or_hidden_its():
     for f in files:
         g = catrules.load_game(f)
         assert not [w for w in g.warnings if "hides" in w.message], f
+
+
+# ------------------------------------------------ pick cases that cannot match its key
+
+def test_a_pick_whose_cases_can_never_match_its_key_is_a_warning_at_the_key():
+    # `pick(players, ...)`: the list of players, not how many there are; it played `else` every time
+    body = "flow:\n    for each player p:\n        move top(deck, pick(players, 3: 1, else: 0)) to hand of p\n"
+    g = catrules.load_source(HEAD + body, "t.cat")
+    (w,) = [w for w in g.warnings if "pick" in w.message]
+    assert (w.line, w.column) == (12, 29)
+    assert w.message == ("this `pick` compares a list of players with its cases, each a number: no case can "
+                         "match, so it always gives its `else` value")
+    assert "count(players)" in w.hint
+    fixed = catrules.load_source(HEAD + body.replace("pick(players", "pick(count(players)"), "t.cat")
+    assert not [w for w in fixed.warnings if "pick" in w.message]
+
+
+def test_a_pick_case_of_another_kind_is_a_warning_at_that_case():
+    body = "counter k = 0\nflow:\n    k = pick(top(deck).colour, green: 1, 2: 5, else: 0)\n"
+    g = catrules.load_source(HEAD + body, "t.cat")
+    (w,) = [w for w in g.warnings if "pick" in w.message]
+    assert (w.line, w.column) == (12, 42)
+    assert w.message == "this case of `pick` is a number and the key is a symbol (or none), so it never matches"
+
+
+def test_warnings_travel_with_the_errors_of_a_file_that_does_not_check():
+    # the warning that an inner `it` hides the outer one says why the comparison is an error
+    score = "score:\n    n = count(range(1, 4) where any(hand of player where value == it))\n"
+    with pytest.raises(GameFileError) as exc:
+        catrules.load_source(HEAD + deal("flow:\n    announce \"x\"\n") + score, "t.cat")
+    assert [d.message for d in exc.value.diagnostics] == ["this compares a number with a card, so it is always false"]
+    assert [w.message for w in exc.value.warnings] == ["this `it` hides the `it` of the list around it"]
+
+
+def test_a_score_item_named_by_a_word_of_the_language_is_told_so():
+    # `cards = ...` was "has the name of something else in the game", which sent one looking
+    # through the game for a `cards` that is not there
+    d = only_error(HEAD + "flow:\n    announce \"x\"\nscore:\n    cards = count(hand)\n")
+    assert d.message == "`cards` is a word of the language, so it cannot name a score item"
+    d = only_error(HEAD + "flow:\n    announce \"x\"\nscore:\n    pile = count(hand)\n")
+    assert d.message == "score item `pile` has the name of a zone of the game"
+    d = only_error(HEAD + "flow:\n    announce \"x\"\nscore:\n    bonus = count(hand)\n")
+    assert d.message == "score item `bonus` has the name of a card attribute of the game"

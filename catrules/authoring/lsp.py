@@ -43,7 +43,7 @@ def analyse(text: str, path: str) -> tuple[list, Optional[checker.Checked]]:
         checked = checker.check(parser.parse(text, path))
         compiler.compile_game(checked)
     except GameFileError as exc:
-        return list(exc.diagnostics), None
+        return list(exc.diagnostics) + list(exc.warnings), None
     except RecursionError:
         return [Diagnostic(path, 1, 1, "the file is nested too deeply to check",
                            "split long expressions with definitions")], None

@@ -104,8 +104,12 @@ class DeclarationChecks:
         for item in g.score:
             if item.name in seen:
                 rep.error(item, f"score item `{item.name}` appears twice")
-            elif self._taken(item.name) or item.name in keywords(self.g.version) or item.name in self.attributes:
-                rep.error(item, f"score item `{item.name}` has the name of something else in the game",
+            elif item.name in keywords(self.g.version):
+                rep.error(item, f"`{item.name}` is a word of the language, so it cannot name a score item",
+                          f"call it something else, such as `{item.name}_points`")
+            elif self._taken(item.name) or item.name in self.attributes:
+                what = self._taken(item.name) or "card attribute"
+                rep.error(item, f"score item `{item.name}` has the name of a {what} of the game",
                           f"call it something else, such as `{item.name}_points`")
             seen.add(item.name)
             self.components.append(item.name)

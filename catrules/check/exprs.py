@@ -225,14 +225,33 @@ class ExprChecker:
         return TEXT
 
     def expr_pick(self, e: ast.Pick, sc: Scope) -> Type:
-        self.expr(e.key, sc)
-        t = None
+        kt = self.expr(e.key, sc)
+        t, never = None, []
         for k, v in e.cases:
-            self.expr(k, sc)
+            ct = self.expr(k, sc)
+            if family(kt) and family(ct) and family(kt) != family(ct):
+                never.append((k, ct))
             t = join(t, self.expr(v, sc))
         if e.default is not None:
             t = join(t, self.expr(e.default, sc))
+        if never:
+            self.pick_never_matches(e, kt, never)
         return t or ANY
+
+    def pick_never_matches(self, e: ast.Pick, kt: Type, never: list) -> None:
+        """Cases of ``pick`` that can never equal its key: a warning (a file that checked before
+        keeps checking), at the key when no case can match, else at each case that cannot."""
+        hint = ("count a list with `count(...)`: `pick(count(players), 2: 6, else: 4)`"
+                if family(kt) == "list" else "compare like with like: a number with numbers, a card's "
+                                             "attribute with its values (`pick(c.colour, red: 3, else: 0)`)")
+        then = "it always gives its `else` value" if e.default is not None else "the game stops at it"
+        if len(never) == len(e.cases):
+            self.rep.warning(e.key, f"this `pick` compares {describe(kt)} with its cases, each "
+                                    f"{describe(never[0][1])}: no case can match, so {then}", hint)
+            return
+        for k, ct in never:
+            self.rep.warning(k, f"this case of `pick` is {describe(ct)} and the key is {describe(kt)}, "
+                                f"so it never matches", hint)
 
     def binary(self, e: ast.Binary, sc: Scope) -> Type:
         op, rep = e.op, self.rep

@@ -66,8 +66,9 @@ def run(args) -> int:
         except GameFileError as exc:
             failed += 1
             print_diagnostics(exc)
-            n = len(exc.diagnostics)
-            print(f"failed: {path} ({n} error{'s' if n != 1 else ''})", file=sys.stderr)
+            n, w = len(exc.diagnostics), len(exc.warnings)
+            also = f", {w} warning{'s' if w != 1 else ''}" if w else ""
+            print(f"failed: {path} ({n} error{'s' if n != 1 else ''}{also})", file=sys.stderr)
             continue
         warnings = [w for w in game.warnings if getattr(w, "severity", "warning") == "warning"]
         if args.play is not None:

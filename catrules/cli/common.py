@@ -68,8 +68,11 @@ def color_stderr() -> bool:
 
 
 def print_diagnostics(exc: GameFileError) -> None:
+    """The errors of a game file, with its warnings among them in the order of the file (a
+    warning on the same line often says why the error is one)."""
     color = color_stderr()
-    for d in exc.diagnostics:
+    first = exc.diagnostics[0].path if exc.diagnostics else ""
+    for d in sorted(exc.diagnostics + exc.warnings, key=lambda d: (d.path != first, d.path, d.line, d.column)):
         print(d.format(color=color), file=sys.stderr)
 
 
