@@ -285,3 +285,16 @@ def test_a_comment_on_a_continuation_line_explains_its_statement():
                         "    bid_value = sum(bid,  # the bid's cards\n        value)")
     book = prose(catrules.load_source(text, "wrapped.cat"))
     assert "the last card is shown" in book and "the bid's cards" in book
+
+
+def test_a_table_inside_a_longer_phrase_is_bracketed():
+    # `top(pool, pick(...))`: without brackets the cases ran on into "cards of the pool"
+    src = ('catrules 4\ngame "T"\nplayers 2 to 4\ncards token in deck:\n    for each value in 1 to 30:\n'
+           '        card\nzone deck: shared, hidden\nzone hand: per player, owner\n'
+           'define size = pick(count(players), 2: 7, else: 5)\nflow:\n    for each player p:\n'
+           '        move top(deck, pick(count(players), 2: 7, else: 5)) to hand of p\n'
+           '        move top(deck, size) to hand of p\n')
+    text = _norm(prose(catrules.load_source(src, "t.cat")))
+    assert ("move the top (depending on the number of players: 7 for 2; otherwise 5) cards of the deck "
+            "to p's hand") in text
+    assert text.count("(depending on") == 1 and "size depends on the number of players" in text

@@ -302,7 +302,9 @@ class Phraser:
         cases = [f"{self._x(v)} for {self._x(k)}" for k, v in e.cases]
         if e.default is not None:
             cases.append(f"otherwise {self._x(e.default)}")
-        return f"depending on {self._x(e.key)}: " + "; ".join(cases)
+        said = f"depending on {self._x(e.key)}: " + "; ".join(cases)
+        # inside a longer phrase ("the top ... cards"), brackets keep its cases apart from the rest
+        return f"({said})" if self._depth > 1 else said
 
     def cardish(self, e) -> bool:
         """``e`` is a zone or cards taken from one (so "the number of cards in ...")."""
