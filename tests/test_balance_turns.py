@@ -20,6 +20,7 @@ HEAD_START = GAMES / "head_start.cat"       # seat 1 always wins
 EVEN_START = GAMES / "even_start.cat"       # the same without the head start
 LAST_PLACES = GAMES / "last_places.cat"     # the last seat chooses first; seat 1 takes 3 turns of 5
 GOLD = GAMES / "gold_or_tin.cat"            # "gold" beats "tin"
+LUCKY = GAMES / "lucky_turns.cat"           # six numbers that change nothing; luck earns more turns
 
 
 def test_cat_ladys_first_player_is_the_first_in_turn_order_and_wins_more_than_fair():
@@ -68,6 +69,21 @@ def test_per_choice_statistics_flag_the_dominant_choice():
     assert opts["gold"]["takers"]["low"] > opts["gold"]["others"]["high"]
     assert opts["tin"]["difference"] < 0
     assert any(v.startswith("a dominant choice") and "“gold”" in v for v in d["verdicts"])
+    gold = opts["gold"]["chosen_by"]
+    assert gold["winners"] > gold["others"] and gold["low"] > 0 and gold["tests"] == 3
+
+
+def test_no_option_is_dominant_because_winners_answer_more_often():
+    # Winners of Lucky Turns had more turns, so they named each number at least once more
+    # often: "took it at least once" goes with winning for all six numbers, and flagged most
+    # of them before.  The share of one's answers does not, and none is called dominant.
+    d = balance(LUCKY, 3, 200, seed=1, bots=["random"] * 3, skill_games=0).to_dict()
+    (prompt,) = d["choices"][0]
+    assert len(prompt["options"]) == 6
+    assert all(o["takers"]["rate"] > o["others"]["rate"] for o in prompt["options"])
+    assert not [o["option"] for o in prompt["options"] if o["dominant"]]
+    assert not [v for v in d["verdicts"] if "dominant" in v]
+    assert all(o["chosen_by"]["low"] < 0 < o["chosen_by"]["high"] for o in prompt["options"])
 
 
 def test_seats_rotated_show_when_the_bots_explain_a_seat_effect():

@@ -7,9 +7,15 @@ games, each (game, player) who answered a prompt at least once *faced* it; of th
 ones who took an option at least once are its *takers*, the others its *non-takers*.  For each
 option: the times it was taken (its share of the prompt's answers), the win rate of its takers
 and of its non-takers (Wilson intervals) and their difference (Newcombe's interval).  An
-option is *dominant* when its takers' interval lies wholly above its non-takers' (and each
-side has at least :data:`LEAST` player-games): taking it goes with winning, clearly.  That
-is an association, not a cause: a player ahead may take it because they are ahead.
+option is *dominant* when the winners chose it clearly more often than the others: per
+player-game, the share of its answers to the prompt that took the option, the winners' mean
+against the others' (Welch's interval of the difference, widened for the number of options
+read together by Bonferroni, :func:`catrules.lab.stats.diff_means`), with at least
+:data:`LEAST` player-games among takers and non-takers each.  The share, not "took it at
+least once": a player who answers a prompt more often (more turns, as in a game where a good
+answer earns another turn) takes every option at least once more often, and being a taker
+would then go with winning for every option alike.  Either way it is an association, not a
+cause: a player ahead may take an option because they are ahead.
 """
 
 from __future__ import annotations
@@ -31,22 +37,28 @@ class ChoiceTally:
         self.times: dict = {}       # (line, label) -> answers
         self.took: dict = {}        # (line, label) -> [player-games, of which won]
         self.faced: dict = {}       # line -> [player-games, of which won, answers]
+        self.shares: dict = {}      # (line, label) -> [winners' sum, sum of squares, others' ...]
 
     def add(self, counts: tuple, won: tuple) -> None:
         """One finished game: ``counts`` as :meth:`Watch.choice_counts` gives them."""
-        faced = set()
+        answered: dict = {}         # (line, player) -> answers in this game
+        for line, label, pl, k in counts:
+            answered[line, pl] = answered.get((line, pl), 0) + k
         for line, label, pl, k in counts:
             key = (line, label)
             self.times[key] = self.times.get(key, 0) + k
             t = self.took.setdefault(key, [0, 0])
             t[0] += 1
             t[1] += pl in won
+            share, sh = k / answered[line, pl], self.shares.setdefault(key, [0.0, 0.0, 0.0, 0.0])
+            side = 0 if pl in won else 2
+            sh[side] += share
+            sh[side + 1] += share * share
+        for line, pl in answered:
             f = self.faced.setdefault(line, [0, 0, 0])
-            f[2] += k
-            if (line, pl) not in faced:
-                faced.add((line, pl))
-                f[0] += 1
-                f[1] += pl in won
+            f[0] += 1
+            f[1] += pl in won
+            f[2] += answered[line, pl]
 
     def figures(self) -> list:
         """One entry per prompt with two or more options taken, the most answered first."""
@@ -65,18 +77,36 @@ class ChoiceTally:
                 lo1, hi1 = bs.wilson(w1, n1)
                 lo0, hi0 = bs.wilson(w0, n0)
                 d, dlo, dhi = bs.diff_proportions(w0, n0, w1, n1)
-                dominant = n1 >= LEAST and n0 >= LEAST and lo1 > hi0
                 options.append({"option": key[1], "times": self.times[key], "share": r(self.times[key] / answers),
                                 "takers": {"games": n1, "wins": w1, "rate": r(w1 / n1 if n1 else 0.0),
                                            "low": r(lo1), "high": r(hi1)},
                                 "others": {"games": n0, "wins": w0, "rate": r(w0 / n0 if n0 else 0.0),
                                            "low": r(lo0), "high": r(hi0)},
-                                "difference": r(d), "low": r(dlo), "high": r(dhi), "dominant": dominant})
+                                "difference": r(d), "low": r(dlo), "high": r(dhi), "dominant": False,
+                                "_key": key, "_faced": (w_faced, n_faced - w_faced)})
             out.append({"line": line, "prompt": self.text(line), "answers": answers, "player_games": n_faced,
                         "options": options, "more_options": max(0, len(keys) - MOST_OPTIONS)})
             if len(out) >= MOST_PROMPTS:
                 break
+        self._judge(out)
         return out
+
+    def _judge(self, prompts: list) -> None:
+        """Each option's ``chosen_by``: the mean share of their answers that took it, of the
+        winners and of the others, with the difference's interval widened for every option that
+        can be judged (Bonferroni); ``dominant`` where that interval lies above 0."""
+        r = bs.round6
+        judged = {id(o) for pr in prompts for o in pr["options"]
+                  if o["takers"]["games"] >= LEAST and o["others"]["games"] >= LEAST}
+        for pr in prompts:
+            for o in pr["options"]:
+                (nw, no), sh = o.pop("_faced"), self.shares[o.pop("_key")]
+                mw, sw = bs.moments(nw, sh[0], sh[1])
+                mo, so = bs.moments(no, sh[2], sh[3])
+                d, lo, hi = bs.diff_means(no, mo, so, nw, mw, sw, tests=max(1, len(judged)))
+                o["chosen_by"] = {"winners": r(mw), "others": r(mo), "difference": r(d), "low": r(lo),
+                                  "high": r(hi), "tests": len(judged)}
+                o["dominant"] = id(o) in judged and lo > 0
 
 
 #: Dominant options named in the verdicts (the JSON has them all).
@@ -90,10 +120,19 @@ def dominant_verdicts(prompts: list) -> list:
         for o in pr["options"]:
             if o["dominant"]:
                 t, x = o["takers"], o["others"]
-                out.append(f"a dominant choice at line {pr['line']} (`{pr['prompt']}`): players who take "
-                           f"\u201c{o['option']}\u201d win {bs.pct(t['rate'])} [{bs.pct(t['low'])}, "
-                           f"{bs.pct(t['high'])}], those who do not {bs.pct(x['rate'])} [{bs.pct(x['low'])}, "
-                           f"{bs.pct(x['high'])}] (taken in {bs.pct(o['share'])} of the answers)")
+                c = o["chosen_by"]
+                out.append(f"a dominant choice at line {pr['line']} (`{pr['prompt']}`): the winners took "
+                           f"\u201c{o['option']}\u201d in {bs.pct(c['winners'])} of their answers, the others in "
+                           f"{bs.pct(c['others'])} ({_points(c['difference'])} points [{_points(c['low'])}, "
+                           f"{_points(c['high'])}], {c['tests']} options judged together); players who take it "
+                           f"win {bs.pct(t['rate'])} "
+                           f"[{bs.pct(t['low'])}, {bs.pct(t['high'])}], those who do not {bs.pct(x['rate'])} "
+                           f"[{bs.pct(x['low'])}, {bs.pct(x['high'])}]")
     if len(out) > MOST_VERDICTS:
         out = out[:MOST_VERDICTS] + [f"{len(out) - MOST_VERDICTS} more dominant choices (in the report)"]
     return out
+
+
+def _points(x: float) -> str:
+    """A difference of two shares in percentage points: ``+18.8``."""
+    return f"{x * 100:+.1f}"
