@@ -369,3 +369,24 @@ def test_a_grid_without_marks_keeps_each_card_on_one_line(meow):
     out = con.file.getvalue()
     for c in cells[:5]:
         assert p.card(c).plain in out, out
+
+
+def test_a_players_public_top_pile_shows_its_top_card():
+    # a `public top` pile of a player (Snap's face-up pile) showed only "11 cards": the card that
+    # everyone sees, the one a race is about, was only in the history
+    src = ('catrules 4\ngame "T"\nplayers 2 to 2\ncards chip in deck:\n    for each value in 1 to 9:\n'
+           '        card\nzone deck: shared, hidden\nzone face: per player, public top, pile\n'
+           'flow:\n    for each player p:\n        move top(deck, 3) to face of p\n'
+           '    for each player p:\n        p chooses c from [1, 2]\n')
+    game = catrules.load_source(src, "t.cat")
+    st = game.new_state(2, seed=1)
+    d = st.pending()[0]
+    view = st.view(d.player)
+    tops = {z["owner"]: z["top"]["label"] for z in view["zones"] if z["zone"] == "face"}
+    con = console()
+    seat = TerminalSeat(console=con, input=feeder(["1"]), game=game)
+    seat.start(None, d.player)
+    seat.decide(view, d)
+    out = con.file.getvalue()
+    assert f"3 cards, top: {tops[1]}" in out and f"3 cards, top: {tops[0]}" in out
+    assert all(z["cards"] is None for z in view["zones"] if z["zone"] == "face")   # nor those under it

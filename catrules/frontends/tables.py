@@ -84,7 +84,9 @@ def player_flow(p: Painter, view: dict, pl: int, empty: bool = False) -> Flow:
             continue
         if not z.get("count") and not (empty and z.get("visibility") == "owner" and _open(z)):
             continue
-        if not _open(z):
+        if not _open(z) and z.get("top") is not None:       # a pile with its top card face up
+            items = [_top_of(z["count"]), p.card(z["top"])]
+        elif not _open(z):
             n = z.get("count", 0)
             items = [Text(f"{n} card{'s' if n != 1 else ''}", style="dim")]
         elif z.get("lines") is not None:
@@ -280,11 +282,18 @@ def _zone_cards(p: Painter, z: dict, limit: int = 12, marks=()):
     return p.cards_flow(z.get("cards") or [], limit, compress=True)
 
 
+def _top_of(n: int) -> Text:
+    """The count before the face-up top card of a ``public top`` pile: ``12 cards, top:``."""
+    return Text(f"{n} card{'s' if n != 1 else ''}, top:", style="dim")
+
+
 def _cell(p: Painter, z: Optional[dict], counted: bool):
     if z is not None and z.get("count", 0) is None:     # another player's secret zone
         return Text("hidden", style="dim")
     if z is None or z.get("count", 0) == 0:
         return Text("—", style="dim")
+    if not counted and not _open(z) and z.get("top") is not None:    # its top card face up
+        return Flow([_top_of(z["count"]), p.card(z["top"])])
     if counted or not _open(z):
         n = z["count"]
         return Text(f"{n} card{'s' if n != 1 else ''}", style="" if counted else "dim")
