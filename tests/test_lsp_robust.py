@@ -84,3 +84,14 @@ def test_damaged_files_get_diagnostics_and_the_server_lives_on(client):
         _still_answers(client, uri, text)
         client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
     assert errors >= MUTANTS // 4           # the damage is real: many of them do not check
+
+
+def test_a_file_with_errors_also_gets_its_warnings():
+    # the warning that an inner `it` hides the outer one is what explains the error beside it
+    text = (ROOT / "docs" / "examples" / "minimal.cat").read_text().replace(
+        "points = sum(hand, value)", "points = count(range(1, 5) where any(hand where value == it))")
+    found, checked = analyse(text, "t.cat")
+    assert checked is None
+    assert [(d.severity, d.message) for d in found] == [
+        ("error", "this compares a number with a card, so it is always false"),
+        ("warning", "this `it` hides the `it` of the list around it")]
