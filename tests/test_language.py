@@ -83,6 +83,46 @@ def test_a_phase_given_parameters_points_to_an_action():
     assert "`action turn(who, n):`" in d.hint and "`do turn(who, n)`" in d.hint
 
 
+def test_habits_of_other_languages_are_named_with_the_form_to_write():
+    # the parser stopped after the first word ("unexpected `sum`"); the word is what is wrong
+    d = one_error(BASE + "counter n = 0\nflow:\n    while n < 3:\n        add 1 to n\n")
+    assert (d.line, d.column) == (11, 5)
+    assert d.message == "a statement does not start with `while`" and "`repeat while CONDITION:`" in d.hint
+    d = one_error(BASE + "counter n = 0\nflow:\n    if n > 1:\n        n = 0\n    elif n < 0:\n        n = 1\n")
+    assert (d.line, d.message, d.hint) == (13, "`elif` is not a word of the language", "write `else if CONDITION:`")
+    d = one_error(BASE + 'flow:\n    say "hello"\n')
+    assert d.message == "`say` is not a word of the language" and '`announce "..."`' in d.hint
+
+
+def test_an_action_run_without_do_is_told_how_to_run_it():
+    src = BASE + "action deal(p):\n    move top(deck) to hand of p\nflow:\n    for each player p:\n        deal(p)\n"
+    d = one_error(src)
+    assert (d.line, d.column) == (13, 13)
+    assert d.hint == "`deal` is an action: run it with `do deal(p)`"
+    d = one_error(BASE + "flow:\n    shuffle deck\n    deal_all()\n")
+    assert d.hint == "a statement does not start with a call: `do deal_all()` runs an action"
+
+
+def test_one_equals_sign_in_a_condition_is_taken_for_a_comparison():
+    d = one_error(BASE + "flow:\n    if count(deck) = 3:\n        shuffle deck\n")
+    assert (d.line, d.column, d.message) == (10, 20, "unexpected `=`")
+    assert d.hint.startswith("to compare two values write `==`")
+
+
+def test_a_bracket_left_open_is_pointed_at_not_the_next_line():
+    # the line goes on while a bracket is open, so the parser stops on the next line
+    d = one_error(BASE + "flow:\n    move top(deck to hand of first(players)\n    shuffle deck\n")
+    assert (d.line, d.column, d.message) == (10, 13, "this `(` is not closed")
+    assert d.hint.startswith("close it with `)`") and "(line 11)" in d.hint
+
+
+def test_a_tab_in_the_indentation_is_named():
+    # a tab counts as four spaces: here it does not indent the block deeper than its line
+    d = one_error(BASE + "flow:\n    repeat 2 times:\n\tshuffle deck\n")
+    assert (d.line, d.message) == (11, "a tab in this line's indentation")
+    assert d.hint.startswith("indent with spaces")
+
+
 def test_bad_indentation_is_located():
     d = one_error(BASE + "flow:\n    shuffle deck\n  shuffle deck\n")
     assert d.line == 11 and "indentation" in d.message
@@ -255,3 +295,10 @@ def test_unknown_option_and_player_count_are_refused_at_start():
         g.new_state(players=3, options=["exprt"])
     with pytest.raises(catrules.CatrulesError, match="2 to 6"):
         g.new_state(players=7)
+
+
+def test_an_unknown_name_in_other_capitals_or_a_function_without_brackets():
+    d = one_error(BASE + "counter again = False\nflow:\n    shuffle deck\n")
+    assert (d.message, d.hint) == ("unknown name `False`", "names are case-sensitive: write `false`")
+    d = one_error(BASE + "flow:\n    for each player p in others:\n        shuffle deck\n")
+    assert d.message == "unknown name `others`" and d.hint.startswith("`others` is a function")

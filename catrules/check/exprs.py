@@ -483,8 +483,7 @@ class ExprChecker:
                  list(self.defines) + list(self.symbols) + list(self.card_types) +
                  (self.attributes if sc.element else []))
         if n not in self.rejected:              # else its declaration was refused, with an error
-            self.rep.error(e, f"unknown name `{n}`", suggest(n, cands) or
-                           "it is not a variable, counter, zone, option, definition or card value")
+            self.rep.error(e, f"unknown name `{n}`", _unknown_hint(n, cands))
         return ("symbol", n)
 
     def zone_expr(self, node, sc: Scope, verb: str):
@@ -524,3 +523,14 @@ _EXPR_CHECKS = {
     ast.IfElse: "expr_if_else", ast.Where: "expr_where", ast.Text: "expr_text", ast.Pick: "expr_pick",
     ast.UpTo: "expr_up_to",
 }
+
+
+def _unknown_hint(n: str, cands: list) -> str:
+    """The hint of an unknown name: a builtin function written without its brackets, a name in
+    other capitals (names are case-sensitive), the nearest name, or what a name may be."""
+    if n in BUILTINS:
+        return f"`{n}` is a function: give it its arguments in brackets, such as `{n}(...)`"
+    same = [c for c in list(cands) + ["true", "false", "none"] if c.lower() == n.lower()]
+    if same:
+        return f"names are case-sensitive: write `{same[0]}`"
+    return suggest(n, cands) or "it is not a variable, counter, zone, option, definition or card value"

@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from . import ast, grammar_cache
+from . import syntax_hints as hints
 from ..errors import BIDI_CONTROLS, Diagnostic, GameFileError, Reporter, char_name, escaped, invisible, \
     source_line, source_lines
 from ..limits import NESTING_LIMIT
@@ -213,6 +214,9 @@ def _token_diagnostic(path: str, lines: list, exc: UnexpectedToken) -> Diagnosti
                 f"`catrules {LANGUAGE_VERSION}` on its first line")
     if tok.type == "_INDENT":
         hint = "only a line ending with `:` opens a block: indent this line like the rest of its block"
+    hinted = _habit_diagnostic(path, lines, exc, line, col, what)
+    if hinted:
+        return hinted
     misspelled = _misspelled_start(src(line)[:col - 1]) if tok.type not in ("_INDENT", "_DEDENT") else None
     if misspelled:
         at, word, near = misspelled
@@ -233,6 +237,40 @@ def _token_diagnostic(path: str, lines: list, exc: UnexpectedToken) -> Diagnosti
         if "COLON" in exc.expected:
             hint += "; a block starts with `:` at the end of its line"
     return Diagnostic(path, line, col, what, hint, "error", src(line))
+
+
+def _habit_diagnostic(path: str, lines: list, exc: UnexpectedToken, line: int, col: int, what: str):
+    """The diagnostic of a habit of other languages or a bracket left open
+    (:mod:`catrules.lang.syntax_hints`), else None."""
+    tok, text = exc.token, source_line(lines, line)
+    if tok.type not in ("$END",) and hints.tab_in_indentation(text):
+        return Diagnostic(path, line, 1, "a tab in this line's indentation",
+                          "indent with spaces (four is usual): a tab is not as wide in every editor", "error", text)
+    expected = {_readable(t) for t in exc.expected}
+    if expected & {"`)`", "`]`"}:
+        opened = hints.unclosed_bracket(lines, line, col)
+        if opened:
+            at, c, ch = opened
+            return Diagnostic(path, at, c, f"this `{ch}` is not closed",
+                              f"close it with `{')' if ch == '(' else ']'}`: while a bracket is open the line goes "
+                              f"on to the next one, where the parser stopped (line {line})", "error",
+                              source_line(lines, at))
+    if tok.type in ("_INDENT", "_DEDENT", "$END"):
+        return None
+    before, rest = text[:col - 1], text[col - 1:]
+    call = hints.call_without_do(before, rest, "\n".join(lines)) if tok.value == "(" else None
+    if call:
+        return Diagnostic(path, line, col, what, call, "error", text)
+    foreign = hints.foreign_start(before)
+    if foreign:
+        at, word, hint = foreign
+        said = (f"a statement does not start with `{word}`" if word in keywords()
+                else f"`{word}` is not a word of the language")
+        return Diagnostic(path, line, at, said, hint, "error", text)
+    if hints.compare_with_one_equals(before, str(tok.value)):
+        return Diagnostic(path, line, col, what, "to compare two values write `==`; one `=` sets a variable or "
+                          "counter", "error", text)
+    return None
 
 
 def _syntax_diagnostic(path: str, source: str, exc: Exception) -> Diagnostic:

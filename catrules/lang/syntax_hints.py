@@ -1,0 +1,107 @@
+"""Hints for syntax errors that come from habits of other languages, or from a bracket left open.
+
+A newcomer writes ``while``, ``elif``, ``print "..."``, ``rank = r`` inside a condition, a call to
+an action without ``do``, a tab in the indentation, or forgets a ``)`` at the end of a line (the
+line then goes on to the next, where the error shows).  The parser's own message ("unexpected
+`sum`") names the symptom; these name the cause, in the language's words, and the form to write.
+Each is found from the text around the place where the parser stopped, nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+#: First words of a statement in other languages -> the message's hint: how this language says it.
+FOREIGN = {
+    "while": "a loop is `repeat while CONDITION:` (or `repeat until CONDITION:`, `repeat N times:`)",
+    "elif": "write `else if CONDITION:`",
+    "elsif": "write `else if CONDITION:`",
+    "elseif": "write `else if CONDITION:`",
+    "print": 'a message to every player is `announce "..."`',
+    "say": 'a message to every player is `announce "..."`',
+    "def": "a value is `define NAME(a) = EXPRESSION`; steps to run by name are `action NAME(a):`",
+    "function": "a value is `define NAME(a) = EXPRESSION`; steps to run by name are `action NAME(a):`",
+    "call": "`do NAME(...)` runs an action, `play NAME` runs a phase",
+    "run": "`do NAME(...)` runs an action, `play NAME` runs a phase",
+    "let": "`NAME = VALUE` sets a variable (or a counter)",
+    "var": "`NAME = VALUE` sets a variable (or a counter)",
+    "set": "`NAME = VALUE` sets a variable (or a counter)",
+    "return": "a definition's value is its expression (`define NAME = EXPRESSION`); `stop` leaves a loop",
+    "break": "`stop` leaves the innermost `repeat` or `for each`",
+    "draw": "cards go from zone to zone with `move`: `move top(deck) to hand of p`",
+    "deal": "cards go from zone to zone with `move`: `move top(deck, 5) to hand of p`",
+    "give": "cards go from zone to zone with `move`: `move c to hand of q`",
+    "put": "cards go from zone to zone with `move`: `move c to discard`",
+    "take": "cards go from zone to zone with `move`: `move c to hand of p`",
+    "discard": "cards go from zone to zone with `move`: `move c to discard`",
+}
+
+_OPEN, _CLOSE = "([", ")]"
+
+
+def tab_in_indentation(line_text: str) -> bool:
+    """Does the line's indentation hold a tab?"""
+    return "\t" in line_text[:len(line_text) - len(line_text.lstrip(" \t"))]
+
+
+def foreign_start(before: str) -> Optional[tuple]:
+    """``(column, word, hint)`` when the parser stopped right after the first word of a line
+    and that word is a habit of another language (:data:`FOREIGN`), else None."""
+    m = re.fullmatch(r"(\s*)([A-Za-z_]\w*)\s*", before)
+    if not m or m.group(2) not in FOREIGN:      # `while` is a word, but no statement starts with it
+        return None
+    return len(m.group(1)) + 1, m.group(2), FOREIGN[m.group(2)]
+
+
+def call_without_do(before: str, rest: str, source: str) -> Optional[str]:
+    """The hint for ``NAME(...)`` at the start of a statement: ``do NAME(...)`` for an action,
+    ``play NAME`` for a phase, else how both are run."""
+    m = re.fullmatch(r"\s*([A-Za-z_]\w*)", before)
+    if not m or not rest.startswith("("):
+        return None
+    name = m.group(1)
+    args = re.match(r"\(([^()]*)\)", rest)
+    args = args.group(1) if args else "..."
+    if re.search(rf"^\s*action\s+{name}\s*\(", source, re.M):
+        return f"`{name}` is an action: run it with `do {name}({args})`"
+    if re.search(rf"^\s*phase\s+{name}\s*:", source, re.M):
+        return f"`{name}` is a phase: run it with `play {name}`"
+    return f"a statement does not start with a call: `do {name}({args})` runs an action"
+
+
+def compare_with_one_equals(before: str, token: str) -> bool:
+    """``=`` where a value goes on (inside brackets, or after ``if``/``where``/``while``/
+    ``until``): most often a comparison written with one ``=``."""
+    if token != "=":
+        return False
+    return bool(re.search(r"\b(if|where|while|until|preferring|then)\b", before)) or \
+        before.count("(") + before.count("[") > before.count(")") + before.count("]")
+
+
+def unclosed_bracket(lines: list, line: int, col: int) -> Optional[tuple]:
+    """``(line, column, bracket)`` of a bracket opened on an earlier line than ``line`` and not
+    closed before ``(line, col)``: the line went on to the next one, and the error showed there.
+    Texts and comments are skipped; the scan starts at the first line of the statement (the
+    last line before ``line`` that was not inside a bracket)."""
+    stack: list = []
+    for no in range(1, line + 1):
+        text = lines[no - 1] if no - 1 < len(lines) else ""
+        end = col - 1 if no == line else len(text)
+        i, in_text = 0, False
+        while i < end:
+            ch = text[i]
+            if in_text:
+                in_text = ch != '"'
+            elif ch == '"':
+                in_text = True
+            elif ch == "#":
+                break
+            elif ch in _OPEN:
+                stack.append((no, i + 1, ch))
+            elif ch in _CLOSE and stack:
+                stack.pop()
+            i += 1
+    if stack and stack[-1][0] < line:
+        return stack[-1]
+    return None
