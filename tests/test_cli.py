@@ -388,3 +388,17 @@ def test_plain_and_pipes_get_the_line_ui(capsys, monkeypatch):
     assert isinstance(seats[0], TuiSeat)
     seats = cli_play._make_seats(["human", "random"], game, None, ["you", "random"], full_screen=False)
     assert isinstance(seats[0], TerminalSeat)
+
+
+def test_an_option_of_another_command_is_named_with_the_one_meant(capsys):
+    # `simulate` says --bots and `play` says --seats: a player who knows one types it in the other
+    meow = str(Path(__file__).resolve().parent.parent / "games" / "meow.cat")
+    assert main(["play", meow, "--bots", "human,greedy"]) == 2
+    e = capsys.readouterr().err
+    assert "unrecognized arguments: --bots human,greedy" in e
+    assert "did you mean `--seats` for `--bots`? `catrules play --help` explains every option" in e
+    assert main(["simulate", meow, "--gmes", "3"]) == 2
+    assert "did you mean `--games` for `--gmes`?" in capsys.readouterr().err
+    assert main(["check", meow, "--frobnicate"]) == 2
+    e = capsys.readouterr().err
+    assert "did you mean" not in e and "`catrules check --help` explains every option" in e

@@ -58,9 +58,11 @@ def main(argv: Optional[list] = None) -> int:
     """Run the command line; returns the exit code."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    if extra:
+        return _unknown_arguments(parser, getattr(args, "command", None), extra)
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
@@ -87,6 +89,35 @@ def main(argv: Optional[list] = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
+
+
+#: Options people carry over from another command (``simulate --bots``, ``play --seats``) or tool.
+_SAME_AS = {"--bots": ("--seats",), "--seats": ("--bots",), "--num-games": ("--games",), "--n": ("--games",),
+            "--workers": ("--jobs",), "--processes": ("--jobs",), "--variant": ("--option",),
+            "--options": ("--option",), "--output": ("-o",), "--out": ("-o",)}
+
+
+def _unknown_arguments(parser: Parser, command, extra: list) -> int:
+    """Arguments no option of the command takes: said as argparse says it, with the option
+    probably meant (the same option under the name another command gives it, or the nearest)."""
+    import difflib
+    sub = parser._subparsers._group_actions[0].choices.get(command) if command else None
+    target = sub or parser
+    options = sorted({o for a in target._actions for o in a.option_strings})
+    meant = []
+    for word in extra:
+        name = word.split("=", 1)[0]
+        if not name.startswith("-"):
+            continue
+        near = [o for o in _SAME_AS.get(name, ()) if o in options] or \
+            difflib.get_close_matches(name, options, n=1, cutoff=0.6)
+        if near:
+            meant.append(f"`{near[0]}` for `{name}`")
+    target.print_usage(sys.stderr)
+    hint = f"`{target.prog} --help` explains every option"
+    err(f"unrecognized arguments: {' '.join(extra)}",
+        (f"did you mean {', '.join(meant)}? " if meant else "") + hint)
+    return 2
 
 
 if __name__ == "__main__":  # pragma: no cover
