@@ -258,3 +258,18 @@ def test_a_score_item_named_by_a_word_of_the_language_is_told_so():
     assert d.message == "score item `pile` has the name of a zone of the game"
     d = only_error(HEAD + "flow:\n    announce \"x\"\nscore:\n    bonus = count(hand)\n")
     assert d.message == "score item `bonus` has the name of a card attribute of the game"
+
+
+def test_a_guard_that_leaves_when_none_lets_the_value_be_used_after_it():
+    # `if q == none: stop` then `move ... to hand of q`: only the ways through the `if` that go
+    # on to the next line count, and the one that does says q is someone
+    loop = ("flow:\n    repeat while any(deck):\n        q = best(players where count(hand of it) < 1, 0)\n"
+            "        if q == none:\n            {leave}\n        move top(deck) to hand of q\n")
+    for leave in ("stop", "end game"):
+        catrules.load_source(HEAD + loop.replace("{leave}", leave), "t.cat")
+    d = only_error(HEAD + loop.replace("{leave}", "announce \"none left\""))
+    assert d.message == "`hand of ...` needs a player, and this may be none"
+    both = ("flow:\n    repeat while any(deck):\n        q = best(players where count(hand of it) < 1, 0)\n"
+            "        if q == none:\n            if any(deck):\n                stop\n            else:\n"
+            "                end game\n        move top(deck) to hand of q\n")
+    catrules.load_source(HEAD + both, "t.cat")

@@ -325,7 +325,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
             outs.append(self.block(body, sc.knowing(known | not_none(cond, True))))
             known |= not_none(cond, False)
         outs.append(self.block(s.otherwise or [], sc.knowing(known)))
-        self.branches_out(s, outs)
+        self.branches_out(s, outs, [b for _, b in s.branches] + [s.otherwise or []])
 
     def stmt_repeat_times(self, s: ast.RepeatTimes, sc: _Scope) -> None:
         self.need_number(s.count, self.expr(s.count, sc), "`repeat ... times`",
@@ -360,7 +360,7 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
             if cond is not None:
                 self.expr(cond, sc)
             outs.append(self.block(body, sc.knowing(not_none(cond, True)) if cond is not None else sc))
-        self.branches_out(s, outs)
+        self.branches_out(s, outs, [b[2] for b in s.branches])
         self.menu_opts(s, sc)
         self.menu_names(s, sc)
 

@@ -40,6 +40,20 @@ def set_in(body) -> set:
     return names
 
 
+def always_leaves(body) -> bool:
+    """Does every way through ``body`` end at ``stop`` or ``end game`` (so that nothing after
+    the block runs next)?  An ``if`` leaves when each of its branches and its ``else`` do."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, (ast.StopLoop, ast.EndGame)):
+        return True
+    if isinstance(last, ast.If):
+        return last.otherwise is not None and always_leaves(last.otherwise) and \
+            all(always_leaves(b) for _, b in last.branches)
+    return False
+
+
 class FlowFacts:
     """Mixed into the checker: ``self.types`` (the type of each expression checked) and
     ``self.counters_set_none`` (counters some statement sets to what may be none)."""
@@ -70,8 +84,14 @@ class FlowFacts:
             narrow = forget(narrow, self.counters_set_none)
         return narrow
 
-    def branches_out(self, st, outs: list) -> None:
-        """After an ``if`` or a menu: what every way through it shows."""
+    def branches_out(self, st, outs: list, bodies: list | None = None) -> None:
+        """After an ``if`` or a menu: what every way through it that goes on after it shows.
+        A branch that always leaves (``stop``, ``end game``: the guard ``if x == none: stop``)
+        does not reach the statement after it, so its facts do not count (``bodies``: the
+        blocks of ``outs``, in order)."""
+        if bodies is not None:
+            on = [o for o, b in zip(outs, bodies) if not always_leaves(b)]
+            outs = on if on else outs
         known = outs[0] if outs else frozenset()
         for o in outs[1:]:
             known &= o
