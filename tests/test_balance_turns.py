@@ -21,6 +21,7 @@ EVEN_START = GAMES / "even_start.cat"       # the same without the head start
 LAST_PLACES = GAMES / "last_places.cat"     # the last seat chooses first; seat 1 takes 3 turns of 5
 GOLD = GAMES / "gold_or_tin.cat"            # "gold" beats "tin"
 LUCKY = GAMES / "lucky_turns.cat"           # six numbers that change nothing; luck earns more turns
+STRONG = GAMES / "strong_chip.cat"          # the 9 is played sooner or later by whoever holds it
 
 
 def test_cat_ladys_first_player_is_the_first_in_turn_order_and_wins_more_than_fair():
@@ -84,6 +85,17 @@ def test_no_option_is_dominant_because_winners_answer_more_often():
     assert not [o["option"] for o in prompt["options"] if o["dominant"]]
     assert not [v for v in d["verdicts"] if "dominant" in v]
     assert all(o["chosen_by"]["low"] < 0 < o["chosen_by"]["high"] for o in prompt["options"])
+
+
+def test_no_option_is_dominant_because_holding_it_wins():
+    # the players who play a 9 win far more (they were dealt it): compared with everyone who
+    # answered, its takers were clearly ahead and it was flagged.  The others are now those who
+    # were offered it and did not take it (they played it last, a forced choice: not a choice)
+    d = balance(STRONG, 3, 300, seed=1, bots=["random"] * 3, skill_games=0).to_dict()
+    (prompt,) = d["choices"][0]
+    nine = next(o for o in prompt["options"] if o["option"] == "9")
+    assert nine["takers"]["low"] > 0.5 and nine["takers"]["games"] < nine["offered"] < prompt["player_games"]
+    assert not [o["option"] for o in prompt["options"] if o["dominant"]]
 
 
 def test_seats_rotated_show_when_the_bots_explain_a_seat_effect():

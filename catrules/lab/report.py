@@ -476,7 +476,8 @@ def sweep_text(data: dict) -> str:
 
 def choices_text(prompts: list, most: int = 6) -> str:
     """The per-choice table of one condition: each prompt's options, the most taken first."""
-    lines = ["choices (takers: players who took the option at least once in a game):",
+    lines = ["choices (takers: took the option at least once in a game; others: were offered",
+             "it and never took it; a forced choice is no answer):",
              f"  {'option':<24}{'share':>7}{'takers win':>21}{'others win':>21}"]
     for pr in prompts[:most]:
         lines.append(f"line {pr['line']}: {pr['prompt']}"[:80])

@@ -131,6 +131,8 @@ class Watch:
         self.st, self.map, self.inner = st, turns, inner
         self.loops: dict = {}       # (unit, line) -> [choices, first is one player's, takers, last sig, last who]
         self.picks: Counter = Counter()     # (line, label, player) -> times
+        self.offered: Counter = Counter()   # (line, label, player) -> times among the options
+        self.even: Counter = Counter()      # (line, label, player) -> times an even pick would take it
         self.seen = 0
         self.open = None            # the pending decision being answered, its line and labels
 
@@ -156,9 +158,14 @@ class Watch:
         if self.open is not None and self.open[0] is p:
             return                  # the same decision, more cards to pick
         labels = {}
+        line = p.line or 0
         for pl in st.choosers():
             labels[pl] = {o.id: o.label for o in st.decision_for(pl).options}
-        self.open = (p, p.line or 0, labels)
+            n = len(labels[pl])
+            for label in labels[pl].values():
+                self.offered[(line, label, pl)] += 1
+                self.even[(line, label, pl)] += 1 / n
+        self.open = (p, line, labels)
         self._turn(p)
 
     def _turn(self, p) -> None:
@@ -195,5 +202,9 @@ class Watch:
         return best, takers[0], tuple(counts)
 
     def choice_counts(self) -> tuple:
-        """Every answer noted: ``((line, label, player, times), ...)`` in a fixed order."""
-        return tuple(sorted((line, label, pl, k) for (line, label, pl), k in self.picks.items()))
+        """Every option offered or taken: ``((line, label, player, times taken, times offered,
+        times an even pick would take it), ...)`` in a fixed order (an option is offered once per
+        decision that lists it; an even pick takes each of ``n`` options ``1/n`` of the time)."""
+        keys = set(self.picks) | set(self.offered)
+        return tuple(sorted((line, label, pl, self.picks.get(k, 0), self.offered.get(k, 0),
+                             round(self.even.get(k, 0.0), 9)) for k in keys for line, label, pl in [k]))
