@@ -100,7 +100,7 @@ FLAP_CAT = {
     "F09": ["the top 3 cards of the deck", "Move the top 2 cards of the deck (fewer if it holds fewer) to the bottom of the deck"],
     "F10": ["DONATE: give a card to another player's area", "can give(p, it)", "can take(it, gift)"],
     "F11": ["Whenever a card c enters q's cats from giver's hand", "Do act(q, c)", "chain always ends"],
-    "F12": ["Repeat while there is none of the players where there is none of its hand", "no card to reveal"],
+    "F12": ["Repeat while there is none of the players where there is no card in its hand", "no card to reveal"],
     "F13": ["Move the cards in p's hand where negative(it) to p's beside"],
     "F14": ["star points", "lower(the stars of its before, the stars of its after)", "has(l, head) and has(l, tail)",
             "bonus points", "if pug is in c's features then 1"],
@@ -298,3 +298,17 @@ def test_a_table_inside_a_longer_phrase_is_bracketed():
     assert ("move the top (depending on the number of players: 7 for 2; otherwise 5) cards of the deck "
             "to p's hand") in text
     assert text.count("(depending on") == 1 and "size depends on the number of players" in text
+
+
+def test_a_zone_with_cards_or_without_reads_without_a_verb_to_agree():
+    # `any(deck)` read "there is at least one of the deck"; a zone's name may be plural
+    # ("the strays"), so no verb agrees with it: "there is a card in ..."
+    src = ('catrules 4\ngame "T"\nplayers 2 to 4\ncards token in deck:\n    for each value in 1 to 30:\n'
+           '        card\nzone deck: shared, hidden\nzone strays: shared, public\nzone hand: per player, owner\n'
+           'flow:\n    repeat while any(deck):\n        for each player p:\n'
+           '            move top(deck, up to 1) to hand of p\n'
+           '    if not any(strays):\n        move top(hand of first(players)) to strays\n')
+    text = _norm(prose(catrules.load_source(src, "t.cat")))
+    assert "repeat while there is a card in the deck:" in text
+    assert "move the top card of the deck (if it has one) to p's hand" in text
+    assert "if there is no card in the strays:" in text

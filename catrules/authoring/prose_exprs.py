@@ -245,7 +245,10 @@ class Phraser:
             return f"−{self._paren(e.operand, 6)}"
         o = e.operand
         if isinstance(o, ast.Call) and o.name == "any" and len(o.args) == 1:
-            return f"there is none of {self._x(o.args[0])}"
+            xs = o.args[0]
+            if self.cardish(xs) and not isinstance(xs, ast.Where):
+                return f"there is no card in {self._x(xs)}"
+            return f"there is none of {self._x(xs)}"
         if isinstance(o, ast.Binary) and o.op == "in":
             return f"{self._x(o.left)} is not in {self._x(o.right)}"
         return f"not {self._paren(o, 3)}"
@@ -402,7 +405,11 @@ def _top(ph, z, n=None):
     if n is None:
         return f"the top card of {ph._x(z)}"
     if isinstance(n, ast.UpTo):             # a short deal intended (language 4)
+        if _is_one(n.count):
+            return f"the top card of {ph._x(z)} (if it has one)"
         return f"the top {ph._x(n.count)} cards of {ph._x(z)} (fewer if it holds fewer)"
+    if _is_one(n):
+        return f"the top card of {ph._x(z)}"
     return f"the top {ph._x(n)} cards of {ph._x(z)}"
 
 
@@ -426,6 +433,19 @@ def _random(ph, xs):
     return f"one of {ph._x(xs)} at random"
 
 
+def _is_one(n) -> bool:
+    return isinstance(n, ast.Const) and n.value == 1 and type(n.value) is int
+
+
+def _any(ph, xs):
+    """``any(hand of p)``: "there is a card in p's hand" (a zone's name may be plural: no verb
+    agrees with it); a list of other things, or of the cards that meet a condition: "there is
+    at least one of ..."."""
+    if ph.cardish(xs) and not isinstance(xs, ast.Where):
+        return f"there is a card in {ph._x(xs)}"
+    return f"there is at least one of {ph._x(xs)}"
+
+
 def _lines(ph, z):
     zone = ph.zones.get(z.name) if isinstance(z, ast.Name) else None
     if zone is not None and zone.shape == "grid":
@@ -447,7 +467,7 @@ _BUILTINS = {
     ("previous", 1): _next("before", "counter-clockwise"), ("previous", 2): _next("before", "counter-clockwise"),
     ("others", 1): lambda ph, p: f"the players other than {ph._x(p)}",
     ("random", 1): _random,
-    ("any", 1): lambda ph, xs: f"there is at least one of {ph._x(xs)}",
+    ("any", 1): _any,
     ("abs", 1): lambda ph, x: f"{ph._x(x)} without its sign",
     ("rows", 1): lambda ph, z: f"the rows of {ph._x(z)}",
     ("columns", 1): lambda ph, z: f"the columns of {ph._x(z)}",
