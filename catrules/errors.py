@@ -134,7 +134,8 @@ class GameFileError(CatrulesError):
 
     def __init__(self, diagnostics: Iterable[Diagnostic], warnings: Iterable[Diagnostic] = ()):
         self.diagnostics = list(diagnostics)
-        #: the warnings of the same check, shown beside the errors: one often says why an error is one
+        #: the warnings of the same check on the lines of its errors, shown beside them: one there
+        #: often says why the error is one (the others are often the errors' consequences)
         self.warnings = list(warnings)
         super().__init__("\n".join(d.format() for d in self.diagnostics))
 
@@ -209,7 +210,8 @@ class Reporter:
     def raise_if_errors(self) -> None:
         if self.errors:
             self.items.sort(key=lambda d: (d.path != self.path, d.path, d.line, d.column))
-            raise GameFileError(self.errors, self.warnings)
+            lines = {(d.path, d.line) for d in self.errors}
+            raise GameFileError(self.errors, [w for w in self.warnings if (w.path, w.line) in lines])
 
 
 def _pos(node_or_pos) -> tuple[int, int]:

@@ -273,3 +273,13 @@ def test_a_guard_that_leaves_when_none_lets_the_value_be_used_after_it():
             "        if q == none:\n            if any(deck):\n                stop\n            else:\n"
             "                end game\n        move top(deck) to hand of q\n")
     catrules.load_source(HEAD + both, "t.cat")
+
+
+def test_warnings_on_other_lines_than_the_errors_wait_until_the_file_checks():
+    # a misspelled phase makes its action "never done": a consequence, not news
+    src = (HEAD + "action give(p):\n    move top(deck) to hand of p\nphase deal:\n    for each player p:\n"
+           "        do give(p)\nflow:\n    play dael\n")
+    with pytest.raises(GameFileError) as exc:
+        catrules.load_source(src, "t.cat")
+    assert [d.message for d in exc.value.diagnostics if "dael" in d.message] == ["unknown phase `dael`"]
+    assert exc.value.warnings == []
