@@ -302,3 +302,11 @@ def test_an_unknown_name_in_other_capitals_or_a_function_without_brackets():
     assert (d.message, d.hint) == ("unknown name `False`", "names are case-sensitive: write `false`")
     d = one_error(BASE + "flow:\n    for each player p in others:\n        shuffle deck\n")
     assert d.message == "unknown name `others`" and d.hint.startswith("`others` is a function")
+
+
+def test_an_unknown_word_compared_with_a_card_attribute_lists_the_attributes_words():
+    src = BASE.replace("card with colour red", "card with colour red\n        card with colour blue")
+    d = one_error(src + "flow:\n    move deck where colour == purple to deck\n")
+    assert (d.message, d.hint) == ("unknown name `purple`", "a card's `colour` is one of `red`, `blue`")
+    d = one_error(src + "flow:\n    if top(deck).colour in [red, bleu]:\n        shuffle deck\n")
+    assert d.hint == "did you mean `blue`? a card's `colour` is one of `red`, `blue`"

@@ -67,6 +67,8 @@ class _Checker(FlowFacts, ExprChecker, WholeGameChecks, DeclarationChecks, ShowC
         self.types: dict = {}
         self.texts_ok: set = set()        # ids of texts with values that stand where a text is said
         self.attr_types: dict = {}
+        self.attr_words: dict = {}        # card attribute -> the words (symbols) its cards have, in order
+        self.compared = None              # the attribute the name being checked is compared with
         # what the last typing pass learnt: (unit, local) / counter / definition / (kind, name, i) -> Type
         self.local_types: dict = {}
         self.counter_types: dict = {}

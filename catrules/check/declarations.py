@@ -156,6 +156,9 @@ class DeclarationChecks:
             for row in ct.rows:
                 for k, v in row.attrs.items():
                     self.attr_types[k] = join(self.attr_types.get(k), value_type(v))
+                    words = self.attr_words.setdefault(k, [])
+                    words += [str(x) for x in (v if isinstance(v, tuple) else (v,))
+                              if isinstance(x, ast.Sym) and str(x) not in words]
                     for item in (v if isinstance(v, tuple) else (v,)):
                         if isinstance(item, ast.Sym) and self._taken(str(item)) not in (None, "action", "phase") \
                                 and (row.line, item) not in seen:

@@ -259,7 +259,14 @@ class ExprChecker:
             self.expr(e.left, sc)
             self.expr(e.right, sc.knowing(not_none(e.left, op == "and")))
             return BOOL
-        lt, rt = self.expr(e.left, sc), self.expr(e.right, sc)
+        lt = self.expr(e.left, sc)
+        self.compared = (_attribute_of(e.left, self.attributes, sc)
+                         if op in ("==", "!=", "in", "not in") and isinstance(e.right, (ast.Name, ast.ListExpr))
+                         else None)
+        try:
+            rt = self.expr(e.right, sc)
+        finally:
+            self.compared = None
         if op in ("==", "!="):
             fa, fb = family(lt), family(rt)
             if fa and fb and fa != fb:
@@ -483,7 +490,7 @@ class ExprChecker:
                  list(self.defines) + list(self.symbols) + list(self.card_types) +
                  (self.attributes if sc.element else []))
         if n not in self.rejected:              # else its declaration was refused, with an error
-            self.rep.error(e, f"unknown name `{n}`", _unknown_hint(n, cands))
+            self.rep.error(e, f"unknown name `{n}`", _unknown_hint(n, cands, self.compared, self.attr_words))
         return ("symbol", n)
 
     def zone_expr(self, node, sc: Scope, verb: str):
@@ -525,9 +532,24 @@ _EXPR_CHECKS = {
 }
 
 
-def _unknown_hint(n: str, cands: list) -> str:
-    """The hint of an unknown name: a builtin function written without its brackets, a name in
-    other capitals (names are case-sensitive), the nearest name, or what a name may be."""
+def _attribute_of(e, attributes, sc):
+    """The card attribute ``e`` reads (``c.colour``, or ``colour`` alone inside ``where``), else None."""
+    if isinstance(e, ast.Attr):
+        return e.name
+    if isinstance(e, ast.Name) and e.name in attributes and sc.element and e.name not in sc.locals:
+        return e.name
+    return None
+
+
+def _unknown_hint(n: str, cands: list, compared=None, attr_words=None) -> str:
+    """The hint of an unknown name: compared with a card attribute, that attribute's words; a
+    builtin function written without its brackets; a name in other capitals (names are
+    case-sensitive); the nearest name; or what a name may be."""
+    words = (attr_words or {}).get(compared) if compared else None
+    if words:
+        near = suggest(n, words)
+        listed = ", ".join(f"`{w}`" for w in words[:12]) + (", ..." if len(words) > 12 else "")
+        return (f"{near} " if near else "") + f"a card's `{compared}` is one of {listed}"
     if n in BUILTINS:
         return f"`{n}` is a function: give it its arguments in brackets, such as `{n}(...)`"
     same = [c for c in list(cands) + ["true", "false", "none"] if c.lower() == n.lower()]
