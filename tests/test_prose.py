@@ -287,14 +287,18 @@ def test_a_comment_on_a_continuation_line_explains_its_statement():
     assert "the last card is shown" in book and "the bid's cards" in book
 
 
+def _small_book(rules: str) -> str:
+    """The rulebook (normalised) of a small game of 30 tokens, a deck and hands, and ``rules``."""
+    src = ('catrules 4\ngame "T"\nplayers 2 to 4\ncards token in deck:\n    for each value in 1 to 30:\n'
+           '        card\nzone deck: shared, hidden\nzone hand: per player, owner\n' + rules)
+    return _norm(prose(catrules.load_source(src, "t.cat")))
+
+
 def test_a_table_inside_a_longer_phrase_is_bracketed():
     # `top(pool, pick(...))`: without brackets the cases ran on into "cards of the pool"
-    src = ('catrules 4\ngame "T"\nplayers 2 to 4\ncards token in deck:\n    for each value in 1 to 30:\n'
-           '        card\nzone deck: shared, hidden\nzone hand: per player, owner\n'
-           'define size = pick(count(players), 2: 7, else: 5)\nflow:\n    for each player p:\n'
-           '        move top(deck, pick(count(players), 2: 7, else: 5)) to hand of p\n'
-           '        move top(deck, size) to hand of p\n')
-    text = _norm(prose(catrules.load_source(src, "t.cat")))
+    text = _small_book('define size = pick(count(players), 2: 7, else: 5)\nflow:\n    for each player p:\n'
+                       '        move top(deck, pick(count(players), 2: 7, else: 5)) to hand of p\n'
+                       '        move top(deck, size) to hand of p\n')
     assert ("move the top (depending on the number of players: 7 for 2; otherwise 5) cards of the deck "
             "to p's hand") in text
     assert text.count("(depending on") == 1 and "size depends on the number of players" in text
@@ -303,12 +307,9 @@ def test_a_table_inside_a_longer_phrase_is_bracketed():
 def test_a_zone_with_cards_or_without_reads_without_a_verb_to_agree():
     # `any(deck)` read "there is at least one of the deck"; a zone's name may be plural
     # ("the strays"), so no verb agrees with it: "there is a card in ..."
-    src = ('catrules 4\ngame "T"\nplayers 2 to 4\ncards token in deck:\n    for each value in 1 to 30:\n'
-           '        card\nzone deck: shared, hidden\nzone strays: shared, public\nzone hand: per player, owner\n'
-           'flow:\n    repeat while any(deck):\n        for each player p:\n'
-           '            move top(deck, up to 1) to hand of p\n'
-           '    if not any(strays):\n        move top(hand of first(players)) to strays\n')
-    text = _norm(prose(catrules.load_source(src, "t.cat")))
+    text = _small_book('zone strays: shared, public\nflow:\n    repeat while any(deck):\n'
+                       '        for each player p:\n            move top(deck, up to 1) to hand of p\n'
+                       '    if not any(strays):\n        move top(hand of first(players)) to strays\n')
     assert "repeat while there is a card in the deck:" in text
     assert "move the top card of the deck (if it has one) to p's hand" in text
     assert "if there is no card in the strays:" in text
