@@ -313,3 +313,12 @@ def test_cli_help_teaches(capsys):
     assert code == 0
     assert "examples:" in out and "--compare" in out and "likely unfair" in out
     assert f"default: {DEFAULT_SKILL_GAMES}" in out
+
+
+def test_the_t_quantile_for_many_intervals_read_together_matches_scipy():
+    # the lab widens its intervals by Bonferroni (diff_means(..., tests=K)): 0.05 / K two-sided
+    scipy_t = pytest.importorskip("scipy.stats").t
+    for df in (19, 30, 100, 1000):
+        for alpha in (0.05, 0.005, 0.001, 1e-4):
+            assert bs.t_quantile(df, alpha) == pytest.approx(scipy_t.ppf(1 - alpha / 2, df), rel=2e-3)
+    assert bs.t_quantile(40, 0.05) == pytest.approx(bs.t95(40))

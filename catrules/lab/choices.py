@@ -145,10 +145,9 @@ def dominant_verdicts(prompts: list) -> list:
                            f"\u201d, the winners took it {_points(c['winners'])} points more often than an even "
                            f"pick, the others {_points(c['others'])} (difference {_points(c['difference'])} "
                            f"[{_points(c['low'])}, {_points(c['high'])}], {c['tests']} options judged "
-                           f"together); players who take it "
-                           f"win {bs.pct(t['rate'])} "
-                           f"[{bs.pct(t['low'])}, {bs.pct(t['high'])}], those who do not {bs.pct(x['rate'])} "
-                           f"[{bs.pct(x['low'])}, {bs.pct(x['high'])}]")
+                           f"together); players who take it win {bs.pct(t['rate'])} [{bs.pct(t['low'])}, "
+                           f"{bs.pct(t['high'])}], those who do not {bs.pct(x['rate'])} [{bs.pct(x['low'])}, "
+                           f"{bs.pct(x['high'])}]")
     if len(out) > MOST_VERDICTS:
         out = out[:MOST_VERDICTS] + [f"{len(out) - MOST_VERDICTS} more dominant choices (in the report)"]
     return out

@@ -72,7 +72,11 @@ def t95(df: float) -> float:
         lo = int(df)
         w = (1 / lo - 1 / df) / (1 / lo - 1 / (lo + 1))
         return _T95[lo - 1] + w * (_T95[lo] - _T95[lo - 1])
-    z = Z95
+    return _t_from_z(Z95, df)
+
+
+def _t_from_z(z: float, df: float) -> float:
+    """Student's t quantile from the normal one ``z``: the Cornish-Fisher expansion in ``1/df``."""
     return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df)
             + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
 
@@ -215,13 +219,10 @@ def diff_means(n1: int, m1: float, s1: float, n2: int, m2: float, s2: float, tes
 
 def t_quantile(df: float, alpha: float) -> float:
     """The two-sided ``1 - alpha`` quantile of Student's t, by the Cornish-Fisher expansion of
-    :func:`t95` around the normal quantile (within 0.2% of scipy's ``t.ppf`` from 15 degrees of
+    :func:`_t_from_z` around the normal quantile (within 0.2% of scipy's ``t.ppf`` from 15 degrees of
     freedom and ``alpha`` down to 1e-4; the lab reads it with 19 or more)."""
     from statistics import NormalDist
-    z = NormalDist().inv_cdf(1 - alpha / 2)
-    df = max(df, 1.0)
-    return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df)
-            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
+    return _t_from_z(NormalDist().inv_cdf(1 - alpha / 2), max(df, 1.0))
 
 
 # ------------------------------------------------------------------ distributions
