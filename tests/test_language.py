@@ -121,6 +121,9 @@ def test_a_tab_in_the_indentation_is_named():
     d = one_error(BASE + "flow:\n    repeat 2 times:\n\tshuffle deck\n")
     assert (d.line, d.message) == (11, "a tab in this line's indentation")
     assert d.hint.startswith("indent with spaces")
+    # a file indented with tabs throughout plays; its other mistakes are named as they are
+    d = one_error(BASE + "flow:\n\tshuffle deck\n\tif true\n\t\tshuffle deck\n")
+    assert (d.line, d.message, d.hint) == (11, "the line ends too early", "expected `:`")
 
 
 def test_bad_indentation_is_located():

@@ -243,7 +243,8 @@ def _habit_diagnostic(path: str, lines: list, exc: UnexpectedToken, line: int, c
     """The diagnostic of a habit of other languages or a bracket left open
     (:mod:`catrules.lang.syntax_hints`), else None."""
     tok, text = exc.token, source_line(lines, line)
-    if tok.type not in ("$END",) and hints.tab_in_indentation(text):
+    first = col == len(text) - len(text.lstrip(" \t")) + 1        # the parser stopped at the line's first word
+    if (first or tok.type in ("_INDENT", "_DEDENT")) and hints.tab_in_indentation(text):
         return Diagnostic(path, line, 1, "a tab in this line's indentation",
                           "indent with spaces (four is usual): a tab is not as wide in every editor", "error", text)
     expected = {_readable(t) for t in exc.expected}
