@@ -92,6 +92,9 @@ def test_habits_of_other_languages_are_named_with_the_form_to_write():
     assert (d.line, d.message, d.hint) == (13, "`elif` is not a word of the language", "write `else if CONDITION:`")
     d = one_error(BASE + 'flow:\n    say "hello"\n')
     assert d.message == "`say` is not a word of the language" and '`announce "..."`' in d.hint
+    # a name of the file's own is not taken for a habit: its mistake is named as it is
+    d = one_error(BASE + "counter draw of each player = 0\nflow:\n    draw of first(players) == 3\n")
+    assert (d.message, d.hint) == ("the line ends too early", "expected `=`")
 
 
 def test_an_action_run_without_do_is_told_how_to_run_it():

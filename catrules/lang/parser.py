@@ -262,7 +262,7 @@ def _habit_diagnostic(path: str, lines: list, exc: UnexpectedToken, line: int, c
     call = hints.call_without_do(before, rest, "\n".join(lines)) if tok.value == "(" else None
     if call:
         return Diagnostic(path, line, col, what, call, "error", text)
-    foreign = hints.foreign_start(before)
+    foreign = hints.foreign_start(before, "\n".join(lines))
     if foreign:
         at, word, hint = foreign
         said = (f"a statement does not start with `{word}`" if word in keywords()

@@ -45,13 +45,17 @@ def tab_in_indentation(line_text: str) -> bool:
     return "\t" in line_text[:len(line_text) - len(line_text.lstrip(" \t"))]
 
 
-def foreign_start(before: str) -> Optional[tuple]:
+def foreign_start(before: str, source: str) -> Optional[tuple]:
     """``(column, word, hint)`` when the parser stopped right after the first word of a line
-    and that word is a habit of another language (:data:`FOREIGN`), else None."""
+    and that word is a habit of another language (:data:`FOREIGN`) that the file does not
+    declare as a name of its own (a counter ``draw``), else None."""
     m = re.fullmatch(r"(\s*)([A-Za-z_]\w*)\s*", before)
     if not m or m.group(2) not in FOREIGN:      # `while` is a word, but no statement starts with it
         return None
-    return len(m.group(1)) + 1, m.group(2), FOREIGN[m.group(2)]
+    word = m.group(2)
+    if re.search(rf"\b(counter|zone|define|action|phase|option|each|cards)\s+{word}\b", source):
+        return None
+    return len(m.group(1)) + 1, word, FOREIGN[word]
 
 
 def call_without_do(before: str, rest: str, source: str) -> Optional[str]:
