@@ -390,3 +390,21 @@ def test_a_players_public_top_pile_shows_its_top_card():
     out = con.file.getvalue()
     assert f"3 cards, top: {tops[1]}" in out and f"3 cards, top: {tops[0]}" in out
     assert all(z["cards"] is None for z in view["zones"] if z["zone"] == "face")   # nor those under it
+
+
+def test_what_the_game_says_stays_when_earlier_events_are_left_out():
+    # Snap: after a race the game turns cards over for a while before the next decision; the
+    # race's outcome, said with `announce`, was among the events left out ("… 9 earlier events")
+    src = ('catrules 4\ngame "T"\nplayers 2 to 2\ncards chip in deck:\n    for each value in 1 to 9:\n'
+           '        card\nzone deck: shared, public, pile\ncounter n = 0\nflow:\n'
+           '    race each player p chooses c from ["snap"]:\n        if position == 1:\n'
+           '            announce "{p} was first"\n    repeat 60 times:\n        add 1 to n\n'
+           '    for each player p:\n        p chooses d from [1, 2]\n')
+    game = catrules.load_source(src, "t.cat")
+    con = console()
+    seat = TerminalSeat(console=con, input=feeder(["1", "1"]), game=game)
+    st = Match(game, game.new_state(2, seed=1, log=True), [seat, Last()]).run()
+    assert st.finished
+    out = con.file.getvalue()
+    assert re.search(r"… \d+ earlier events", out)
+    assert "was first" in out and "n: 60" in out

@@ -57,6 +57,10 @@ def _option_number(ans: str, n: int) -> Optional[int]:
 
 # ------------------------------------------------------------------ seats
 
+#: Events kept when earlier ones are left out: what the game says, and what settles something.
+_SAID = ("announce", "reveal", "race", "tally", "end game", "end")
+
+
 class TerminalSeat(Seat):
     """A person at a terminal.
 
@@ -102,14 +106,19 @@ class TerminalSeat(Seat):
         self.events.extend(events)
 
     def _flush_events(self) -> None:
-        lines = self.painter.events(self.events)
-        self.events = []
-        if not lines:
-            return
+        """What happened since the last decision.  Past :attr:`max_events`, the earlier events
+        are left out, except those the game says aloud or that settle something (an ``announce``,
+        a reveal, a race's result, a tally): the outcome of a race answered a while ago is not lost
+        among the moves that came after it."""
+        evs, self.events = self.events, []
+        lines = self.painter.events(evs)
         if len(lines) > self.max_events:
-            skipped = len(lines) - self.max_events
-            lines = [Text(f"… {skipped} earlier events", style="dim")] + lines[-self.max_events:]
-        self.console.print(bullets(lines))
+            head, tail = evs[:-self.max_events], evs[-self.max_events:]
+            kept = [ev for ev in head if isinstance(ev, dict) and ev.get("t") in _SAID]
+            lines = [Text(f"… {len(head) - len(kept)} earlier events", style="dim")] + \
+                self.painter.events(kept) + self.painter.events(tail)
+        if lines:
+            self.console.print(bullets(lines))
 
     def decide(self, view: dict, decision) -> Choice:
         c = self.console
