@@ -318,3 +318,28 @@ def test_the_bottom_line_says_who_the_table_waits_for_while_a_bot_thinks():
         Thinking.release.set()
     assert f"player {first + 1} is choosing…" in got["before"]
     assert "choosing" not in got["mine"]               # the person's own turn: nothing to wait for
+
+
+def test_a_race_outcome_said_long_ago_stays_in_what_happened():
+    # Snap: after a race the game turns cards over until the next decision, and the race's
+    # outcome scrolled out of "what happened" at 80x24 behind the moves that came after it
+    src = ('catrules 4\ngame "T"\nplayers 2 to 2\ncards chip in deck:\n    for each value in 1 to 9:\n'
+           '        card\nzone deck: shared, public, pile\ncounter n = 0\nflow:\n'
+           '    race each player p chooses c from ["snap"]:\n        if position == 1:\n'
+           '            announce "{p} was first"\n    repeat 30 times:\n        add 1 to n\n'
+           '    for each player p:\n        p chooses d from [1, 2]\n')
+    game = catrules.load_source(src, "t.cat")
+    st = game.new_state(2, seed=1, log=True, ask_forced=True)
+    seat = TuiSeat(game=game, names=["you", "random"])
+    match = Match(game, st, [seat, make_seat("random")])
+    app = TableApp(match, [seat], game.title)
+    got = {}
+
+    async def script(pilot):
+        await until(pilot, lambda: app.decision is not None and app.decision.timed)
+        await pilot.press("1")
+        await until(pilot, lambda: app.decision is not None and not app.decision.timed)
+        await pilot.pause()
+        got["screen"] = screen_text(app)
+    run(app, (80, 24), script)
+    assert "was first" in got["screen"] and "n: 30" in got["screen"]

@@ -107,3 +107,18 @@ def nice(name: str) -> str:
 def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+#: Events kept when earlier ones are left out: what the game says, and what settles something.
+SAID = ("announce", "reveal", "race", "tally", "end game", "end")
+
+
+def keep_said(events: list, tail: int) -> tuple:
+    """``(kept, left_out)``: the last ``tail`` events, and before them only those of :data:`SAID`
+    (the outcome of a race answered a while ago is not lost among the moves after it), with
+    how many were left out.  Fewer than ``tail`` events are kept whole."""
+    if len(events) <= tail:
+        return list(events), 0
+    head = events[:-tail]
+    kept = [ev for ev in head if isinstance(ev, dict) and ev.get("t") in SAID]
+    return kept + list(events[-tail:]), len(head) - len(kept)

@@ -29,7 +29,7 @@ from rich.text import Text
 from ..play.seats import Choice, Seat
 from .painter import Painter
 from .race_clock import COUNT_IN, count_in_steps
-from .pieces import bullets, plain
+from .pieces import bullets, keep_said, plain
 from .tables import render_view, score_notes, score_table, winners_line
 
 
@@ -56,10 +56,6 @@ def _option_number(ans: str, n: int) -> Optional[int]:
 
 
 # ------------------------------------------------------------------ seats
-
-#: Events kept when earlier ones are left out: what the game says, and what settles something.
-_SAID = ("announce", "reveal", "race", "tally", "end game", "end")
-
 
 class TerminalSeat(Seat):
     """A person at a terminal.
@@ -113,10 +109,8 @@ class TerminalSeat(Seat):
         evs, self.events = self.events, []
         lines = self.painter.events(evs)
         if len(lines) > self.max_events:
-            head, tail = evs[:-self.max_events], evs[-self.max_events:]
-            kept = [ev for ev in head if isinstance(ev, dict) and ev.get("t") in _SAID]
-            lines = [Text(f"… {len(head) - len(kept)} earlier events", style="dim")] + \
-                self.painter.events(kept) + self.painter.events(tail)
+            kept, left_out = keep_said(evs, self.max_events)
+            lines = [Text(f"… {left_out} earlier events", style="dim")] + self.painter.events(kept)
         if lines:
             self.console.print(bullets(lines))
 

@@ -41,6 +41,7 @@ from textual.widgets import Static
 
 from ..play.seats import Choice, Seat
 from .painter import Painter
+from .pieces import keep_said
 from .tables import (card_counters, others_part, player_flow, shared_counters,
                      shared_part, tally_title)
 from .tui_fit import allot, crop_blocks, measure, newest_whole, past_events
@@ -51,6 +52,9 @@ from .tui_widgets import InspectScreen, Options, Panel, Refit, TextScreen, drawn
 
 #: Events kept in the "recent" area (all of them are a key away, in the history).
 RECENT = 60
+#: Since the last decision, the newest events always shown; earlier, only what the game says
+#: (:func:`catrules.frontends.pieces.keep_said`) when there is some.
+SAID_TAIL = 8
 
 
 class TuiSeat(Seat):
@@ -359,7 +363,14 @@ class TableApp(KeysMixin, EndingsMixin, RaceMixin, App):
         p.short_tally = True                # the full tally table is in the history
         try:
             old = p.events(seat.events[start:max(start, last)])
-            new = p.events(seat.events[max(start, last):])
+            fresh = seat.events[max(start, last):]
+            kept, left_out = keep_said(fresh, SAID_TAIL)
+            if left_out and len(kept) > SAID_TAIL:
+                # what the game said (a race's outcome) would scroll away behind the moves after it
+                old = [Text(f"… {left_out} earlier events (h: history)", style="dim")]
+                new = p.events(kept)
+            else:
+                new = p.events(fresh)
         finally:
             p.short_tally = False
         for x in old:
