@@ -104,6 +104,8 @@ def test_an_action_run_without_do_is_told_how_to_run_it():
     assert d.hint == "`deal` is an action: run it with `do deal(p)`"
     d = one_error(BASE + "flow:\n    shuffle deck\n    deal_all()\n")
     assert d.hint == "a statement does not start with a call: `do deal_all()` runs an action"
+    d = one_error(BASE + "define half(n) = n / 2\nflow:\n    half(4)\n")
+    assert d.hint == "`half` is a definition: it gives a value, to use where a value goes (`x = half(4)`)"
 
 
 def test_one_equals_sign_in_a_condition_is_taken_for_a_comparison():

@@ -71,6 +71,8 @@ def call_without_do(before: str, rest: str, source: str) -> Optional[str]:
         return f"`{name}` is an action: run it with `do {name}({args})`"
     if re.search(rf"^\s*phase\s+{name}\s*:", source, re.M):
         return f"`{name}` is a phase: run it with `play {name}`"
+    if re.search(rf"^\s*define\s+{name}\b", source, re.M):
+        return f"`{name}` is a definition: it gives a value, to use where a value goes (`x = {name}({args})`)"
     return f"a statement does not start with a call: `do {name}({args})` runs an action"
 
 
