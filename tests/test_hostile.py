@@ -413,3 +413,13 @@ def test_grid_and_lines_builtins_on_other_zones_are_located(expr, words):
 def test_winner_keys_that_are_not_numbers_are_located():
     exc = stops(BASE + FLOW + "\nwinner:\n    highest if player == first(players) then none else 1\n")
     assert exc.line == 23 and "cannot be ranked" in str(exc)
+
+
+def test_a_race_word_used_outside_its_race_says_where_it_has_a_value():
+    # `position` before any race: "set it before using it" sent one looking for where to set it
+    src = BASE + FLOW.replace("    shuffle deck\n", "    shuffle deck\n    if position == 1:\n        pot = 1\n"
+                                                    "    race each player p chooses c from [1]:\n"
+                                                    "        pot = position\n")
+    exc = stops(src)
+    assert exc.line == 16 and "`position` has no value here" in str(exc)
+    assert "set in a race's block" in exc.hint

@@ -104,6 +104,9 @@ def describe_error(exc: BaseException) -> tuple:
 def _key_error(exc: KeyError) -> tuple:
     """(message, hint) for a missing key: an unset local, or a value where a card was expected."""
     key = exc.args[0] if exc.args else None
+    if key in ("position", "racers"):
+        return (f"`{key}` has no value here", "`position` and `racers` are set in a race's block "
+                "(`race each player p chooses ...:`), for the racer it runs for: use them there")
     if isinstance(key, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
         return (f"`{key}` has no value here", "it is set only on some paths (in a branch or a loop "
                 "that did not run); set it before using it")
