@@ -276,10 +276,20 @@ def test_a_guard_that_leaves_when_none_lets_the_value_be_used_after_it():
 
 
 def test_warnings_on_other_lines_than_the_errors_wait_until_the_file_checks():
-    # a misspelled phase makes its action "never done": a consequence, not news
-    src = (HEAD + "action give(p):\n    move top(deck) to hand of p\nphase deal:\n    for each player p:\n"
-           "        do give(p)\nflow:\n    play dael\n")
+    # an action not yet used is worth a warning once the file checks, not beside an unrelated error
+    src = HEAD + "action give(p):\n    move top(deck) to hand of p\nflow:\n    move deck to pil\n"
     with pytest.raises(GameFileError) as exc:
         catrules.load_source(src, "t.cat")
-    assert [d.message for d in exc.value.diagnostics if "dael" in d.message] == ["unknown phase `dael`"]
+    assert [d.message for d in exc.value.diagnostics] == ["unknown name `pil`"]
     assert exc.value.warnings == []
+    fixed = catrules.load_source(src.replace("pil\n", "pile\n"), "t.cat")
+    assert [w.message for w in fixed.warnings] == ["action `give` is never done"]
+
+
+def test_a_misspelled_play_is_one_error_not_also_a_phase_never_played():
+    src = HEAD + "phase deal:\n    shuffle deck\nflow:\n    play dael\n"
+    assert [d.message for d in errors(src)] == ["unknown phase `dael`"]
+    src = HEAD + "action give(p):\n    move top(deck) to hand of p\nflow:\n    do gve(first(players))\n"
+    with pytest.raises(GameFileError) as exc:
+        catrules.load_source(src, "t.cat")
+    assert [d.message for d in exc.value.diagnostics] == ["unknown action `gve`"]
