@@ -97,6 +97,14 @@ def test_habits_of_other_languages_are_named_with_the_form_to_write():
     assert (d.message, d.hint) == ("the line ends too early", "expected `=`")
 
 
+def test_words_in_another_order_and_a_double_slash_get_the_form_to_write():
+    d = one_error(BASE + "flow:\n    each player p secretly chooses c from hand of p:\n        shuffle deck\n")
+    assert d.hint.startswith("everyone choosing at once is `secretly each player p chooses c from ...:`")
+    d = one_error(BASE + "counter n = 0\nflow:\n    n = count(deck) // 2\n")
+    assert (d.message, d.hint) == ("unexpected `/`", "`/` divides whole numbers and rounds down already: "
+                                                     "write one `/`")
+
+
 def test_an_action_run_without_do_is_told_how_to_run_it():
     src = BASE + "action deal(p):\n    move top(deck) to hand of p\nflow:\n    for each player p:\n        deal(p)\n"
     d = one_error(src)

@@ -268,6 +268,9 @@ def _habit_diagnostic(path: str, lines: list, exc: UnexpectedToken, line: int, c
         said = (f"a statement does not start with `{word}`" if word in keywords()
                 else f"`{word}` is not a word of the language")
         return Diagnostic(path, line, at, said, hint, "error", text)
+    order = hints.word_order(before, str(tok.value), text)
+    if order:
+        return Diagnostic(path, line, col, what, order, "error", text)
     if hints.compare_with_one_equals(before, str(tok.value)):
         return Diagnostic(path, line, col, what, "to compare two values write `==`; one `=` sets a variable or "
                           "counter", "error", text)

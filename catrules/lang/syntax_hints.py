@@ -39,6 +39,24 @@ FOREIGN = {
 
 _OPEN, _CLOSE = "([", ")]"
 
+#: The start of a line the parser stopped after, as other words would have it -> the hint.
+ORDER = (
+    (r"\s*each\s+player\b", "everyone choosing at once is `secretly each player p chooses c from ...:` "
+                                "(`race each player ...` when speed counts); going round the table is "
+                                "`for each player p:`"),
+)
+
+
+def word_order(before: str, token: str, line_text: str) -> Optional[str]:
+    """The hint for a line that starts with words of the language in another order (``each player
+    p secretly chooses``), or for ``//`` (``/`` divides whole numbers already), else None."""
+    if token == "/" and before.rstrip().endswith("/"):
+        return "`/` divides whole numbers and rounds down already: write one `/`"
+    for pattern, hint in ORDER:
+        if re.match(pattern, line_text):
+            return hint
+    return None
+
 
 def tab_in_indentation(line_text: str) -> bool:
     """Does the line's indentation hold a tab?"""
