@@ -164,13 +164,16 @@ class IllegalChoice(CatrulesError):
     """A choice that is not among the legal options of a pending decision."""
 
 
+def nearest(word: str, candidates: Iterable[str]) -> Optional[str]:
+    """The candidate nearest to ``word`` (a misspelling of it), or None."""
+    close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
 def suggest(word: str, candidates: Iterable[str]) -> str:
     """A "did you mean" hint, or an empty string."""
-    cands = sorted(set(candidates))
-    close = difflib.get_close_matches(word, cands, n=1, cutoff=0.6)
-    if close:
-        return f"did you mean `{close[0]}`?"
-    return ""
+    near = nearest(word, candidates)
+    return f"did you mean `{near}`?" if near else ""
 
 
 class Reporter:

@@ -10,9 +10,7 @@ and `pick` cases that are not fixed values.  :class:`WholeGameChecks` is part of
 
 from __future__ import annotations
 
-import difflib
-
-
+from ..errors import nearest
 from ..lang import ast
 
 
@@ -27,19 +25,19 @@ class WholeGameChecks:
         units = [("flow", g.flow), ("setup", g.setup)] + [(f"phase:{p.name}", p.body) for p in g.phases] + \
                 [(f"action:{a.name}", a.body) for a in g.actions] + \
                 [(f"trigger:{i}", t.body) for i, t in enumerate(g.triggers)]
-        def meant(name, table):
-            """The phase or action a `play`/`do` names, or the one its misspelling's error suggests:
-            `turn` is not also reported as never played after `play turns` (one mistake, one error)."""
-            near = difflib.get_close_matches(name, sorted(table), n=1, cutoff=0.6)
-            return name if name in table else (near[0] if near else None)
-
         for key, body in units:
             graph.add_node(key)
             for n in ast.walk(body):
-                if isinstance(n, ast.Play) and meant(n.phase, self.phases):
-                    graph.add_edge(key, f"phase:{meant(n.phase, self.phases)}")
-                elif isinstance(n, ast.Do) and meant(n.action, self.actions):
-                    graph.add_edge(key, f"action:{meant(n.action, self.actions)}")
+                # a misspelled `play turns` is taken as the `turn` its error suggests, so that `turn`
+                # is not also reported as never played (one mistake, one error)
+                if isinstance(n, ast.Play):
+                    to = n.phase if n.phase in self.phases else nearest(n.phase, self.phases)
+                    if to is not None:
+                        graph.add_edge(key, f"phase:{to}")
+                elif isinstance(n, ast.Do):
+                    to = n.action if n.action in self.actions else nearest(n.action, self.actions)
+                    if to is not None:
+                        graph.add_edge(key, f"action:{to}")
         roots = ["flow", "setup"] + [f"trigger:{i}" for i in range(len(g.triggers))]
         reach = set()
         for r in roots:

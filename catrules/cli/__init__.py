@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from typing import Optional
 
-from ..errors import CatrulesError, GameFileError, RulesError
+from ..errors import CatrulesError, GameFileError, RulesError, nearest
 from . import balance, check, docs, fmt, graph, ladder, lsp, new, play, replay, rules, serve, simulate
 from .common import FORMATTER, Failure, Parser, UsageError, err, print_diagnostics
 
@@ -100,7 +100,6 @@ _SAME_AS = {"--bots": ("--seats",), "--seats": ("--bots",), "--num-games": ("--g
 def _unknown_arguments(parser: Parser, command, extra: list) -> int:
     """Arguments no option of the command takes: said as argparse says it, with the option
     probably meant (the same option under the name another command gives it, or the nearest)."""
-    import difflib
     sub = parser._subparsers._group_actions[0].choices.get(command) if command else None
     target = sub or parser
     options = sorted({o for a in target._actions for o in a.option_strings})
@@ -109,10 +108,9 @@ def _unknown_arguments(parser: Parser, command, extra: list) -> int:
         name = word.split("=", 1)[0]
         if not name.startswith("-"):
             continue
-        near = [o for o in _SAME_AS.get(name, ()) if o in options] or \
-            difflib.get_close_matches(name, options, n=1, cutoff=0.6)
+        near = next((o for o in _SAME_AS.get(name, ()) if o in options), None) or nearest(name, options)
         if near:
-            meant.append(f"`{near[0]}` for `{name}`")
+            meant.append(f"`{near}` for `{name}`")
     target.print_usage(sys.stderr)
     hint = f"`{target.prog} --help` explains every option"
     err(f"unrecognized arguments: {' '.join(extra)}",

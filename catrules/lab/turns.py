@@ -206,5 +206,5 @@ class Watch:
         times an even pick would take it), ...)`` in a fixed order (an option is offered once per
         decision that lists it; an even pick takes each of ``n`` options ``1/n`` of the time)."""
         keys = set(self.picks) | set(self.offered)
-        return tuple(sorted((line, label, pl, self.picks.get(k, 0), self.offered.get(k, 0),
-                             round(self.even.get(k, 0.0), 9)) for k in keys for line, label, pl in [k]))
+        return tuple(sorted((*k, self.picks.get(k, 0), self.offered.get(k, 0), round(self.even.get(k, 0.0), 9))
+                            for k in keys))

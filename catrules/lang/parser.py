@@ -258,11 +258,11 @@ def _habit_diagnostic(path: str, lines: list, exc: UnexpectedToken, line: int, c
                               source_line(lines, at))
     if tok.type in ("_INDENT", "_DEDENT", "$END"):
         return None
-    before, rest = text[:col - 1], text[col - 1:]
-    call = hints.call_without_do(before, rest, "\n".join(lines)) if tok.value == "(" else None
+    before, rest, source = text[:col - 1], text[col - 1:], "\n".join(lines)
+    call = hints.call_without_do(before, rest, source) if tok.value == "(" else None
     if call:
         return Diagnostic(path, line, col, what, call, "error", text)
-    foreign = hints.foreign_start(before, "\n".join(lines))
+    foreign = hints.foreign_start(before, source)
     if foreign:
         at, word, hint = foreign
         said = (f"a statement does not start with `{word}`" if word in keywords()
