@@ -105,15 +105,19 @@ def test_words_in_another_order_and_a_double_slash_get_the_form_to_write():
                                                      "write one `/`")
 
 
-def test_an_action_run_without_do_is_told_how_to_run_it():
-    src = BASE + "action deal(p):\n    move top(deck) to hand of p\nflow:\n    for each player p:\n        deal(p)\n"
-    d = one_error(src)
-    assert (d.line, d.column) == (13, 13)
-    assert d.hint == "`deal` is an action: run it with `do deal(p)`"
-    d = one_error(BASE + "flow:\n    shuffle deck\n    deal_all()\n")
-    assert d.hint == "a statement does not start with a call: `do deal_all()` runs an action"
-    d = one_error(BASE + "define half(n) = n / 2\nflow:\n    half(4)\n")
-    assert d.hint == "`half` is a definition: it gives a value, to use where a value goes (`x = half(4)`)"
+@pytest.mark.parametrize("rules, place, hint", [
+    ("action deal(p):\n    move top(deck) to hand of p\nflow:\n    for each player p:\n        deal(p)\n",
+     (13, 13), "`deal` is an action: run it with `do deal(p)`"),
+    ("flow:\n    shuffle deck\n    deal_all()\n",
+     None, "a statement does not start with a call: `do deal_all()` runs an action"),
+    ("define half(n) = n / 2\nflow:\n    half(4)\n",
+     None, "`half` is a definition: it gives a value, to use where a value goes (`x = half(4)`)"),
+], ids=["action", "no-such-action", "definition"])
+def test_an_action_run_without_do_is_told_how_to_run_it(rules, place, hint):
+    d = one_error(BASE + rules)
+    if place is not None:
+        assert (d.line, d.column) == place
+    assert d.hint == hint
 
 
 def test_one_equals_sign_in_a_condition_is_taken_for_a_comparison():

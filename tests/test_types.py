@@ -249,15 +249,16 @@ def test_warnings_travel_with_the_errors_of_a_file_that_does_not_check():
     assert [w.message for w in exc.value.warnings] == ["this `it` hides the `it` of the list around it"]
 
 
-def test_a_score_item_named_by_a_word_of_the_language_is_told_so():
+@pytest.mark.parametrize("item, message", [
+    ("cards", "`cards` is a word of the language, so it cannot name a score item"),
+    ("pile", "score item `pile` has the name of a zone of the game"),
+    ("bonus", "score item `bonus` has the name of a card attribute of the game"),
+])
+def test_a_score_item_named_by_a_word_of_the_language_is_told_so(item, message):
     # `cards = ...` was "has the name of something else in the game", which sent one looking
     # through the game for a `cards` that is not there
-    d = only_error(HEAD + "flow:\n    announce \"x\"\nscore:\n    cards = count(hand)\n")
-    assert d.message == "`cards` is a word of the language, so it cannot name a score item"
-    d = only_error(HEAD + "flow:\n    announce \"x\"\nscore:\n    pile = count(hand)\n")
-    assert d.message == "score item `pile` has the name of a zone of the game"
-    d = only_error(HEAD + "flow:\n    announce \"x\"\nscore:\n    bonus = count(hand)\n")
-    assert d.message == "score item `bonus` has the name of a card attribute of the game"
+    d = only_error(HEAD + f"flow:\n    announce \"x\"\nscore:\n    {item} = count(hand)\n")
+    assert d.message == message
 
 
 def test_a_guard_that_leaves_when_none_lets_the_value_be_used_after_it():
