@@ -106,15 +106,13 @@ def compare_with_one_equals(before: str, token: str) -> bool:
 def unclosed_bracket(lines: list, line: int, col: int) -> Optional[tuple]:
     """``(line, column, bracket)`` of a bracket opened on an earlier line than ``line`` and not
     closed before ``(line, col)``: the line went on to the next one, and the error showed there.
-    Texts and comments are skipped; the scan starts at the first line of the statement (the
-    last line before ``line`` that was not inside a bracket)."""
+    The file is scanned from its start (texts and comments skipped): the parser stopped at the
+    first place where the brackets go wrong, so every bracket before the statement is closed."""
     stack: list = []
     for no in range(1, line + 1):
         text = lines[no - 1] if no - 1 < len(lines) else ""
-        end = col - 1 if no == line else len(text)
-        i, in_text = 0, False
-        while i < end:
-            ch = text[i]
+        in_text = False
+        for i, ch in enumerate(text[:col - 1] if no == line else text):
             if in_text:
                 in_text = ch != '"'
             elif ch == '"':
@@ -125,7 +123,4 @@ def unclosed_bracket(lines: list, line: int, col: int) -> Optional[tuple]:
                 stack.append((no, i + 1, ch))
             elif ch in _CLOSE and stack:
                 stack.pop()
-            i += 1
-    if stack and stack[-1][0] < line:
-        return stack[-1]
-    return None
+    return stack[-1] if stack and stack[-1][0] < line else None
